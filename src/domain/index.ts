@@ -1,0 +1,12 @@
+// The domain: zod schemas and types shared by store, graph, engine, CLI and MCP.
+export * from './common';
+export * from './node';
+export * from './edge';
+export * from './ensemble';
+export * from './loop';
+export * from './spec';
+export * from './blueprint';
+export * from './node-run';
+export * from './export-document';
+export * from './errors';
+export * from './design';

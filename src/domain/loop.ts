@@ -1,0 +1,63 @@
+// Loops: a named graph bound to a workdir, with settings and a lifecycle status.
+import { z } from 'zod';
+import { Id, MaxIterations, Timestamp, TimeoutMinutes } from './common';
+
+export const LOOP_STATUSES = ['pending', 'running', 'paused', 'blocked', 'failed', 'completed'] as const;
+export const LoopStatus = z.enum(LOOP_STATUSES);
+export type LoopStatus = z.infer<typeof LoopStatus>;
+
+export const DEFAULT_MAX_ITERATIONS = 5;
+
+export const LoopSettings = z
+  .object({
+    max_iterations: MaxIterations.optional().describe(`Round budget of every loop in the graph whose head sets none (default ${DEFAULT_MAX_ITERATIONS})`),
+  })
+  .strict();
+export type LoopSettings = z.infer<typeof LoopSettings>;
+
+export const OnCompletedHook = z
+  .object({
+    platform: z.string().min(1).describe('Agent platform that runs the hook'),
+    model: z.string().min(1).optional(),
+    prompt: z.string().min(1).describe('Prompt; placeholders {{loop_name}} {{workdir}} {{completed_specs}}'),
+    timeout_minutes: TimeoutMinutes.optional(),
+  })
+  .strict();
+export type OnCompletedHook = z.infer<typeof OnCompletedHook>;
+
+export const LoopName = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
+
+export const LoopCreateInput = z
+  .object({
+    name: LoopName.describe('Loop name, unique within its workdir'),
+    workdir: z.string().min(1).describe('Absolute path of the working directory the loop operates on'),
+    description: z.string().default('').describe('What the loop is for'),
+    settings: LoopSettings.default({}),
+  })
+  .strict();
+export type LoopCreateInput = z.input<typeof LoopCreateInput>;
+
+export const LoopUpdateInput = z
+  .object({
+    name: LoopName.optional(),
+    description: z.string().optional(),
+    workdir: z.string().min(1).optional(),
+    settings: LoopSettings.optional(),
+    on_completed: OnCompletedHook.nullable().optional().describe('Hook fired once when a run completes; null removes it'),
+  })
+  .strict();
+export type LoopUpdateInput = z.infer<typeof LoopUpdateInput>;
+
+export const Loop = z.object({
+  id: Id,
+  name: z.string(),
+  workdir: z.string(),
+  description: z.string(),
+  status: LoopStatus,
+  settings: LoopSettings,
+  on_completed: OnCompletedHook.nullable(),
+  archived: z.boolean(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+export type Loop = z.infer<typeof Loop>;

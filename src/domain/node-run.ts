@@ -1,0 +1,55 @@
+// Node runs: one record per execution of a node, with its full input and output.
+import { z } from 'zod';
+import { Id, Timestamp } from './common';
+
+export const NODE_RUN_STATUSES = ['running', 'pass', 'fail', 'cancelled'] as const;
+export const NodeRunStatus = z.enum(NODE_RUN_STATUSES);
+export type NodeRunStatus = z.infer<typeof NodeRunStatus>;
+
+export const FAILURE_KINDS = [
+  'exit_code',
+  'timeout',
+  'no_output',
+  'no_report',
+  'reported_fail',
+  'commit_rights',
+  'straggler',
+  'iteration_limit',
+  'gate',
+  'quorum',
+  'spawn_error',
+  'cancelled',
+] as const;
+export const FailureKind = z.enum(FAILURE_KINDS);
+export type FailureKind = z.infer<typeof FailureKind>;
+
+export const NodeRun = z.object({
+  id: Id,
+  loop_id: Id,
+  spec_id: Id.nullable(),
+  node_id: Id.nullable(),
+  node_name: z.string(),
+  kind: z.string(),
+  workflow_id: z.string().nullable(),
+  round: z.number().int(),
+  attempt: z.number().int(),
+  infra_attempt: z.number().int().describe('1 on the first try; higher when the worker died and the activity was retried'),
+  status: NodeRunStatus,
+  outcome: z.string().nullable().describe('pass, fail, or a router label'),
+  failure_kind: FailureKind.nullable(),
+  reason: z.string().nullable(),
+  input: z.string(),
+  stdout: z.string(),
+  stderr: z.string(),
+  exit_code: z.number().int().nullable(),
+  reported_status: z.enum(['pass', 'fail']).nullable(),
+  reported_output: z.string().nullable(),
+  unreported: z.boolean(),
+  head_before: z.string().nullable(),
+  head_after: z.string().nullable(),
+  pgid: z.number().int().nullable(),
+  stale: z.boolean(),
+  started_at: Timestamp,
+  ended_at: Timestamp.nullable(),
+});
+export type NodeRun = z.infer<typeof NodeRun>;
