@@ -10,3 +10,4 @@ export * from './node-run';
 export * from './export-document';
 export * from './errors';
 export * from './design';
+export * from './defaults';

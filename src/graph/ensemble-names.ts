@@ -1,0 +1,16 @@
+// Names of the nodes an ensemble expands into, and recognising them where only the ensemble belongs.
+
+export function memberNodeName(ensemble: string, index: number): string {
+  return `${ensemble}/member-${index + 1}`;
+}
+
+export function quorumNodeName(ensemble: string): string {
+  return `${ensemble}/quorum`;
+}
+
+const INTERNAL_NAME = /^(.+)\/(?:member-[1-9]\d*|quorum)$/;
+
+/** The ensemble a member or quorum node name belongs to, or null for any other name. */
+export function ensembleOfInternalName(name: string): string | null {
+  return INTERNAL_NAME.exec(name)?.[1] ?? null;
+}

@@ -1,0 +1,80 @@
+// The walkable graph of a design: one vertex per node or ensemble, executed steps, loop bodies and budgets.
+// It is plain JSON because the engine hands it to a Temporal workflow.
+import type { Design, DesignNode } from '../domain/design';
+import { designWires, isExecuted } from './design-wires';
+import { loopBodies } from './loop-bodies';
+import { ensemblePosition } from './positions';
+
+export type VertexKind = 'agent' | 'check' | 'gate' | 'router' | 'ensemble';
+
+export interface Vertex {
+  name: string;
+  kind: VertexKind;
+  position: number;
+}
+
+export interface Step {
+  source: string;
+  target: string;
+  condition: string;
+  type: 'flow' | 'loopback';
+}
+
+export interface Topology {
+  vertices: Vertex[];
+  edges: Step[];
+  /** Loop head to the vertices a new round of its loop re-runs. */
+  bodies: Record<string, string[]>;
+  /** Loop head to its round budget. */
+  budgets: Record<string, number>;
+}
+
+/** Expects a design validateDesign accepted. */
+export function buildTopology(design: Design, loopMaxIterations: number): Topology {
+  const edges = designWires(design)
+    .filter(isExecuted)
+    .map(({ source, target, condition, type }): Step => ({ source, target, condition, type }));
+  const bodies = loopBodies(edges);
+  const budgets = Object.fromEntries(Object.keys(bodies).map((head) => [head, headBudget(design, head, loopMaxIterations)]));
+  return { vertices: designVertices(design), edges, bodies, budgets };
+}
+
+/** The lowest-position vertex no flow step enters (ties broken by name), or null for an empty graph. */
+export function entryVertex(topology: Topology): string | null {
+  const entered = new Set(topology.edges.filter((step) => step.type === 'flow').map((step) => step.target));
+  const candidates = topology.vertices.filter((vertex) => !entered.has(vertex.name));
+  // Code-unit comparison, not localeCompare: a workflow must decide the same way on every worker.
+  candidates.sort((a, b) => a.position - b.position || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return candidates[0]?.name ?? null;
+}
+
+/** The executed steps leaving `vertex` that its outcome takes: those whose condition is the outcome or always. */
+export function nextSteps(topology: Topology, vertex: string, outcome: string): Step[] {
+  return topology.edges.filter(
+    (step) => step.source === vertex && (step.condition === outcome || step.condition === 'always'),
+  );
+}
+
+function designVertices(design: Design): Vertex[] {
+  return [
+    ...design.nodes.map((node): Vertex => ({ name: node.name, kind: vertexKind(node), position: node.position })),
+    ...design.ensembles.map((ensemble): Vertex => ({
+      name: ensemble.name,
+      kind: 'ensemble',
+      position: ensemblePosition(design, ensemble),
+    })),
+  ];
+}
+
+function vertexKind(node: DesignNode): VertexKind {
+  if (node.kind === 'quorum') {
+    throw new Error(`Node '${node.name}' is a quorum node; a design holds ensembles as units, so validate it first.`);
+  }
+  return node.kind;
+}
+
+/** An ensemble carries no max_iterations of its own, so a loop it heads uses the loop's budget. */
+function headBudget(design: Design, head: string, loopMaxIterations: number): number {
+  const budget = design.nodes.find((node) => node.name === head)?.config.max_iterations;
+  return typeof budget === 'number' ? budget : loopMaxIterations;
+}

@@ -1,0 +1,68 @@
+// Issues with each node's and ensemble's own fields: names, kinds and configs.
+import type { z } from 'zod';
+import { NodeName } from '../../domain/common';
+import type { Design, DesignNode } from '../../domain/design';
+import { EnsembleInput } from '../../domain/ensemble';
+import type { Issue } from '../../domain/errors';
+import { NODE_CONFIG_SCHEMAS } from '../../domain/node';
+
+export function nodeIssues(design: Design): Issue[] {
+  return design.nodes.flatMap((node, index) => {
+    const at = `nodes[${index}]`;
+    return [...schemaIssues(NodeName, node.name, `${at}.name`), ...kindAndConfigIssues(node, at)];
+  });
+}
+
+export function ensembleIssues(design: Design): Issue[] {
+  const allowedKeys = Object.keys(EnsembleInput.shape);
+  return design.ensembles.flatMap((ensemble, index) => schemaIssues(EnsembleInput, ensemble, `ensembles[${index}]`, allowedKeys));
+}
+
+function kindAndConfigIssues(node: DesignNode, at: string): Issue[] {
+  if (node.kind === 'quorum') {
+    return [
+      {
+        field: `${at}.kind`,
+        message:
+          'quorum nodes are made by ensembles; use loop_add_ensemble (or an entry in "ensembles") instead of a quorum node',
+      },
+    ];
+  }
+  const schema = NODE_CONFIG_SCHEMAS[node.kind];
+  return schemaIssues(schema, node.config, `${at}.config`, Object.keys(schema.shape));
+}
+
+function schemaIssues(schema: z.ZodType, value: unknown, field: string, allowedKeys: string[] = []): Issue[] {
+  const result = schema.safeParse(value);
+  if (result.success) return [];
+  return result.error.issues.map((issue) => ({
+    field: fieldPath(field, issue.path),
+    message: withFix(issue, value, allowedKeys),
+  }));
+}
+
+/** `nodes[0].config` + ['routes', 'bug', 0] -> `nodes[0].config.routes.bug[0]`, matching how fields of a design are named. */
+function fieldPath(prefix: string, path: PropertyKey[]): string {
+  return path.reduce<string>((field, key) => (typeof key === 'number' ? `${field}[${key}]` : `${field}.${String(key)}`), prefix);
+}
+
+/** Zod says what is wrong; where its message leaves the fix unsaid, say it. */
+function withFix(issue: z.core.$ZodIssue, value: unknown, allowedKeys: string[]): string {
+  if (issue.code === 'invalid_type' && valueAt(value, issue.path) === undefined) {
+    return `is required: give it a ${issue.expected} value`;
+  }
+  if (issue.code === 'unrecognized_keys') {
+    return `${issue.message}; remove ${issue.keys.length === 1 ? 'it' : 'them'} (allowed keys: ${allowedKeys.join(', ')})`;
+  }
+  if (issue.code === 'invalid_key') {
+    return `${issue.message}: ${issue.issues.map((inner) => inner.message).join('; ')}`;
+  }
+  return issue.message;
+}
+
+function valueAt(value: unknown, path: PropertyKey[]): unknown {
+  return path.reduce<unknown>(
+    (inner, key) => (inner !== null && typeof inner === 'object' ? (inner as Record<PropertyKey, unknown>)[key] : undefined),
+    value,
+  );
+}
