@@ -1,0 +1,240 @@
+// The store's tables as Kysely types, and opening the store: SQLite at <home>/canopy.db, or
+// PostgreSQL when given a postgres:// URL. Opening runs the migrations, so callers always see the
+// latest schema.
+import path from 'node:path';
+import {
+  Kysely,
+  sql,
+  type Generated,
+  type Insertable,
+  type Selectable,
+  type Transaction,
+  type Updateable,
+} from 'kysely';
+import type { EdgeType, FailureKind, LoopStatus, NodeKind, NodeRunStatus, SpecStatus } from '../domain';
+import { postgresDialect, sqliteDialect } from './dialects';
+import { migrateToLatest } from './migrations';
+
+// Column conventions (see columns.ts): ids and timestamps (ISO-8601) are text, JSON is text,
+// booleans are integer 0/1. `Generated` marks columns with a database default.
+
+export interface LoopsTable {
+  id: string;
+  name: string;
+  workdir: string;
+  description: string;
+  status: Generated<LoopStatus>;
+  settings: string;
+  on_completed: string | null;
+  archived: Generated<number>;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface NodesTable {
+  id: string;
+  loop_id: string;
+  name: string;
+  kind: NodeKind;
+  position: number;
+  config: string;
+  ensemble_id: string | null;
+  member_index: number | null;
+}
+
+export interface EdgesTable {
+  id: string;
+  loop_id: string;
+  source_id: string;
+  target_id: string;
+  condition: string;
+  type: EdgeType;
+}
+
+export interface EnsemblesTable {
+  id: string;
+  loop_id: string;
+  name: string;
+  prompt_template: string;
+  members: string;
+  min_pass: number | null;
+  straggler_timeout_minutes: number | null;
+  timeout_minutes: number | null;
+  position: number | null;
+  quorum_node_id: string;
+}
+
+export interface SpecsTable {
+  id: string;
+  loop_id: string | null;
+  name: string;
+  content: string;
+  status: Generated<SpecStatus>;
+  workdir: string | null;
+  position: number;
+  summary: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface QueuesTable {
+  id: string;
+  name: string;
+  created_at: string;
+}
+
+export interface QueueSpecsTable {
+  queue_id: string;
+  spec_id: string;
+  position: number;
+}
+
+export interface BlueprintsTable {
+  name: string;
+  kind: NodeKind;
+  config: string;
+  builtin: Generated<number>;
+}
+
+export interface NodeRunsTable {
+  id: string;
+  loop_id: string;
+  spec_id: string | null;
+  node_id: string | null;
+  node_name: string;
+  kind: string;
+  workflow_id: string | null;
+  round: number;
+  attempt: Generated<number>;
+  infra_attempt: Generated<number>;
+  status: Generated<NodeRunStatus>;
+  outcome: string | null;
+  failure_kind: FailureKind | null;
+  reason: string | null;
+  input: Generated<string>;
+  stdout: Generated<string>;
+  stderr: Generated<string>;
+  exit_code: number | null;
+  reported_status: 'pass' | 'fail' | null;
+  reported_output: string | null;
+  unreported: Generated<number>;
+  head_before: string | null;
+  head_after: string | null;
+  pgid: number | null;
+  stale: Generated<number>;
+  started_at: string;
+  ended_at: string | null;
+  run_token_hash: string | null;
+  run_key: string | null;
+}
+
+export interface LoopRunsTable {
+  id: string;
+  loop_id: string;
+  workflow_id: string;
+  queue_id: string | null;
+  status: Generated<string>;
+  failing_node: string | null;
+  failure_kind: FailureKind | null;
+  failure_reason: string | null;
+  resume: string | null;
+  started_at: string;
+  ended_at: string | null;
+  hook_fired: Generated<number>;
+}
+
+export interface Database {
+  loops: LoopsTable;
+  nodes: NodesTable;
+  edges: EdgesTable;
+  ensembles: EnsemblesTable;
+  specs: SpecsTable;
+  queues: QueuesTable;
+  queue_specs: QueueSpecsTable;
+  blueprints: BlueprintsTable;
+  node_runs: NodeRunsTable;
+  loop_runs: LoopRunsTable;
+}
+
+export type LoopRow = Selectable<LoopsTable>;
+export type NewLoopRow = Insertable<LoopsTable>;
+export type LoopRowUpdate = Updateable<LoopsTable>;
+export type NodeRow = Selectable<NodesTable>;
+export type NewNodeRow = Insertable<NodesTable>;
+export type NodeRowUpdate = Updateable<NodesTable>;
+export type EdgeRow = Selectable<EdgesTable>;
+export type NewEdgeRow = Insertable<EdgesTable>;
+export type EdgeRowUpdate = Updateable<EdgesTable>;
+export type EnsembleRow = Selectable<EnsemblesTable>;
+export type NewEnsembleRow = Insertable<EnsemblesTable>;
+export type EnsembleRowUpdate = Updateable<EnsemblesTable>;
+export type SpecRow = Selectable<SpecsTable>;
+export type NewSpecRow = Insertable<SpecsTable>;
+export type SpecRowUpdate = Updateable<SpecsTable>;
+export type QueueRow = Selectable<QueuesTable>;
+export type NewQueueRow = Insertable<QueuesTable>;
+export type QueueRowUpdate = Updateable<QueuesTable>;
+export type QueueSpecRow = Selectable<QueueSpecsTable>;
+export type NewQueueSpecRow = Insertable<QueueSpecsTable>;
+export type QueueSpecRowUpdate = Updateable<QueueSpecsTable>;
+export type BlueprintRow = Selectable<BlueprintsTable>;
+export type NewBlueprintRow = Insertable<BlueprintsTable>;
+export type BlueprintRowUpdate = Updateable<BlueprintsTable>;
+export type NodeRunRow = Selectable<NodeRunsTable>;
+export type NewNodeRunRow = Insertable<NodeRunsTable>;
+export type NodeRunRowUpdate = Updateable<NodeRunsTable>;
+export type LoopRunRow = Selectable<LoopRunsTable>;
+export type NewLoopRunRow = Insertable<LoopRunsTable>;
+export type LoopRunRowUpdate = Updateable<LoopRunsTable>;
+
+/** What every repository function takes first, so it can run inside a caller's transaction. */
+export type DatabaseOrTransaction = Kysely<Database> | Transaction<Database>;
+
+export interface StoreOptions {
+  /** A postgres:// or postgresql:// URL selects PostgreSQL; anything else selects SQLite. */
+  url?: string;
+  /** The canopy home directory, where the SQLite file lives. */
+  home: string;
+}
+
+const SQLITE_FILE_NAME = 'canopy.db';
+
+export async function openDatabase(options: StoreOptions): Promise<Kysely<Database>> {
+  const postgresUrl = postgresUrlOf(options);
+  const db = new Kysely<Database>({ dialect: postgresUrl ? postgresDialect(postgresUrl) : sqliteDialect(sqlitePath(options.home)) });
+  try {
+    await migrateToLatest(db, postgresUrl ? await currentPostgresSchema(db) : undefined);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  return db;
+}
+
+/** Where the store lives, for people (`canopy doctor`): the SQLite file, or the URL without its password. */
+export function storeLocation(options: StoreOptions): string {
+  const postgresUrl = postgresUrlOf(options);
+  if (!postgresUrl) return sqlitePath(options.home);
+  const url = new URL(postgresUrl);
+  if (url.password) url.password = '***';
+  return url.toString();
+}
+
+/** Runs `work` in a transaction, joining the caller's when `db` already is one. */
+export async function inTransaction<T>(db: DatabaseOrTransaction, work: (tx: Transaction<Database>) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db as Transaction<Database>) : db.transaction().execute(work);
+}
+
+/** The URL when it selects PostgreSQL, else undefined (SQLite). */
+function postgresUrlOf({ url }: StoreOptions): string | undefined {
+  return url && /^postgres(ql)?:\/\//.test(url) ? url : undefined;
+}
+
+function sqlitePath(home: string): string {
+  return path.join(home, SQLITE_FILE_NAME);
+}
+
+async function currentPostgresSchema(db: Kysely<Database>): Promise<string> {
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+  return rows[0].schema;
+}

@@ -1,0 +1,63 @@
+// How the store connects: one SQLite file shared by several processes, or a PostgreSQL pool.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { CompiledQuery, PostgresDialect, SqliteAdapter, SqliteDialect, SqliteDriver, type DatabaseConnection, type Dialect } from 'kysely';
+import { Pool } from 'pg';
+
+const SQLITE_BUSY_TIMEOUT_MS = 5000;
+
+/** SQLite on `file` (its directory is created), set up for the worker, CLI and MCP processes that share it. */
+export function sqliteDialect(file: string): Dialect {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const database = new SqliteDatabase(file);
+  // The busy timeout makes a writer wait for another process's write instead of failing at once;
+  // WAL lets readers run beside the one writer.
+  database.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
+  database.pragma('journal_mode = WAL');
+  database.pragma('foreign_keys = ON');
+  return new SharedFileSqliteDialect(database);
+}
+
+export function postgresDialect(url: string): Dialect {
+  const pool = new Pool({ connectionString: url });
+  // An idle client whose connection dies (a server restart) is dropped by the pool and the next
+  // query reconnects; without a listener the 'error' event would crash the process.
+  pool.on('error', () => {});
+  return new PostgresDialect({ pool });
+}
+
+/**
+ * Kysely's SQLite dialect assumes one process owns the file. Two changes make it safe to share:
+ * transactions take the write lock when they begin, and migrations run inside a transaction.
+ */
+class SharedFileSqliteDialect extends SqliteDialect {
+  constructor(private readonly database: SqliteDatabase.Database) {
+    super({ database });
+  }
+
+  override createDriver(): SqliteDriver {
+    return new ImmediateTransactionSqliteDriver({ database: this.database });
+  }
+
+  override createAdapter(): SqliteAdapter {
+    return new TransactionalDdlSqliteAdapter();
+  }
+}
+
+class ImmediateTransactionSqliteDriver extends SqliteDriver {
+  // A deferred transaction that reads and then writes fails at once (SQLITE_BUSY) when another
+  // process wrote in between; taking the lock up front waits out the busy timeout instead.
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+  // SQLite runs DDL in transactions. Kysely's adapter says otherwise, so its Migrator would run
+  // migrations bare and unlocked: two processes opening a new file at once would both create the
+  // tables, and a crash midway would leave half a schema.
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+}

@@ -1,0 +1,96 @@
+// Loops: their rows, lookups by workdir and name, and lifecycle status.
+import type { Loop, LoopStatus, OnCompletedHook } from '../domain';
+import { fromFlag, fromJson, mapPresent, now, toFlag, toJson } from './columns';
+import type { DatabaseOrTransaction, LoopRow, LoopRowUpdate } from './database';
+import { newId } from './ids';
+
+export type NewLoop = Pick<Loop, 'name' | 'workdir' | 'description' | 'settings'>;
+export type LoopChanges = Partial<Pick<Loop, 'name' | 'workdir' | 'description' | 'settings' | 'on_completed' | 'archived' | 'status'>>;
+
+export async function insertLoop(db: DatabaseOrTransaction, loop: NewLoop): Promise<Loop> {
+  const timestamp = now();
+  const row = await db
+    .insertInto('loops')
+    .values({
+      id: newId('loop'),
+      name: loop.name,
+      workdir: loop.workdir,
+      description: loop.description,
+      settings: toJson(loop.settings),
+      created_at: timestamp,
+      updated_at: timestamp,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return loopFromRow(row);
+}
+
+export async function getLoop(db: DatabaseOrTransaction, id: string): Promise<Loop | undefined> {
+  const row = await db.selectFrom('loops').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && loopFromRow(row);
+}
+
+export async function listLoops(db: DatabaseOrTransaction, { includeArchived = false }: { includeArchived?: boolean } = {}): Promise<Loop[]> {
+  let query = db.selectFrom('loops').selectAll().orderBy('name').orderBy('workdir');
+  if (!includeArchived) query = query.where('archived', '=', toFlag(false));
+  return (await query.execute()).map(loopFromRow);
+}
+
+/** Applies the given changes and bumps updated_at; undefined when no loop has this id. */
+export async function updateLoop(db: DatabaseOrTransaction, id: string, changes: LoopChanges): Promise<Loop | undefined> {
+  const row = await db
+    .updateTable('loops')
+    .set({ ...loopChangesToRow(changes), updated_at: now() })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+  return row && loopFromRow(row);
+}
+
+export async function setLoopStatus(db: DatabaseOrTransaction, id: string, status: LoopStatus): Promise<Loop | undefined> {
+  return updateLoop(db, id, { status });
+}
+
+/** Deletes the loop with its graph, node runs and loop runs; its specs return to the backlog. */
+export async function deleteLoop(db: DatabaseOrTransaction, id: string): Promise<boolean> {
+  const result = await db.deleteFrom('loops').where('id', '=', id).executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}
+
+export async function findLoopByName(db: DatabaseOrTransaction, workdir: string, name: string): Promise<Loop | undefined> {
+  const row = await db.selectFrom('loops').selectAll().where('workdir', '=', workdir).where('name', '=', name).executeTakeFirst();
+  return row && loopFromRow(row);
+}
+
+/** Names taken in a workdir, archived loops included, for picking a free name. */
+export async function loopNamesInWorkdir(db: DatabaseOrTransaction, workdir: string): Promise<string[]> {
+  const rows = await db.selectFrom('loops').select('name').where('workdir', '=', workdir).orderBy('name').execute();
+  return rows.map((row) => row.name);
+}
+
+function loopFromRow(row: LoopRow): Loop {
+  return {
+    id: row.id,
+    name: row.name,
+    workdir: row.workdir,
+    description: row.description,
+    status: row.status,
+    settings: fromJson(row.settings),
+    on_completed: mapPresent(row.on_completed, fromJson<OnCompletedHook>),
+    archived: fromFlag(row.archived),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+function loopChangesToRow(changes: LoopChanges): LoopRowUpdate {
+  return {
+    name: changes.name,
+    workdir: changes.workdir,
+    description: changes.description,
+    status: changes.status,
+    settings: mapPresent(changes.settings, toJson),
+    on_completed: mapPresent(changes.on_completed, toJson),
+    archived: mapPresent(changes.archived, toFlag),
+  };
+}

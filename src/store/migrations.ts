@@ -1,0 +1,182 @@
+// The store's schema history. Each migration is frozen once released: change the schema by adding
+// the next numbered one, never by editing an old one. They live in code, so a bundled build needs
+// no migration folder. Column types are the portable subset SQLite and PostgreSQL share.
+import { Migrator, type Kysely, type Migration } from 'kysely';
+
+// Migrations see `Kysely<any>`: they describe the schema as it was then, not the current types.
+const initial: Migration = {
+  async up(db: Kysely<any>): Promise<void> {
+    await db.schema
+      .createTable('loops')
+      .addColumn('id', 'text', (col) => col.primaryKey())
+      .addColumn('name', 'text', (col) => col.notNull())
+      .addColumn('workdir', 'text', (col) => col.notNull())
+      .addColumn('description', 'text', (col) => col.notNull())
+      .addColumn('status', 'text', (col) => col.notNull().defaultTo('pending'))
+      .addColumn('settings', 'text', (col) => col.notNull())
+      .addColumn('on_completed', 'text')
+      .addColumn('archived', 'integer', (col) => col.notNull().defaultTo(0))
+      .addColumn('created_at', 'text', (col) => col.notNull())
+      .addColumn('updated_at', 'text', (col) => col.notNull())
+      .addUniqueConstraint('loops_workdir_name_unique', ['workdir', 'name'])
+      .execute();
+
+    // Created before nodes: member and quorum nodes reference their ensemble.
+    await db.schema
+      .createTable('ensembles')
+      .addColumn('id', 'text', (col) => col.primaryKey())
+      .addColumn('loop_id', 'text', (col) => col.notNull().references('loops.id').onDelete('cascade'))
+      .addColumn('name', 'text', (col) => col.notNull())
+      .addColumn('prompt_template', 'text', (col) => col.notNull())
+      .addColumn('members', 'text', (col) => col.notNull())
+      .addColumn('min_pass', 'integer')
+      .addColumn('straggler_timeout_minutes', 'double precision')
+      .addColumn('timeout_minutes', 'double precision')
+      .addColumn('position', 'double precision')
+      .addColumn('quorum_node_id', 'text', (col) => col.notNull())
+      .addUniqueConstraint('ensembles_loop_id_name_unique', ['loop_id', 'name'])
+      .execute();
+
+    await db.schema
+      .createTable('nodes')
+      .addColumn('id', 'text', (col) => col.primaryKey())
+      .addColumn('loop_id', 'text', (col) => col.notNull().references('loops.id').onDelete('cascade'))
+      .addColumn('name', 'text', (col) => col.notNull())
+      .addColumn('kind', 'text', (col) => col.notNull())
+      .addColumn('position', 'double precision', (col) => col.notNull())
+      .addColumn('config', 'text', (col) => col.notNull())
+      .addColumn('ensemble_id', 'text', (col) => col.references('ensembles.id').onDelete('cascade'))
+      .addColumn('member_index', 'integer')
+      .addUniqueConstraint('nodes_loop_id_name_unique', ['loop_id', 'name'])
+      .execute();
+
+    await db.schema
+      .createTable('edges')
+      .addColumn('id', 'text', (col) => col.primaryKey())
+      .addColumn('loop_id', 'text', (col) => col.notNull().references('loops.id').onDelete('cascade'))
+      .addColumn('source_id', 'text', (col) => col.notNull().references('nodes.id').onDelete('cascade'))
+      .addColumn('target_id', 'text', (col) => col.notNull().references('nodes.id').onDelete('cascade'))
+      .addColumn('condition', 'text', (col) => col.notNull())
+      .addColumn('type', 'text', (col) => col.notNull())
+      .execute();
+    await db.schema.createIndex('edges_loop_id_index').on('edges').column('loop_id').execute();
+
+    await db.schema
+      .createTable('specs')
+      .addColumn('id', 'text', (col) => col.primaryKey())
+      .addColumn('loop_id', 'text', (col) => col.references('loops.id').onDelete('set null'))
+      .addColumn('name', 'text', (col) => col.notNull())
+      .addColumn('content', 'text', (col) => col.notNull())
+      .addColumn('status', 'text', (col) => col.notNull().defaultTo('pending'))
+      .addColumn('workdir', 'text')
+      .addColumn('position', 'double precision', (col) => col.notNull())
+      .addColumn('summary', 'text')
+      .addColumn('created_at', 'text', (col) => col.notNull())
+      .addColumn('updated_at', 'text', (col) => col.notNull())
+      .execute();
+    await db.schema.createIndex('specs_loop_id_position_index').on('specs').columns(['loop_id', 'position']).execute();
+
+    await db.schema
+      .createTable('queues')
+      .addColumn('id', 'text', (col) => col.primaryKey())
+      .addColumn('name', 'text', (col) => col.notNull().unique())
+      .addColumn('created_at', 'text', (col) => col.notNull())
+      .execute();
+
+    await db.schema
+      .createTable('queue_specs')
+      .addColumn('queue_id', 'text', (col) => col.notNull().references('queues.id').onDelete('cascade'))
+      .addColumn('spec_id', 'text', (col) => col.notNull().references('specs.id').onDelete('cascade'))
+      .addColumn('position', 'integer', (col) => col.notNull())
+      .addPrimaryKeyConstraint('queue_specs_pk', ['queue_id', 'spec_id'])
+      .execute();
+
+    await db.schema
+      .createTable('blueprints')
+      .addColumn('name', 'text', (col) => col.primaryKey())
+      .addColumn('kind', 'text', (col) => col.notNull())
+      .addColumn('config', 'text', (col) => col.notNull())
+      .addColumn('builtin', 'integer', (col) => col.notNull().defaultTo(0))
+      .execute();
+
+    // A run's history outlives its node and spec (node_name is kept on the run), not its loop.
+    await db.schema
+      .createTable('node_runs')
+      .addColumn('id', 'text', (col) => col.primaryKey())
+      .addColumn('loop_id', 'text', (col) => col.notNull().references('loops.id').onDelete('cascade'))
+      .addColumn('spec_id', 'text', (col) => col.references('specs.id').onDelete('set null'))
+      .addColumn('node_id', 'text', (col) => col.references('nodes.id').onDelete('set null'))
+      .addColumn('node_name', 'text', (col) => col.notNull())
+      .addColumn('kind', 'text', (col) => col.notNull())
+      .addColumn('workflow_id', 'text')
+      .addColumn('round', 'integer', (col) => col.notNull())
+      .addColumn('attempt', 'integer', (col) => col.notNull().defaultTo(1))
+      .addColumn('infra_attempt', 'integer', (col) => col.notNull().defaultTo(1))
+      .addColumn('status', 'text', (col) => col.notNull().defaultTo('running'))
+      .addColumn('outcome', 'text')
+      .addColumn('failure_kind', 'text')
+      .addColumn('reason', 'text')
+      .addColumn('input', 'text', (col) => col.notNull().defaultTo(''))
+      .addColumn('stdout', 'text', (col) => col.notNull().defaultTo(''))
+      .addColumn('stderr', 'text', (col) => col.notNull().defaultTo(''))
+      .addColumn('exit_code', 'integer')
+      .addColumn('reported_status', 'text')
+      .addColumn('reported_output', 'text')
+      .addColumn('unreported', 'integer', (col) => col.notNull().defaultTo(0))
+      .addColumn('head_before', 'text')
+      .addColumn('head_after', 'text')
+      .addColumn('pgid', 'integer')
+      .addColumn('stale', 'integer', (col) => col.notNull().defaultTo(0))
+      .addColumn('started_at', 'text', (col) => col.notNull())
+      .addColumn('ended_at', 'text')
+      .addColumn('run_token_hash', 'text')
+      .addColumn('run_key', 'text')
+      .execute();
+    await db.schema.createIndex('node_runs_loop_id_started_at_index').on('node_runs').columns(['loop_id', 'started_at']).execute();
+    await db.schema.createIndex('node_runs_node_id_index').on('node_runs').column('node_id').execute();
+    await db.schema.createIndex('node_runs_run_token_hash_index').on('node_runs').column('run_token_hash').execute();
+    // One record per node execution, however often its activity is retried.
+    await db.schema.createIndex('node_runs_run_key_unique').on('node_runs').column('run_key').unique().execute();
+
+    await db.schema
+      .createTable('loop_runs')
+      .addColumn('id', 'text', (col) => col.primaryKey())
+      .addColumn('loop_id', 'text', (col) => col.notNull().references('loops.id').onDelete('cascade'))
+      .addColumn('workflow_id', 'text', (col) => col.notNull())
+      .addColumn('queue_id', 'text', (col) => col.references('queues.id').onDelete('set null'))
+      .addColumn('status', 'text', (col) => col.notNull().defaultTo('running'))
+      .addColumn('failing_node', 'text')
+      .addColumn('failure_kind', 'text')
+      .addColumn('failure_reason', 'text')
+      .addColumn('resume', 'text')
+      .addColumn('started_at', 'text', (col) => col.notNull())
+      .addColumn('ended_at', 'text')
+      .addColumn('hook_fired', 'integer', (col) => col.notNull().defaultTo(0))
+      .execute();
+    await db.schema.createIndex('loop_runs_loop_id_started_at_index').on('loop_runs').columns(['loop_id', 'started_at']).execute();
+  },
+};
+
+/** Every migration by name; the order prefix is the order they run in. */
+const MIGRATIONS: Readonly<Record<string, Migration>> = {
+  '001_initial': initial,
+};
+
+/**
+ * Brings the schema up to date. On PostgreSQL pass the schema the tables live in: unless told,
+ * Kysely looks for its migration table in every schema of the database and could mistake another
+ * store's for ours.
+ */
+export async function migrateToLatest(db: Kysely<any>, schema?: string): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => MIGRATIONS },
+    migrationTableSchema: schema,
+  });
+  const { error, results = [] } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results.find((result) => result.status === 'Error');
+    const message = error instanceof Error ? error.message : String(error);
+    throw new Error(`Store migration ${failed?.migrationName ?? '(setup)'} failed: ${message}`, { cause: error });
+  }
+}

@@ -1,0 +1,149 @@
+// Node runs: one record per execution of a node, holding its full input and output.
+import type { NodeRun } from '../domain';
+import { fromFlag, mapPresent, now, toFlag } from './columns';
+import type { DatabaseOrTransaction, NodeRunRow, NodeRunRowUpdate } from './database';
+import { newId } from './ids';
+
+/** Columns a run has beside its domain fields; neither leaves the store through NodeRun. */
+export interface NodeRunKeys {
+  /** Hash of the token the run's agent uses to report on itself. */
+  run_token_hash?: string | null;
+  /** The caller's unique name for one node execution, stable across retries of its activity. */
+  run_key?: string | null;
+}
+
+/** What a run knows when it starts; the rest defaults (status running, attempt 1, empty output…). */
+export type NewNodeRun = Pick<NodeRun, 'loop_id' | 'node_name' | 'kind' | 'round'> &
+  Partial<Omit<NodeRun, 'id' | 'loop_id' | 'node_name' | 'kind' | 'round'>> &
+  NodeRunKeys;
+
+export type NodeRunChanges = Partial<Omit<NodeRun, 'id' | 'loop_id'>> & NodeRunKeys;
+
+export interface NodeRunFilter {
+  loopId: string;
+  nodeId?: string;
+  specId?: string;
+  /** Default 20, at most 200. */
+  limit?: number;
+}
+
+const DEFAULT_LIST_LIMIT = 20;
+const MAX_LIST_LIMIT = 200;
+
+export async function insertNodeRun(db: DatabaseOrTransaction, run: NewNodeRun): Promise<NodeRun> {
+  const row = await db
+    .insertInto('node_runs')
+    .values({
+      ...nodeRunChangesToRow(run),
+      id: newId('nrun'),
+      loop_id: run.loop_id,
+      node_name: run.node_name,
+      kind: run.kind,
+      round: run.round,
+      started_at: run.started_at ?? now(),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return nodeRunFromRow(row);
+}
+
+export async function updateNodeRun(db: DatabaseOrTransaction, id: string, changes: NodeRunChanges): Promise<NodeRun | undefined> {
+  const row = await db.updateTable('node_runs').set(nodeRunChangesToRow(changes)).where('id', '=', id).returningAll().executeTakeFirst();
+  return row && nodeRunFromRow(row);
+}
+
+export async function getNodeRun(db: DatabaseOrTransaction, id: string): Promise<NodeRun | undefined> {
+  const row = await db.selectFrom('node_runs').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && nodeRunFromRow(row);
+}
+
+/** Newest first. */
+export async function listNodeRuns(db: DatabaseOrTransaction, filter: NodeRunFilter): Promise<NodeRun[]> {
+  const limit = Math.min(Math.max(1, Math.trunc(filter.limit ?? DEFAULT_LIST_LIMIT)), MAX_LIST_LIMIT);
+  let query = db
+    .selectFrom('node_runs')
+    .selectAll()
+    .where('loop_id', '=', filter.loopId)
+    .orderBy('started_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit);
+  if (filter.nodeId !== undefined) query = query.where('node_id', '=', filter.nodeId);
+  if (filter.specId !== undefined) query = query.where('spec_id', '=', filter.specId);
+  return (await query.execute()).map(nodeRunFromRow);
+}
+
+/** The record of the execution named `runKey`, left by an earlier try of its activity if any. */
+export async function findNodeRunByKey(db: DatabaseOrTransaction, runKey: string): Promise<NodeRun | undefined> {
+  const row = await db.selectFrom('node_runs').selectAll().where('run_key', '=', runKey).executeTakeFirst();
+  return row && nodeRunFromRow(row);
+}
+
+/** The run a self-reporting agent's token belongs to. */
+export async function getNodeRunByTokenHash(db: DatabaseOrTransaction, tokenHash: string): Promise<NodeRun | undefined> {
+  const row = await db.selectFrom('node_runs').selectAll().where('run_token_hash', '=', tokenHash).executeTakeFirst();
+  return row && nodeRunFromRow(row);
+}
+
+function nodeRunFromRow(row: NodeRunRow): NodeRun {
+  return {
+    id: row.id,
+    loop_id: row.loop_id,
+    spec_id: row.spec_id,
+    node_id: row.node_id,
+    node_name: row.node_name,
+    kind: row.kind,
+    workflow_id: row.workflow_id,
+    round: row.round,
+    attempt: row.attempt,
+    infra_attempt: row.infra_attempt,
+    status: row.status,
+    outcome: row.outcome,
+    failure_kind: row.failure_kind,
+    reason: row.reason,
+    input: row.input,
+    stdout: row.stdout,
+    stderr: row.stderr,
+    exit_code: row.exit_code,
+    reported_status: row.reported_status,
+    reported_output: row.reported_output,
+    unreported: fromFlag(row.unreported),
+    head_before: row.head_before,
+    head_after: row.head_after,
+    pgid: row.pgid,
+    stale: fromFlag(row.stale),
+    started_at: row.started_at,
+    ended_at: row.ended_at,
+  };
+}
+
+function nodeRunChangesToRow(changes: NodeRunChanges): NodeRunRowUpdate {
+  return {
+    spec_id: changes.spec_id,
+    node_id: changes.node_id,
+    node_name: changes.node_name,
+    kind: changes.kind,
+    workflow_id: changes.workflow_id,
+    round: changes.round,
+    attempt: changes.attempt,
+    infra_attempt: changes.infra_attempt,
+    status: changes.status,
+    outcome: changes.outcome,
+    failure_kind: changes.failure_kind,
+    reason: changes.reason,
+    input: changes.input,
+    stdout: changes.stdout,
+    stderr: changes.stderr,
+    exit_code: changes.exit_code,
+    reported_status: changes.reported_status,
+    reported_output: changes.reported_output,
+    unreported: mapPresent(changes.unreported, toFlag),
+    head_before: changes.head_before,
+    head_after: changes.head_after,
+    pgid: changes.pgid,
+    stale: mapPresent(changes.stale, toFlag),
+    started_at: changes.started_at,
+    ended_at: changes.ended_at,
+    run_token_hash: changes.run_token_hash,
+    run_key: changes.run_key,
+  };
+}

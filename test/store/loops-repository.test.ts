@@ -1,0 +1,86 @@
+// The loops repository round-trips loops and their lookups on both dialects.
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import {
+  deleteLoop,
+  findLoopByName,
+  getLoop,
+  insertLoop,
+  isUniqueViolation,
+  listLoops,
+  loopNamesInWorkdir,
+  setLoopStatus,
+  updateLoop,
+} from '../../src/store';
+import { describeOnEachDialect, insertTestLoop } from './helpers';
+
+describeOnEachDialect('loops repository', (store) => {
+  it('inserts a pending, unarchived loop and reads it back', async () => {
+    const loop = await insertLoop(store.db, { name: 'ship', workdir: '/repo', description: 'Ship it', settings: { max_iterations: 3 } });
+    assert.match(loop.id, /^loop_[0-9a-z]{12}$/);
+    assert.deepEqual(loop, {
+      id: loop.id,
+      name: 'ship',
+      workdir: '/repo',
+      description: 'Ship it',
+      status: 'pending',
+      settings: { max_iterations: 3 },
+      on_completed: null,
+      archived: false,
+      created_at: loop.created_at,
+      updated_at: loop.created_at,
+    });
+    assert.ok(!Number.isNaN(Date.parse(loop.created_at)));
+    assert.deepEqual(await getLoop(store.db, loop.id), loop);
+  });
+
+  it('updates only the given fields, bumps updated_at, and sets or clears the hook', async () => {
+    const loop = await insertTestLoop(store.db);
+    const hook = { platform: 'claude', prompt: 'Summarise {{completed_specs}}' };
+    const updated = await updateLoop(store.db, loop.id, { description: 'new', on_completed: hook, archived: true });
+    assert.deepEqual(updated, { ...loop, description: 'new', on_completed: hook, archived: true, updated_at: updated?.updated_at });
+    assert.ok(updated!.updated_at >= loop.updated_at);
+
+    const cleared = await updateLoop(store.db, loop.id, { on_completed: null });
+    assert.equal(cleared?.on_completed, null);
+    assert.equal(cleared?.description, 'new');
+  });
+
+  it('sets the status', async () => {
+    const loop = await insertTestLoop(store.db);
+    assert.equal((await setLoopStatus(store.db, loop.id, 'running'))?.status, 'running');
+    assert.equal((await getLoop(store.db, loop.id))?.status, 'running');
+  });
+
+  it('lists loops by name, hiding archived ones unless asked', async () => {
+    const b = await insertTestLoop(store.db, 'b');
+    const a = await insertTestLoop(store.db, 'a');
+    const archived = await insertTestLoop(store.db, 'c');
+    await updateLoop(store.db, archived.id, { archived: true });
+    assert.deepEqual((await listLoops(store.db)).map((l) => l.id), [a.id, b.id]);
+    assert.deepEqual((await listLoops(store.db, { includeArchived: true })).map((l) => l.id), [a.id, b.id, archived.id]);
+  });
+
+  it('finds loops by workdir and name, and lists the names taken in a workdir', async () => {
+    const loop = await insertTestLoop(store.db, 'build', '/one');
+    await insertTestLoop(store.db, 'alpha', '/one');
+    await insertTestLoop(store.db, 'build', '/two');
+    assert.deepEqual(await findLoopByName(store.db, '/one', 'build'), loop);
+    assert.equal(await findLoopByName(store.db, '/three', 'build'), undefined);
+    assert.deepEqual(await loopNamesInWorkdir(store.db, '/one'), ['alpha', 'build']);
+  });
+
+  it('refuses a second loop with the same name in the same workdir', async () => {
+    await insertTestLoop(store.db, 'twin', '/repo');
+    await assert.rejects(insertTestLoop(store.db, 'twin', '/repo'), isUniqueViolation);
+    await insertTestLoop(store.db, 'twin', '/elsewhere');
+  });
+
+  it('deletes a loop, and answers undefined or false for one that does not exist', async () => {
+    const loop = await insertTestLoop(store.db);
+    assert.equal(await deleteLoop(store.db, loop.id), true);
+    assert.equal(await deleteLoop(store.db, loop.id), false);
+    assert.equal(await getLoop(store.db, loop.id), undefined);
+    assert.equal(await updateLoop(store.db, loop.id, { name: 'x' }), undefined);
+  });
+});

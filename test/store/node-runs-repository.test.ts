@@ -1,0 +1,134 @@
+// The node-runs repository records executions and finds them again, on both dialects.
+import assert from 'node:assert/strict';
+import { beforeEach, it } from 'node:test';
+import {
+  deleteNode,
+  findNodeRunByKey,
+  getNodeRun,
+  getNodeRunByTokenHash,
+  insertNode,
+  insertNodeRun,
+  insertSpec,
+  isUniqueViolation,
+  listNodeRuns,
+  newId,
+  updateNodeRun,
+  type NewNodeRun,
+} from '../../src/store';
+import { describeOnEachDialect, insertTestLoop } from './helpers';
+
+describeOnEachDialect('node-runs repository', (store) => {
+  let loopId: string;
+  let nodeId: string;
+  let specId: string;
+  beforeEach(async () => {
+    loopId = (await insertTestLoop(store.db)).id;
+    nodeId = newId('node');
+    await insertNode(store.db, { id: nodeId, loop_id: loopId, name: 'build', kind: 'check', position: 1, config: { command: 'make' }, ensemble_id: null, member_index: null });
+    specId = (await insertSpec(store.db, { name: 's', content: '', loop_id: loopId, workdir: null })).id;
+  });
+
+  const run = (changes: Partial<NewNodeRun> = {}): NewNodeRun => ({
+    loop_id: loopId,
+    spec_id: specId,
+    node_id: nodeId,
+    node_name: 'build',
+    kind: 'check',
+    workflow_id: 'wf-1',
+    round: 1,
+    ...changes,
+  });
+
+  it('inserts a running run with defaults and reads it back', async () => {
+    const inserted = await insertNodeRun(store.db, run({ input: 'make' }));
+    assert.match(inserted.id, /^nrun_[0-9a-z]{12}$/);
+    assert.deepEqual(inserted, {
+      id: inserted.id,
+      loop_id: loopId,
+      spec_id: specId,
+      node_id: nodeId,
+      node_name: 'build',
+      kind: 'check',
+      workflow_id: 'wf-1',
+      round: 1,
+      attempt: 1,
+      infra_attempt: 1,
+      status: 'running',
+      outcome: null,
+      failure_kind: null,
+      reason: null,
+      input: 'make',
+      stdout: '',
+      stderr: '',
+      exit_code: null,
+      reported_status: null,
+      reported_output: null,
+      unreported: false,
+      head_before: null,
+      head_after: null,
+      pgid: null,
+      stale: false,
+      started_at: inserted.started_at,
+      ended_at: null,
+    });
+    assert.deepEqual(await getNodeRun(store.db, inserted.id), inserted);
+  });
+
+  it('records the end of a run', async () => {
+    const inserted = await insertNodeRun(store.db, run({ pgid: 4242, head_before: 'a1b2' }));
+    const ended = {
+      status: 'fail',
+      outcome: 'fail',
+      failure_kind: 'exit_code',
+      reason: 'exit code 2',
+      stdout: 'x'.repeat(100_000),
+      stderr: 'boom',
+      exit_code: 2,
+      reported_status: 'fail',
+      reported_output: 'could not build',
+      unreported: true,
+      stale: true,
+      head_after: 'a1b2',
+      ended_at: new Date().toISOString(),
+    } as const;
+    const updated = await updateNodeRun(store.db, inserted.id, ended);
+    assert.deepEqual(updated, { ...inserted, ...ended });
+    assert.equal(await updateNodeRun(store.db, 'nrun_missing', { status: 'pass' }), undefined);
+  });
+
+  it('lists a loop’s runs newest first, filtered by node and spec, 20 by default and at most 200', async () => {
+    const otherSpec = (await insertSpec(store.db, { name: 'other', content: '', loop_id: loopId, workdir: null })).id;
+    const base = Date.parse('2025-01-01T00:00:00.000Z');
+    for (let i = 0; i < 205; i++) {
+      await insertNodeRun(store.db, run({ round: i, spec_id: i % 2 ? otherSpec : specId, started_at: new Date(base + i * 1000).toISOString() }));
+    }
+    const newest = await listNodeRuns(store.db, { loopId });
+    assert.deepEqual(newest.map((r) => r.round), Array.from({ length: 20 }, (_, i) => 204 - i));
+    assert.equal((await listNodeRuns(store.db, { loopId, limit: 1000 })).length, 200);
+    assert.deepEqual((await listNodeRuns(store.db, { loopId, specId: otherSpec, limit: 3 })).map((r) => r.round), [203, 201, 199]);
+    assert.equal((await listNodeRuns(store.db, { loopId, nodeId: 'node_other' })).length, 0);
+    assert.equal((await listNodeRuns(store.db, { loopId, nodeId })).length, 20);
+  });
+
+  it('finds the record of one execution by its run key, and keeps that key unique', async () => {
+    assert.equal(await findNodeRunByKey(store.db, 'run-1:spec:build:1'), undefined);
+    const inserted = await insertNodeRun(store.db, run({ run_key: 'run-1:spec:build:1' }));
+    await insertNodeRun(store.db, run({ run_key: 'run-1:spec:build:2' }));
+    await insertNodeRun(store.db, run());
+    await insertNodeRun(store.db, run());
+    assert.deepEqual(await findNodeRunByKey(store.db, 'run-1:spec:build:1'), inserted);
+    await assert.rejects(insertNodeRun(store.db, run({ run_key: 'run-1:spec:build:1' })), isUniqueViolation);
+  });
+
+  it('finds a run by the hash of its report token', async () => {
+    const inserted = await insertNodeRun(store.db, run({ run_token_hash: 'hash-1' }));
+    assert.deepEqual(await getNodeRunByTokenHash(store.db, 'hash-1'), inserted);
+    assert.equal(await getNodeRunByTokenHash(store.db, 'hash-2'), undefined);
+  });
+
+  it('keeps a run, by node name, after its node is deleted', async () => {
+    const inserted = await insertNodeRun(store.db, run());
+    await deleteNode(store.db, nodeId);
+    assert.deepEqual(await getNodeRun(store.db, inserted.id), { ...inserted, node_id: null });
+  });
+});
