@@ -1,0 +1,3 @@
+#!/usr/bin/env node
+// The canopy CLI, from the compiled sources (`npm run build`).
+require('../dist/src/client/cli/index.js').main();

@@ -1,0 +1,100 @@
+// Bookkeeping activities: loop and spec status, loop-run records, and the topology a spec run walks.
+import { ApplicationFailure } from '@temporalio/activity';
+import { DEFAULT_MAX_ITERATIONS } from '../domain/loop';
+import type { LoopStatus } from '../domain/loop';
+import { designFromStored } from '../graph/stored-graph';
+import { buildTopology } from '../graph/topology';
+import { getGraph } from '../store/graph-repository';
+import { insertLoopRun, updateLoopRun } from '../store/loop-runs-repository';
+import { getLoop, setLoopStatus } from '../store/loops-repository';
+import { getQueue } from '../store/queues-repository';
+import { getSpec, nextPendingSpec, updateSpec } from '../store/specs-repository';
+import type { EnsembleRuntime, FinishLoopRunInput, SpecTopology } from './contract';
+import type { ActivityDeps } from './deps';
+import { readHead } from './git';
+
+export function bookkeepingActivities(deps: ActivityDeps) {
+  const { db } = deps;
+
+  async function requireLoop(loopId: string) {
+    const loop = await getLoop(db, loopId);
+    if (!loop) throw ApplicationFailure.nonRetryable(`Loop ${loopId} no longer exists.`, 'missing');
+    return loop;
+  }
+
+  return {
+    async beginLoopRun(input: { loopId: string; queueId: string | null; workflowId: string; loopRunId: string | null }) {
+      const loop = await requireLoop(input.loopId);
+      await setLoopStatus(db, loop.id, 'running');
+      const loopRunId =
+        input.loopRunId ?? (await insertLoopRun(db, { loop_id: loop.id, workflow_id: input.workflowId, queue_id: input.queueId })).id;
+      return { loopRunId, workdir: loop.workdir };
+    },
+
+    async claimNextSpec(input: { loopId: string; queueId: string | null; resumeSpecId: string | null }) {
+      const spec = input.resumeSpecId
+        ? await getSpec(db, input.resumeSpecId)
+        : input.queueId
+          ? await nextPendingInQueue(input.queueId)
+          : await nextPendingSpec(db, input.loopId);
+      if (!spec) return null;
+      await updateSpec(db, spec.id, { status: 'running' });
+      return { specId: spec.id, specName: spec.name };
+    },
+
+    async loadTopology(input: { loopId: string }): Promise<SpecTopology> {
+      const loop = await requireLoop(input.loopId);
+      const graph = await getGraph(db, loop.id);
+      const topology = buildTopology(designFromStored(graph), loop.settings.max_iterations ?? DEFAULT_MAX_ITERATIONS);
+      const ensembles: Record<string, EnsembleRuntime> = {};
+      for (const ensemble of graph.ensembles) {
+        const members = graph.nodes
+          .filter((node) => node.ensemble_id === ensemble.id && node.member_index !== null)
+          .sort((a, b) => a.member_index! - b.member_index!)
+          .map((node) => node.name);
+        ensembles[ensemble.name] = {
+          members,
+          quorumNode: graph.nodes.find((node) => node.id === ensemble.quorum_node_id)!.name,
+          minPass: ensemble.min_pass ?? members.length,
+          stragglerMinutes: ensemble.straggler_timeout_minutes ?? null,
+        };
+      }
+      const commitRightsEnforced = graph.nodes.some((node) => node.config.commit_rights === true);
+      return { topology, ensembles, commitRightsEnforced };
+    },
+
+    async readHead(input: { workdir: string }) {
+      return readHead(input.workdir);
+    },
+
+    async finishSpec(input: { specId: string; status: 'completed' | 'failed' }) {
+      await updateSpec(db, input.specId, { status: input.status });
+    },
+
+    async setLoopStatus(input: { loopId: string; status: LoopStatus }) {
+      await setLoopStatus(db, input.loopId, input.status);
+    },
+
+    async finishLoopRun(input: FinishLoopRunInput) {
+      await updateLoopRun(db, input.loopRunId, {
+        status: input.status,
+        failing_node: input.failingNode,
+        failure_kind: input.failureKind,
+        failure_reason: input.reason,
+        resume: input.resume,
+        ended_at: new Date().toISOString(),
+      });
+      await setLoopStatus(db, input.loopId, input.status);
+    },
+  };
+
+  async function nextPendingInQueue(queueId: string) {
+    const queue = await getQueue(db, queueId);
+    if (!queue) throw ApplicationFailure.nonRetryable(`Queue ${queueId} no longer exists.`, 'missing');
+    for (const specId of queue.spec_ids) {
+      const spec = await getSpec(db, specId);
+      if (spec?.status === 'pending') return spec;
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,77 @@
+// The activities the loop-run workflow calls: their inputs and results, shared by both sides.
+import type { LoopStatus } from '../domain/loop';
+import type { FailureKind } from '../domain/node-run';
+import type { Topology } from '../graph/topology';
+import type { NodeOutcome } from '../workflows/shared';
+
+export interface EnsembleRuntime {
+  members: string[];
+  quorumNode: string;
+  minPass: number;
+  stragglerMinutes: number | null;
+}
+
+export interface SpecTopology {
+  topology: Topology;
+  ensembles: Record<string, EnsembleRuntime>;
+  /** Some node declares commit_rights: true, so HEAD moves are judged. */
+  commitRightsEnforced: boolean;
+}
+
+export interface RunContext {
+  loopId: string;
+  loopRunId: string;
+  workflowId: string;
+  specId: string;
+  specStartHead: string;
+  specCommittedHead: string;
+}
+
+export interface RunNodeInput extends RunContext {
+  nodeName: string;
+  round: number;
+  /** Unique per execution within the workflow run: retries of one execution share it. */
+  runKey: string;
+  previousRunId: string | null;
+  /** Judge this node's own HEAD move (false for ensemble members, which are judged as a group). */
+  judgeCommitRights: boolean;
+  stragglerMinutes: number | null;
+}
+
+export interface JoinQuorumInput extends RunContext {
+  ensembleName: string;
+  quorumNode: string;
+  memberRunIds: string[];
+  minPass: number;
+  round: number;
+  runKey: string;
+  headBefore: string;
+  judgeCommitRights: boolean;
+}
+
+export interface FinishLoopRunInput {
+  loopId: string;
+  loopRunId: string;
+  status: 'completed' | 'failed';
+  failingNode: string | null;
+  failureKind: FailureKind | null;
+  reason: string | null;
+  resume: string | null;
+}
+
+export interface LoopActivities {
+  beginLoopRun(input: { loopId: string; queueId: string | null; workflowId: string; loopRunId: string | null }): Promise<{
+    loopRunId: string;
+    workdir: string;
+  }>;
+  claimNextSpec(input: { loopId: string; queueId: string | null; resumeSpecId: string | null }): Promise<{ specId: string; specName: string } | null>;
+  loadTopology(input: { loopId: string }): Promise<SpecTopology>;
+  readHead(input: { workdir: string }): Promise<string>;
+  runNode(input: RunNodeInput): Promise<NodeOutcome>;
+  evaluateNode(input: RunNodeInput): Promise<NodeOutcome>;
+  joinQuorum(input: JoinQuorumInput): Promise<NodeOutcome>;
+  finishSpec(input: { specId: string; status: 'completed' | 'failed' }): Promise<void>;
+  setLoopStatus(input: { loopId: string; status: LoopStatus }): Promise<void>;
+  finishLoopRun(input: FinishLoopRunInput): Promise<void>;
+  runCompletionHook(input: { loopId: string; loopRunId: string; completedSpecIds: string[] }): Promise<void>;
+}

@@ -1,0 +1,15 @@
+// What activities need from the process that hosts them.
+import type { Kysely } from 'kysely';
+import type { Database } from '../store/database';
+
+export interface ActivityDeps {
+  db: Kysely<Database>;
+  /** The canopy home: config.json (agent platforms) lives here. */
+  home: string;
+  /** The store's URL when it is PostgreSQL; agents get it so their `canopy node …` calls reach the same store. */
+  databaseUrl: string | undefined;
+  /** Where spawned agents reach canopy's MCP server, when one runs. */
+  mcpUrl: string | null;
+  /** Passed to agents so `canopy node …` calls they make reach the same Temporal server. */
+  temporalAddress: string;
+}

@@ -1,0 +1,10 @@
+// Every activity of the worker, bound to the process's store and settings.
+import { bookkeepingActivities } from './bookkeeping';
+import { completionHookActivities } from './completion-hook';
+import type { LoopActivities } from './contract';
+import type { ActivityDeps } from './deps';
+import { nodeActivities } from './node-activities';
+
+export function createActivities(deps: ActivityDeps): LoopActivities {
+  return { ...bookkeepingActivities(deps), ...nodeActivities(deps), ...completionHookActivities(deps) };
+}

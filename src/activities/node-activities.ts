@@ -1,0 +1,110 @@
+// The node activities: run an agent or check, evaluate a gate or router, join an ensemble's quorum.
+import { CancelledFailure, Context } from '@temporalio/activity';
+import { GateConfig, RouterConfig } from '../domain/node';
+import { outputText } from '../graph/feedback';
+import { evaluateGate, routeLabel } from '../graph/outcomes';
+import { headMoveVerdict } from '../graph/verdicts';
+import { getNodeRun, updateNodeRun } from '../store/node-runs-repository';
+import type { NodeOutcome } from '../workflows/shared';
+import { executeAgent } from './agent-node';
+import { executeCheck } from './check-node';
+import type { JoinQuorumInput, RunNodeInput } from './contract';
+import type { ActivityDeps } from './deps';
+import { readHead } from './git';
+import { loadScene, templateValues } from './node-scene';
+import { buildQuorum } from './quorum';
+import { closeNodeRun, openNodeRun, subjectOf } from './run-record';
+
+export function nodeActivities(deps: ActivityDeps) {
+  async function runNode(input: RunNodeInput): Promise<NodeOutcome> {
+    const scene = await loadScene(deps, input);
+    const run = await openNodeRun(deps, subjectOf(scene), { ...input, infraAttempt: Context.current().info.attempt });
+    const headBefore = await readHead(scene.loop.workdir);
+    await updateNodeRun(deps.db, run.id, { head_before: headBefore });
+    const execution = {
+      scene,
+      run,
+      values: templateValues(scene, input),
+      stragglerMinutes: input.stragglerMinutes,
+      recordInput: async (text: string) => void (await updateNodeRun(deps.db, run.id, { input: text })),
+      recordProcessGroup: async (pgid: number) => void (await updateNodeRun(deps.db, run.id, { pgid })),
+    };
+    const result = scene.node.kind === 'check' ? await executeCheck(execution) : await executeAgent(deps, execution);
+    if (result.cancelled) {
+      await updateNodeRun(deps.db, run.id, { status: 'cancelled', stdout: result.stdout, stderr: result.stderr, pgid: null, ended_at: new Date().toISOString() });
+      throw new CancelledFailure('Node run cancelled; its process group was killed.');
+    }
+    const headAfter = await readHead(scene.loop.workdir);
+    const head = headMoveVerdict({
+      subject: `Node '${scene.node.name}'`,
+      hasCommitRights: scene.node.config.commit_rights === true,
+      enforced: input.judgeCommitRights,
+      before: headBefore,
+      after: headAfter,
+    });
+    const verdict = head.violation ?? result.verdict;
+    return closeNodeRun(deps, run, {
+      verdict,
+      stdout: head.violation ? `${result.stdout}\n[canopy] ${head.violation.reason}\n` : result.stdout,
+      stderr: result.stderr,
+      exitCode: result.exitCode,
+      headAfter,
+      committedHead: head.committedHead,
+      unreported: result.unreported,
+    });
+  }
+
+  /** Gates and routers judge the upstream output; they pass it on unchanged as their own output. */
+  async function evaluateNode(input: RunNodeInput): Promise<NodeOutcome> {
+    const scene = await loadScene(deps, input);
+    const run = await openNodeRun(deps, subjectOf(scene), { ...input, infraAttempt: Context.current().info.attempt });
+    const upstream = scene.previous ? outputText(scene.previous) : '';
+    const verdict =
+      scene.node.kind === 'gate'
+        ? evaluateGate(GateConfig.parse(scene.node.config), upstream)
+        : routed(RouterConfig.parse(scene.node.config), upstream);
+    await updateNodeRun(deps.db, run.id, { input: scene.previous ? `output of '${scene.previous.node_name}'` : '(no upstream output)' });
+    return closeNodeRun(deps, run, {
+      verdict: { outcome: verdict.outcome, failureKind: verdict.outcome === 'fail' ? 'gate' : null, reason: verdict.reason },
+      stdout: upstream,
+      stderr: '',
+      exitCode: null,
+      headAfter: null,
+      committedHead: null,
+      unreported: false,
+    });
+  }
+
+  /** Consolidates the members' outputs; commit rights are judged for the ensemble as a whole. */
+  async function joinQuorum(input: JoinQuorumInput): Promise<NodeOutcome> {
+    const scene = await loadScene(deps, { ...input, nodeName: input.quorumNode, previousRunId: null });
+    const run = await openNodeRun(deps, subjectOf(scene), { ...input, infraAttempt: Context.current().info.attempt });
+    const members = await Promise.all(input.memberRunIds.map((id) => getNodeRun(deps.db, id)));
+    const quorum = await buildQuorum(deps, members.filter((m) => m !== undefined), input.minPass);
+    const headAfter = input.judgeCommitRights ? await readHead(scene.loop.workdir) : null;
+    const head = headMoveVerdict({
+      subject: `Ensemble '${input.ensembleName}'`,
+      hasCommitRights: false,
+      enforced: input.judgeCommitRights,
+      before: input.headBefore,
+      after: headAfter ?? input.headBefore,
+    });
+    await updateNodeRun(deps.db, run.id, { input: `members: ${members.map((m) => m?.node_name).join(', ')}`, head_before: input.headBefore || null });
+    return closeNodeRun(deps, run, {
+      verdict: head.violation ?? quorum.verdict,
+      stdout: head.violation ? `${quorum.document}\n[canopy] ${head.violation.reason}\n` : quorum.document,
+      stderr: '',
+      exitCode: null,
+      headAfter,
+      committedHead: null,
+      unreported: false,
+    });
+  }
+
+  return { runNode, evaluateNode, joinQuorum };
+}
+
+function routed(config: RouterConfig, upstream: string) {
+  const { label, matched_token } = routeLabel(config, upstream);
+  return { outcome: label, reason: matched_token ? `matched token '${matched_token}'` : 'no token matched; fallback' };
+}

@@ -1,0 +1,136 @@
+// Runs a command in its own process group and kills the whole group on timeout, cancel or crash recovery.
+import { spawn } from 'node:child_process';
+
+export const KILL_GRACE_MS = 3_000;
+/** Output kept per stream; the rest is dropped with a marker so a runaway process cannot exhaust memory. */
+export const MAX_CAPTURE_BYTES = 8 * 1024 * 1024;
+
+export interface GroupRunOptions {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  timeoutMs: number;
+  /** Aborting kills the group; the result then says `cancelled`. */
+  signal?: AbortSignal;
+  /** Called once the group exists, with its id, so it can be recorded for crash recovery. */
+  onSpawn?: (pgid: number) => void | Promise<void>;
+  /** Called every `tickMs` while the process runs (used to heartbeat). */
+  onTick?: () => void;
+  tickMs?: number;
+}
+
+export interface GroupRunResult {
+  pgid: number | null;
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  cancelled: boolean;
+  spawnError: string | null;
+}
+
+export function runInProcessGroup(command: string, args: string[], options: GroupRunOptions): Promise<GroupRunResult> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const stdout = new Capture();
+    const stderr = new Capture();
+    child.stdout.on('data', (chunk: Buffer) => stdout.add(chunk));
+    child.stderr.on('data', (chunk: Buffer) => stderr.add(chunk));
+    let timedOut = false;
+    let cancelled = false;
+    let spawnError: string | null = null;
+    const exited = new Promise<void>((done) => child.once('close', () => done()));
+
+    const stop = (why: 'timeout' | 'cancel') => {
+      if (why === 'timeout') timedOut = true;
+      else cancelled = true;
+      if (child.pid) void killProcessGroup(child.pid, exited);
+    };
+    const timer = setTimeout(() => stop('timeout'), options.timeoutMs);
+    const ticker = options.onTick ? setInterval(options.onTick, options.tickMs ?? 1_000) : undefined;
+    const onAbort = () => stop('cancel');
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    if (options.signal?.aborted) onAbort();
+
+    child.once('spawn', () => void options.onSpawn?.(child.pid!));
+    // Background children that outlive the leader would hold the pipes open and linger as orphans.
+    child.once('exit', () => {
+      if (child.pid && isGroupAlive(child.pid)) void killProcessGroup(child.pid, exited);
+    });
+    child.once('error', (error) => {
+      spawnError = error.message;
+    });
+    child.once('close', (exitCode, signal) => {
+      clearTimeout(timer);
+      if (ticker) clearInterval(ticker);
+      options.signal?.removeEventListener('abort', onAbort);
+      resolve({
+        pgid: child.pid ?? null,
+        exitCode,
+        signal,
+        stdout: stdout.text(),
+        stderr: stderr.text(),
+        timedOut,
+        cancelled,
+        spawnError,
+      });
+    });
+  });
+}
+
+/**
+ * SIGTERM to the whole group, SIGKILL after a grace period. Without an `exited` promise (a group
+ * left behind by a worker that died) it polls until the group is gone.
+ */
+export async function killProcessGroup(pgid: number, exited?: Promise<unknown>, graceMs = KILL_GRACE_MS): Promise<void> {
+  if (!signalGroup(pgid, 'SIGTERM')) return;
+  const gone = exited ?? waitForGroupExit(pgid, graceMs + 1_000);
+  const graceful = await Promise.race([gone.then(() => true), delay(graceMs).then(() => false)]);
+  if (!graceful || isGroupAlive(pgid)) signalGroup(pgid, 'SIGKILL');
+  await Promise.race([exited ?? waitForGroupExit(pgid, 5_000), delay(5_000)]);
+}
+
+export function isGroupAlive(pgid: number): boolean {
+  return signalGroup(pgid, 0);
+}
+
+function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(-pgid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function waitForGroupExit(pgid: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (isGroupAlive(pgid) && Date.now() < deadline) await delay(50);
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+class Capture {
+  private chunks: Buffer[] = [];
+  private size = 0;
+  private dropped = 0;
+
+  add(chunk: Buffer): void {
+    const room = MAX_CAPTURE_BYTES - this.size;
+    if (room <= 0) {
+      this.dropped += chunk.length;
+      return;
+    }
+    const kept = chunk.length > room ? chunk.subarray(0, room) : chunk;
+    this.chunks.push(kept);
+    this.size += kept.length;
+    this.dropped += chunk.length - kept.length;
+  }
+
+  text(): string {
+    const body = Buffer.concat(this.chunks).toString('utf8');
+    return this.dropped ? `${body}\n[canopy: ${this.dropped} more bytes not kept]` : body;
+  }
+}

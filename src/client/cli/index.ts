@@ -1,0 +1,21 @@
+// The `canopy` command line: one file per command, assembled here.
+import { Command } from 'commander';
+import { registerDoctor } from './commands/doctor';
+import { registerNode } from './commands/node';
+import { registerUp } from './commands/up';
+import { registerWorker } from './commands/worker';
+
+export function buildProgram(): Command {
+  const program = new Command('canopy')
+    .description('Durable graphs of AI coding agents, shell checks and gates, run unattended on Temporal')
+    .showHelpAfterError();
+  registerUp(program);
+  registerWorker(program);
+  registerDoctor(program);
+  registerNode(program);
+  return program;
+}
+
+export async function main(argv: string[] = process.argv): Promise<void> {
+  await buildProgram().parseAsync(argv);
+}

@@ -1,0 +1,167 @@
+// Running loops on Temporal: start, wait, pause, continue, reset, and the live view of a run.
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
+import { CanopyError, notFound } from '../domain/errors';
+import type { Loop } from '../domain/loop';
+import { latestLoopRun, type LoopRun } from '../store/loop-runs-repository';
+import { getLoop, setLoopStatus } from '../store/loops-repository';
+import { getQueue } from '../store/queues-repository';
+import { listSpecs, updateSpec } from '../store/specs-repository';
+import { LOOP_ID_KEY, LOOP_NAME_KEY, WORKDIR_KEY } from '../temporal/search-attributes';
+import type { loopRunWorkflow } from '../workflows/loop-run';
+import {
+  continueSignal,
+  DEFAULT_ENGINE_SETTINGS,
+  loopWorkflowId,
+  pauseSignal,
+  stateQuery,
+  type ContinueStrategy,
+  type LiveState,
+  type LoopRunInput,
+  type LoopRunResult,
+  type ResumePoint,
+} from '../workflows/shared';
+import type { ClientContext } from './context';
+import { countPollers } from './doctor-service';
+
+export interface StartedRun {
+  loop_id: string;
+  workflow_id: string;
+  run_id: string;
+  /** Workers polling canopy's task queue when the run started; 0 means nothing will execute it yet. */
+  workers_polling: number;
+}
+
+export async function startLoopRun(ctx: ClientContext, loopId: string, options: { queueId?: string | null } = {}): Promise<StartedRun> {
+  const loop = await requireLoop(ctx, loopId);
+  if (loop.archived) throw new CanopyError('refused', `Loop ${loop.id} is archived; restore it with \`canopy loop restore ${loop.id}\` before running it.`);
+  await requireWork(ctx, loop, options.queueId ?? null);
+  return startWorkflow(ctx, loop, { loopId: loop.id, queueId: options.queueId ?? null, resume: null });
+}
+
+export async function waitForLoopRun(ctx: ClientContext, loopId: string): Promise<LoopRunResult> {
+  return (await handleOf(ctx, loopId)).result();
+}
+
+export async function pauseLoop(ctx: ClientContext, loopId: string): Promise<{ loop_id: string; requested: 'pause' }> {
+  const loop = await requireLoop(ctx, loopId);
+  if (loop.status !== 'running') throw new CanopyError('refused', `Loop ${loop.id} is ${loop.status}, not running; only a running loop can be paused.`);
+  await signalRunning(ctx, loop, (handle) => handle.signal(pauseSignal));
+  return { loop_id: loop.id, requested: 'pause' };
+}
+
+/**
+ * A paused or blocked loop resumes in its running workflow; a failed one starts a new run from its
+ * resume point, rerunning the failed node (retry) or treating it as passed (skip).
+ */
+export async function continueLoop(ctx: ClientContext, loopId: string, strategy: ContinueStrategy = 'retry'): Promise<{ loop_id: string; strategy: ContinueStrategy; resumed: 'signal' | 'new_run' }> {
+  const loop = await requireLoop(ctx, loopId);
+  if (loop.status === 'paused' || loop.status === 'blocked') {
+    await signalRunning(ctx, loop, (handle) => handle.signal(continueSignal, { strategy }));
+    return { loop_id: loop.id, strategy, resumed: 'signal' };
+  }
+  if (loop.status === 'failed') {
+    const last = await latestLoopRun(ctx.db, loop.id);
+    const resume = resumePointOf(last);
+    if (!resume) throw new CanopyError('refused', `Loop ${loop.id} failed without a resume point; reset it with \`canopy loop reset ${loop.id}\` and run it again.`);
+    await startWorkflow(ctx, loop, { loopId: loop.id, queueId: last?.queue_id ?? null, resume: { ...resume, strategy } });
+    return { loop_id: loop.id, strategy, resumed: 'new_run' };
+  }
+  throw new CanopyError('refused', `Loop ${loop.id} is ${loop.status}; continue applies to paused, blocked or failed loops.`);
+}
+
+/** Returns a completed or failed loop, and its specs, to pending so it can run again. */
+export async function resetLoop(ctx: ClientContext, loopId: string): Promise<{ loop_id: string; status: 'pending'; specs_reset: number }> {
+  const loop = await requireLoop(ctx, loopId);
+  if (loop.status !== 'completed' && loop.status !== 'failed') {
+    throw new CanopyError('refused', `Loop ${loop.id} is ${loop.status}; only completed or failed loops can be reset.`);
+  }
+  const specs = (await listSpecs(ctx.db, { loopId: loop.id })).filter((spec) => spec.status !== 'pending');
+  await ctx.db.transaction().execute(async (tx) => {
+    for (const spec of specs) await updateSpec(tx, spec.id, { status: 'pending' });
+    await setLoopStatus(tx, loop.id, 'pending');
+  });
+  return { loop_id: loop.id, status: 'pending', specs_reset: specs.length };
+}
+
+/** The running workflow's own view (spec, node, rounds, member states), or null when no run is open. */
+export async function liveState(ctx: ClientContext, loopId: string): Promise<LiveState | null> {
+  try {
+    const handle = await handleOf(ctx, loopId);
+    const description = await handle.describe();
+    if (description.status.name !== 'RUNNING') return null;
+    return await handle.query(stateQuery);
+  } catch (error) {
+    if (error instanceof WorkflowNotFoundError) return null;
+    throw error;
+  }
+}
+
+export function resumePointOf(run: LoopRun | undefined): ResumePoint | null {
+  return run?.resume ? (JSON.parse(run.resume) as ResumePoint) : null;
+}
+
+async function startWorkflow(ctx: ClientContext, loop: Loop, input: Omit<LoopRunInput, 'engine'>): Promise<StartedRun> {
+  const client = await ctx.temporal();
+  const workflowId = loopWorkflowId(loop.id);
+  const engine = { ...DEFAULT_ENGINE_SETTINGS, heartbeatTimeoutSeconds: ctx.config.heartbeatTimeoutSeconds };
+  try {
+    const handle = await client.workflow.start<typeof loopRunWorkflow>('loopRunWorkflow', {
+      taskQueue: ctx.config.taskQueue,
+      workflowId,
+      args: [{ ...input, engine }],
+      typedSearchAttributes: [
+        { key: LOOP_ID_KEY, value: loop.id },
+        { key: LOOP_NAME_KEY, value: loop.name },
+        { key: WORKDIR_KEY, value: loop.workdir },
+      ],
+      memo: { loop_name: loop.name, workdir: loop.workdir, queue_id: input.queueId ?? null },
+    });
+    await setLoopStatus(ctx.db, loop.id, 'running');
+    return { loop_id: loop.id, workflow_id: workflowId, run_id: handle.firstExecutionRunId, workers_polling: await pollers(ctx, client) };
+  } catch (error) {
+    if (error instanceof WorkflowExecutionAlreadyStartedError) {
+      throw new CanopyError('conflict', `Loop ${loop.id} is already running (workflow ${workflowId}); pause it or wait for it to finish.`);
+    }
+    throw error;
+  }
+}
+
+async function requireWork(ctx: ClientContext, loop: Loop, queueId: string | null): Promise<void> {
+  if (queueId) {
+    const queue = await getQueue(ctx.db, queueId);
+    if (!queue) throw notFound('queue', queueId, 'List queues with `canopy queue list`.');
+    const specs = await listSpecs(ctx.db, {});
+    const pending = specs.filter((spec) => queue.spec_ids.includes(spec.id) && spec.status === 'pending');
+    if (pending.length === 0) throw new CanopyError('refused', `Queue ${queueId} has no pending specs; add some with \`canopy queue add\`.`);
+    return;
+  }
+  const pending = await listSpecs(ctx.db, { loopId: loop.id, status: 'pending' });
+  if (pending.length === 0) {
+    throw new CanopyError('refused', `Loop ${loop.id} has no pending specs; add one with \`canopy spec create --loop ${loop.id} --name <name> --content <text>\`, or reset the loop.`);
+  }
+}
+
+async function requireLoop(ctx: ClientContext, loopId: string): Promise<Loop> {
+  const loop = await getLoop(ctx.db, loopId);
+  if (!loop) throw notFound('loop', loopId, 'List loops with `canopy loop list`.');
+  return loop;
+}
+
+async function handleOf(ctx: ClientContext, loopId: string): Promise<WorkflowHandle<typeof loopRunWorkflow>> {
+  return (await ctx.temporal()).workflow.getHandle(loopWorkflowId(loopId));
+}
+
+async function signalRunning(ctx: ClientContext, loop: Loop, send: (handle: WorkflowHandle<typeof loopRunWorkflow>) => Promise<void>): Promise<void> {
+  try {
+    await send(await handleOf(ctx, loop.id));
+  } catch (error) {
+    if (error instanceof WorkflowNotFoundError) {
+      throw new CanopyError('conflict', `Loop ${loop.id} is marked ${loop.status} but no run of it is open in Temporal; reset it with \`canopy loop reset ${loop.id}\`.`);
+    }
+    throw error;
+  }
+}
+
+async function pollers(ctx: ClientContext, client: Client): Promise<number> {
+  return countPollers(client.connection, ctx.config).catch(() => 0);
+}

@@ -1,0 +1,71 @@
+// Finds the Temporal CLI: $CANOPY_TEMPORAL_BIN, `temporal` on PATH, then the project-local build.
+import { accessSync, constants } from 'node:fs';
+import path from 'node:path';
+
+export const PINNED_TEMPORAL_CLI = 'v1.5.1';
+export const TEMPORAL_CLI_MODULE = 'github.com/temporalio/cli/cmd/temporal';
+
+export type BinarySource = 'CANOPY_TEMPORAL_BIN' | 'PATH' | 'project build';
+
+export interface ResolvedBinary {
+  path: string;
+  source: BinarySource;
+}
+
+export const PROJECT_ROOT = findProjectRoot(__dirname);
+export const PROJECT_TOOLS_BIN = path.join(PROJECT_ROOT, '.tools', 'bin');
+
+export function resolveTemporalBinary(env: NodeJS.ProcessEnv = process.env, projectBin = PROJECT_TOOLS_BIN): ResolvedBinary | null {
+  if (env.CANOPY_TEMPORAL_BIN) {
+    return isExecutable(env.CANOPY_TEMPORAL_BIN) ? { path: path.resolve(env.CANOPY_TEMPORAL_BIN), source: 'CANOPY_TEMPORAL_BIN' } : null;
+  }
+  const onPath = findOnPath('temporal', env.PATH ?? '');
+  if (onPath) return { path: onPath, source: 'PATH' };
+  const local = path.join(projectBin, 'temporal');
+  if (isExecutable(local)) return { path: local, source: 'project build' };
+  return null;
+}
+
+/** Explains a failed resolution: what was tried and what to install. */
+export function missingBinaryMessage(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.CANOPY_TEMPORAL_BIN) {
+    return `CANOPY_TEMPORAL_BIN is set to '${env.CANOPY_TEMPORAL_BIN}', which is not an executable file. Point it at a Temporal CLI binary or unset it.`;
+  }
+  return [
+    'No Temporal CLI found (looked at $CANOPY_TEMPORAL_BIN, `temporal` on PATH, .tools/bin/temporal).',
+    `Install Go (https://go.dev/dl) and run \`npm run setup\` to build ${TEMPORAL_CLI_MODULE}@${PINNED_TEMPORAL_CLI},`,
+    'or install the Temporal CLI yourself and put `temporal` on PATH, or set TEMPORAL_ADDRESS to use an existing server.',
+  ].join('\n');
+}
+
+export function findOnPath(name: string, pathVar: string): string | null {
+  for (const dir of pathVar.split(path.delimiter)) {
+    if (!dir) continue;
+    const candidate = path.join(dir, name);
+    if (isExecutable(candidate)) return candidate;
+  }
+  return null;
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function findProjectRoot(start: string): string {
+  let dir = start;
+  while (true) {
+    try {
+      accessSync(path.join(dir, 'package.json'));
+      return dir;
+    } catch {
+      const parent = path.dirname(dir);
+      if (parent === dir) return start;
+      dir = parent;
+    }
+  }
+}

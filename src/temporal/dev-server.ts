@@ -1,0 +1,83 @@
+// Starts (or reuses) the embedded Temporal dev server and stops it with its whole process group.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, openSync } from 'node:fs';
+import path from 'node:path';
+import { Connection } from '@temporalio/client';
+import { devServerSearchAttributeFlags } from './search-attributes';
+import { killProcessGroup } from '../activities/process-group';
+
+export interface DevServerOptions {
+  binary: string;
+  /** host:port of the gRPC frontend. */
+  address: string;
+  /** Web UI port, or null for a headless server. */
+  uiPort: number | null;
+  /** SQLite file that keeps runs across restarts; omitted means in memory. */
+  dbFile?: string;
+  /** Server output goes here instead of being discarded. */
+  logFile?: string;
+}
+
+export interface DevServer {
+  address: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+export function devServerArgs(options: DevServerOptions): string[] {
+  const { host, port } = splitAddress(options.address);
+  const args = ['server', 'start-dev', '--ip', host, '--port', String(port), '--log-level', 'warn'];
+  args.push(...(options.uiPort === null ? ['--headless'] : ['--ui-port', String(options.uiPort)]));
+  if (options.dbFile) args.push('--db-filename', options.dbFile);
+  args.push(...devServerSearchAttributeFlags());
+  return args;
+}
+
+/** Spawns `temporal server start-dev` in its own process group and waits until it answers. */
+export async function startDevServer(options: DevServerOptions, timeoutMs = 60_000): Promise<DevServer> {
+  if (options.dbFile) mkdirSync(path.dirname(options.dbFile), { recursive: true });
+  const output = options.logFile ? openSync(options.logFile, 'a') : 'ignore';
+  const child = spawn(options.binary, devServerArgs(options), { detached: true, stdio: ['ignore', output, output] });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const ready = waitForTemporal(options.address, timeoutMs).then(() => 'ready' as const);
+  const outcome = await Promise.race([ready, exited.then((code) => ({ code }))]);
+  if (outcome !== 'ready') {
+    const where = options.logFile ? ` See ${options.logFile}.` : '';
+    throw new Error(`temporal server start-dev exited with code ${outcome.code} before answering on ${options.address}.${where}`);
+  }
+  return { address: options.address, pid: child.pid!, stop: () => stopGroup(child, exited) };
+}
+
+export async function isTemporalReachable(address: string, timeoutMs = 2_000): Promise<boolean> {
+  try {
+    const connection = await Connection.connect({ address, connectTimeout: timeoutMs });
+    try {
+      await connection.workflowService.getSystemInfo({});
+      return true;
+    } finally {
+      await connection.close();
+    }
+  } catch {
+    return false;
+  }
+}
+
+export async function waitForTemporal(address: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await isTemporalReachable(address, 1_000))) {
+    if (Date.now() > deadline) throw new Error(`Temporal did not answer on ${address} within ${timeoutMs / 1000}s.`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+async function stopGroup(child: ChildProcess, exited: Promise<unknown>): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  await killProcessGroup(child.pid!, exited);
+}
+
+export function splitAddress(address: string): { host: string; port: number } {
+  const index = address.lastIndexOf(':');
+  const port = Number(address.slice(index + 1));
+  if (index <= 0 || !Number.isInteger(port)) throw new Error(`Temporal address '${address}' must look like host:port.`);
+  return { host: address.slice(0, index), port };
+}

@@ -1,0 +1,35 @@
+// Makes sure a Temporal server answers: the one TEMPORAL_ADDRESS names, one already running, or a new embedded dev server.
+import path from 'node:path';
+import type { CanopyConfig } from '../config';
+import { missingBinaryMessage, resolveTemporalBinary } from './binary';
+import { isTemporalReachable, startDevServer, waitForTemporal, type DevServer } from './dev-server';
+
+export interface TemporalEndpoint {
+  address: string;
+  /** The dev server this process started and must stop, or null when it uses someone else's. */
+  server: DevServer | null;
+  description: string;
+}
+
+export async function ensureTemporal(config: CanopyConfig, progress: (line: string) => void): Promise<TemporalEndpoint> {
+  const address = config.temporalAddress;
+  if (config.externalTemporal) {
+    progress(`Waiting for Temporal at ${address} (TEMPORAL_ADDRESS)…`);
+    await waitForTemporal(address, 60_000);
+    return { address, server: null, description: `external server at ${address}` };
+  }
+  if (await isTemporalReachable(address)) {
+    return { address, server: null, description: `already running at ${address} (reused)` };
+  }
+  const binary = resolveTemporalBinary();
+  if (!binary) throw new Error(missingBinaryMessage());
+  progress(`Starting Temporal dev server (${binary.path})…`);
+  const server = await startDevServer({
+    binary: binary.path,
+    address,
+    uiPort: config.uiPort,
+    dbFile: path.join(config.home, 'temporal.db'),
+    logFile: path.join(config.home, 'temporal.log'),
+  });
+  return { address, server, description: `embedded dev server (pid ${server.pid}) at ${address}, data in ${path.join(config.home, 'temporal.db')}` };
+}

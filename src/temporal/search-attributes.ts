@@ -1,0 +1,26 @@
+// The search attributes every loop-run workflow carries, so the Temporal UI can find a loop's runs.
+import type { Connection } from '@temporalio/client';
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import { temporal } from '@temporalio/proto';
+
+export const LOOP_ID_KEY = defineSearchAttributeKey('CanopyLoopId', SearchAttributeType.KEYWORD);
+export const LOOP_NAME_KEY = defineSearchAttributeKey('CanopyLoopName', SearchAttributeType.KEYWORD);
+export const WORKDIR_KEY = defineSearchAttributeKey('CanopyWorkdir', SearchAttributeType.KEYWORD);
+
+export const CANOPY_SEARCH_ATTRIBUTES = [LOOP_ID_KEY, LOOP_NAME_KEY, WORKDIR_KEY];
+
+/** `--search-attribute` flags for `temporal server start-dev`. */
+export function devServerSearchAttributeFlags(): string[] {
+  return CANOPY_SEARCH_ATTRIBUTES.flatMap((key) => ['--search-attribute', `${key.name}=Keyword`]);
+}
+
+/** Registers the attributes on a server canopy did not start (an external cluster or a reused dev server). */
+export async function ensureSearchAttributes(connection: Pick<Connection, 'operatorService'>, namespace: string): Promise<void> {
+  const { customAttributes } = await connection.operatorService.listSearchAttributes({ namespace });
+  const missing = CANOPY_SEARCH_ATTRIBUTES.filter((key) => !(key.name in (customAttributes ?? {})));
+  if (missing.length === 0) return;
+  await connection.operatorService.addSearchAttributes({
+    namespace,
+    searchAttributes: Object.fromEntries(missing.map((key) => [key.name, temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD])),
+  });
+}

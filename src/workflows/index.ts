@@ -1,0 +1,2 @@
+// Every workflow the canopy worker registers.
+export { loopRunWorkflow } from './loop-run';

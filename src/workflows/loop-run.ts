@@ -1,0 +1,245 @@
+// The loop-run workflow: drains a loop's specs, walking the graph for each. Deterministic: every
+// decision comes from graph/ functions; every effect is an activity.
+import {
+  ActivityCancellationType,
+  condition,
+  continueAsNew,
+  proxyActivities,
+  proxyLocalActivities,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { LoopActivities, RunContext, SpecTopology } from '../activities/contract';
+import { enterLoopback, roundOf, type Rounds } from '../graph/rounds';
+import { entryVertex, nextSteps } from '../graph/topology';
+import {
+  blockSignal,
+  continueSignal,
+  pauseSignal,
+  stateQuery,
+  type ContinueStrategy,
+  type LiveState,
+  type LoopRunInput,
+  type LoopRunResult,
+  type NodeOutcome,
+  type ResumePoint,
+} from './shared';
+
+type SpecResult =
+  | { status: 'completed' }
+  | { status: 'failed'; vertex: string; outcome: Pick<NodeOutcome, 'failureKind' | 'reason'>; resume: ResumePoint };
+
+export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResult> {
+  const { loopId, engine } = input;
+  const queueId = input.queueId ?? null;
+  const bookkeeping = proxyActivities<LoopActivities>({
+    startToCloseTimeout: '1 minute',
+    retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
+  });
+  // Node timeouts are enforced inside the activity (it kills the process group); the heartbeat
+  // timeout is what notices a dead worker, and a retry then resumes the same node run.
+  const execution = proxyActivities<LoopActivities>({
+    startToCloseTimeout: '25 hours',
+    heartbeatTimeout: `${engine.heartbeatTimeoutSeconds} seconds`,
+    retry: { initialInterval: '1 second', maximumInterval: '10 seconds' },
+    cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+  });
+  const evaluation = proxyLocalActivities<LoopActivities>({ startToCloseTimeout: '1 minute' });
+
+  const state: LiveState = {
+    status: 'running',
+    specId: null,
+    specName: null,
+    vertex: null,
+    rounds: {},
+    vertexStates: {},
+    memberStates: {},
+    blockedReason: null,
+  };
+  let pauseRequested = false;
+  let continueWith: ContinueStrategy | null = null;
+  setHandler(pauseSignal, () => {
+    pauseRequested = true;
+  });
+  setHandler(continueSignal, ({ strategy }) => {
+    continueWith = strategy;
+  });
+  setHandler(blockSignal, ({ reason }) => {
+    state.blockedReason = reason;
+  });
+  setHandler(stateQuery, () => state);
+
+  const workflowId = workflowInfo().workflowId;
+  const { loopRunId, workdir } = await bookkeeping.beginLoopRun({ loopId, queueId, workflowId, loopRunId: input.loopRunId ?? null });
+  const completedSpecIds = [...(input.completedSpecIds ?? [])];
+  let resume = input.resume ?? null;
+
+  /** Between nodes: honour a pause or a blocker, and say how to go on when one was lifted. */
+  async function checkpoint(): Promise<ContinueStrategy | null> {
+    const blocked = state.blockedReason !== null;
+    if (!blocked && !pauseRequested) return null;
+    state.status = blocked ? 'blocked' : 'paused';
+    continueWith = null;
+    await bookkeeping.setLoopStatus({ loopId, status: state.status });
+    await condition(() => continueWith !== null);
+    const strategy: ContinueStrategy = continueWith ?? 'retry';
+    pauseRequested = false;
+    state.blockedReason = null;
+    state.status = 'running';
+    await bookkeeping.setLoopStatus({ loopId, status: 'running' });
+    return blocked ? strategy : null;
+  }
+
+  async function runSpec(specId: string, from: ResumePoint | null): Promise<SpecResult> {
+    const spec: SpecTopology = await bookkeeping.loadTopology({ loopId });
+    const { topology, ensembles, commitRightsEnforced } = spec;
+    const context: RunContext = {
+      loopId,
+      loopRunId,
+      workflowId,
+      specId,
+      specStartHead: from?.specStartHead ?? (await bookkeeping.readHead({ workdir })),
+      specCommittedHead: from?.specCommittedHead ?? '',
+    };
+    let rounds: Rounds = from?.rounds ?? {};
+    let previousRunId = from?.previousRunId ?? null;
+    let skipNext = from?.strategy === 'skip';
+    const visits: Record<string, number> = {};
+    state.rounds = rounds;
+    state.vertexStates = Object.fromEntries(topology.vertices.map((v) => [v.name, 'pending' as const]));
+
+    let vertex = from?.vertex ?? entryVertex(topology);
+    if (!vertex) {
+      return failSpec('(graph)', { failureKind: null, reason: 'The loop has no nodes to run; add nodes with loop_add_node.' });
+    }
+
+    function failSpec(at: string, outcome: Pick<NodeOutcome, 'failureKind' | 'reason'>, resumeRounds = rounds): SpecResult {
+      return {
+        status: 'failed',
+        vertex: at,
+        outcome,
+        resume: { specId, vertex: at, rounds: resumeRounds, strategy: 'retry', ...heads(), previousRunId },
+      };
+    }
+    function heads() {
+      return { specStartHead: context.specStartHead, specCommittedHead: context.specCommittedHead };
+    }
+
+    async function execute(name: string, round: number): Promise<NodeOutcome> {
+      visits[name] = (visits[name] ?? 0) + 1;
+      const runKey = `${workflowInfo().runId}:${specId}:${name}:${visits[name]}`;
+      const kind = topology.vertices.find((v) => v.name === name)?.kind;
+      const base = { ...context, round, runKey, previousRunId, stragglerMinutes: null };
+      if (kind === 'gate' || kind === 'router') return evaluation.evaluateNode({ ...base, nodeName: name, judgeCommitRights: false });
+      if (kind !== 'ensemble') return execution.runNode({ ...base, nodeName: name, judgeCommitRights: commitRightsEnforced });
+
+      const ensemble = ensembles[name];
+      const headBefore = commitRightsEnforced ? await bookkeeping.readHead({ workdir }) : '';
+      state.memberStates = Object.fromEntries(ensemble.members.map((m) => [m, 'pending' as const]));
+      const members = await mapWithConcurrency(ensemble.members, engine.ensembleConcurrency, async (member, index) => {
+        state.memberStates[member] = 'running';
+        const result = await execution.runNode({
+          ...base,
+          nodeName: member,
+          runKey: `${runKey}:${index}`,
+          judgeCommitRights: false,
+          stragglerMinutes: ensemble.stragglerMinutes,
+        });
+        state.memberStates[member] = result.outcome === 'pass' ? 'pass' : 'fail';
+        return result;
+      });
+      return execution.joinQuorum({
+        ...context,
+        ensembleName: name,
+        quorumNode: ensemble.quorumNode,
+        memberRunIds: members.map((m) => m.nodeRunId),
+        minPass: ensemble.minPass,
+        round,
+        runKey,
+        headBefore,
+        judgeCommitRights: commitRightsEnforced,
+      });
+    }
+
+    for (;;) {
+      const round = roundOf(topology, rounds, vertex);
+      state.vertex = vertex;
+      state.vertexStates[vertex] = 'running';
+      let outcome: NodeOutcome;
+      if (skipNext) {
+        skipNext = false;
+        outcome = skipped(previousRunId);
+      } else {
+        outcome = await execute(vertex, round);
+        const lifted = await checkpoint();
+        if (lifted === 'retry') continue;
+        if (lifted === 'skip') outcome = { ...skipped(outcome.nodeRunId) };
+      }
+      state.vertexStates[vertex] = outcome.outcome === 'fail' ? 'fail' : 'pass';
+      if (outcome.committedHead) context.specCommittedHead = outcome.committedHead;
+      previousRunId = outcome.nodeRunId;
+
+      const [step] = nextSteps(topology, vertex, outcome.outcome);
+      if (!step) return outcome.outcome === 'fail' ? failSpec(vertex, outcome) : { status: 'completed' };
+      if (step.type === 'loopback') {
+        const entered = enterLoopback(topology, rounds, step.target);
+        if (entered.kind === 'exhausted') {
+          const freshBudget = { ...rounds };
+          delete freshBudget[entered.head];
+          return failSpec(entered.head, { failureKind: 'iteration_limit', reason: entered.reason }, freshBudget);
+        }
+        rounds = entered.rounds;
+        state.rounds = rounds;
+        for (const stale of entered.stale) state.vertexStates[stale] = 'stale';
+      }
+      vertex = step.target;
+    }
+  }
+
+  for (;;) {
+    if (workflowInfo().continueAsNewSuggested) {
+      await continueAsNew<typeof loopRunWorkflow>({ ...input, resume: null, loopRunId, completedSpecIds });
+    }
+    const spec = await bookkeeping.claimNextSpec({ loopId, queueId, resumeSpecId: resume?.specId ?? null });
+    if (!spec) break;
+    state.specId = spec.specId;
+    state.specName = spec.specName;
+    const result = await runSpec(spec.specId, resume);
+    resume = null;
+    if (result.status === 'failed') {
+      await bookkeeping.finishSpec({ specId: spec.specId, status: 'failed' });
+      const failure = {
+        failingNode: result.vertex,
+        failureKind: result.outcome.failureKind,
+        reason: result.outcome.reason,
+      };
+      await bookkeeping.finishLoopRun({ loopId, loopRunId, status: 'failed', ...failure, resume: JSON.stringify(result.resume) });
+      state.status = 'failed';
+      return { status: 'failed', ...failure, completedSpecIds };
+    }
+    await bookkeeping.finishSpec({ specId: spec.specId, status: 'completed' });
+    completedSpecIds.push(spec.specId);
+  }
+
+  await bookkeeping.finishLoopRun({ loopId, loopRunId, status: 'completed', failingNode: null, failureKind: null, reason: null, resume: null });
+  state.status = 'completed';
+  await execution.runCompletionHook({ loopId, loopRunId, completedSpecIds });
+  return { status: 'completed', failingNode: null, failureKind: null, reason: null, completedSpecIds };
+}
+
+function skipped(nodeRunId: string | null): NodeOutcome {
+  return { nodeRunId: nodeRunId ?? '', outcome: 'pass', failureKind: null, reason: 'skipped by loop_continue', excerpt: '', committedHead: null };
+}
+
+async function mapWithConcurrency<T, R>(items: T[], limit: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index], index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  return results;
+}

@@ -1,0 +1,76 @@
+// Messages and shapes shared by the loop-run workflow, its activities and the client: defined once here.
+import { defineQuery, defineSignal } from '@temporalio/workflow';
+import type { FailureKind } from '../domain/node-run';
+import type { Rounds } from '../graph/rounds';
+
+export const loopWorkflowId = (loopId: string): string => `loop-${loopId}`;
+
+export type ContinueStrategy = 'retry' | 'skip';
+
+/** Where a failed or interrupted loop picks up again. */
+export interface ResumePoint {
+  specId: string;
+  vertex: string;
+  rounds: Rounds;
+  strategy: ContinueStrategy;
+  specStartHead: string;
+  specCommittedHead: string;
+  previousRunId: string | null;
+}
+
+export interface LoopRunInput {
+  loopId: string;
+  queueId?: string | null;
+  resume?: ResumePoint | null;
+  /** Carried across continue-as-new. */
+  loopRunId?: string | null;
+  completedSpecIds?: string[];
+  engine: EngineSettings;
+}
+
+export interface EngineSettings {
+  /** How long an activity may stay silent before Temporal assumes its worker died. */
+  heartbeatTimeoutSeconds: number;
+  /** Ensemble members started at once. */
+  ensembleConcurrency: number;
+}
+
+export const DEFAULT_ENGINE_SETTINGS: EngineSettings = { heartbeatTimeoutSeconds: 30, ensembleConcurrency: 4 };
+
+/** What a node execution returns to the workflow: ids and a short excerpt, never the full output. */
+export interface NodeOutcome {
+  nodeRunId: string;
+  outcome: string;
+  failureKind: FailureKind | null;
+  reason: string | null;
+  excerpt: string;
+  /** The HEAD a commit_rights node's own execution left behind, when it moved HEAD. */
+  committedHead: string | null;
+}
+
+export type VertexState = 'pending' | 'running' | 'pass' | 'fail' | 'stale';
+
+export interface LiveState {
+  status: 'running' | 'paused' | 'blocked' | 'completed' | 'failed';
+  specId: string | null;
+  specName: string | null;
+  vertex: string | null;
+  rounds: Rounds;
+  vertexStates: Record<string, VertexState>;
+  /** Member node name to state, for the ensemble running now. */
+  memberStates: Record<string, VertexState>;
+  blockedReason: string | null;
+}
+
+export interface LoopRunResult {
+  status: 'completed' | 'failed';
+  failingNode: string | null;
+  failureKind: FailureKind | null;
+  reason: string | null;
+  completedSpecIds: string[];
+}
+
+export const pauseSignal = defineSignal('pause');
+export const continueSignal = defineSignal<[{ strategy: ContinueStrategy }]>('continue');
+export const blockSignal = defineSignal<[{ reason: string }]>('block');
+export const stateQuery = defineQuery<LiveState>('state');

@@ -1,0 +1,84 @@
+// An engine under test: a temp canopy home with the fake agent platform, a store, and a worker on
+// its own task queue against the run's shared dev server (started by test/run-all.ts).
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Worker } from '@temporalio/worker';
+import { createActivities } from '../../src/activities';
+import { loadConfig, type CanopyConfig } from '../../src/config';
+import { openContext, type ClientContext } from '../../src/client/context';
+import { connectWorker, createWorker } from '../../src/worker';
+import { PROJECT_ROOT } from '../../src/temporal/binary';
+
+export const FAKE_AGENT = path.join(PROJECT_ROOT, 'examples', 'fake-agent.js');
+export const CANOPY_BIN = path.join(PROJECT_ROOT, 'bin', 'canopy.js');
+
+export function testTemporalAddress(): string {
+  const address = process.env.CANOPY_TEST_TEMPORAL_ADDRESS;
+  if (!address) throw new Error('CANOPY_TEST_TEMPORAL_ADDRESS is not set: run the tests with `npm test`, which starts the dev server.');
+  return address;
+}
+
+/** A canopy home whose config.json registers the fake agent as platform `fake`. */
+export function tempHome(): string {
+  const home = mkdtempSync(path.join(os.tmpdir(), 'canopy-home-'));
+  const platforms = { fake: { argv: [process.execPath, FAKE_AGENT, '{{prompt}}'] } };
+  writeFileSync(path.join(home, 'config.json'), JSON.stringify({ platforms }));
+  return home;
+}
+
+export function testConfig(home: string, overrides: Record<string, string> = {}): CanopyConfig {
+  return loadConfig({
+    CANOPY_HOME: home,
+    TEMPORAL_ADDRESS: testTemporalAddress(),
+    CANOPY_TASK_QUEUE: `test-${randomBytes(6).toString('hex')}`,
+    CANOPY_HEARTBEAT_TIMEOUT_SECONDS: '3',
+    ...overrides,
+  });
+}
+
+/** Environment for a child `canopy` process that shares this harness's home, server and task queue. */
+export function childEnv(config: CanopyConfig): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    CANOPY_HOME: config.home,
+    TEMPORAL_ADDRESS: config.temporalAddress,
+    CANOPY_TASK_QUEUE: config.taskQueue,
+    CANOPY_HEARTBEAT_TIMEOUT_SECONDS: String(config.heartbeatTimeoutSeconds),
+  };
+}
+
+export interface EngineHarness {
+  config: CanopyConfig;
+  ctx: ClientContext;
+  /** Runs `work` while an in-process worker polls the harness's task queue. */
+  withWorker<T>(work: () => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export async function engineHarness(): Promise<EngineHarness> {
+  const config = testConfig(tempHome());
+  const ctx = await openContext(config);
+  const connection = await connectWorker(config.temporalAddress);
+  const activities = createActivities({
+    db: ctx.db,
+    home: config.home,
+    databaseUrl: undefined,
+    mcpUrl: null,
+    temporalAddress: config.temporalAddress,
+  });
+  let worker: Worker | undefined;
+  return {
+    config,
+    ctx,
+    async withWorker(work) {
+      worker = await createWorker({ connection, namespace: config.namespace, taskQueue: config.taskQueue, activities });
+      return worker.runUntil(work);
+    },
+    async close() {
+      await connection.close();
+      await ctx.close();
+    },
+  };
+}

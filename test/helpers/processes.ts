@@ -1,0 +1,28 @@
+// Child `canopy` processes (worker, up) for tests that kill and restart them.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { CANOPY_BIN } from './engine';
+
+export interface CanopyProcess {
+  child: ChildProcess;
+  output(): string;
+  /** Resolves with the exit code (or signal) once the process has ended. */
+  exited: Promise<number | string>;
+}
+
+export function spawnCanopy(args: string[], env: NodeJS.ProcessEnv): CanopyProcess {
+  const child = spawn(process.execPath, [CANOPY_BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')));
+  return { child, output: () => output, exited };
+}
+
+export async function waitForOutput(proc: CanopyProcess, pattern: RegExp, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!pattern.test(proc.output())) {
+    if (proc.child.exitCode !== null) throw new Error(`canopy exited before printing ${pattern}:\n${proc.output()}`);
+    if (Date.now() > deadline) throw new Error(`canopy did not print ${pattern} within ${timeoutMs} ms:\n${proc.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
