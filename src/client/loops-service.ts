@@ -1,0 +1,113 @@
+// Loops as records: create, list, get (with graph and specs), update, delete, archive and restore.
+import path from 'node:path';
+import { z } from 'zod';
+import { Id } from '../domain/common';
+import { CanopyError, invalidInput, parseOrThrow } from '../domain/errors';
+import { LoopCreateInput, LoopUpdateInput, type Loop, type LoopStatus } from '../domain/loop';
+import { HOOK_PLACEHOLDERS, unknownPlaceholders } from '../graph/templates';
+import { isUniqueViolation } from '../store/constraint-errors';
+import type { DatabaseOrTransaction } from '../store/database';
+import { getGraph } from '../store/graph-repository';
+import {
+  deleteLoop as deleteLoopRow,
+  findLoopByName,
+  insertLoop,
+  listLoops as listLoopRows,
+  updateLoop as updateLoopRow,
+} from '../store/loops-repository';
+import { listSpecs, type StoredSpec } from '../store/specs-repository';
+import type { ClientContext } from './context';
+import { requireLoop } from './design-service';
+import { viewGraph, type GraphView } from './graph-view-service';
+
+/** loop_get: the loop, its whole graph with ids (member and quorum nodes included) and its specs. */
+export type LoopDetail = Loop & GraphView & { specs: StoredSpec[] };
+
+export const ListLoopsRequest = z
+  .object({ include_archived: z.boolean().default(false).describe('Also list archived loops') })
+  .strict();
+
+export const UpdateLoopRequest = z.object({ loop_id: Id, ...LoopUpdateInput.shape }).strict();
+
+/** Statuses in which a workflow run of the loop is still open in Temporal. */
+const OPEN_RUN_STATUSES: readonly LoopStatus[] = ['running', 'paused', 'blocked'];
+
+export async function createLoop(ctx: ClientContext, request: unknown): Promise<Loop> {
+  const input = parseOrThrow(LoopCreateInput, request, 'The loop');
+  const workdir = path.resolve(input.workdir);
+  await refuseTakenName(ctx.db, workdir, input.name);
+  return insertLoop(ctx.db, { ...input, workdir }).catch((error: unknown) => {
+    throw isUniqueViolation(error) ? nameTaken(workdir, input.name) : error;
+  });
+}
+
+/** By name; archived loops only when asked for. */
+export async function listLoops(ctx: ClientContext, request: unknown = {}): Promise<Loop[]> {
+  const { include_archived } = parseOrThrow(ListLoopsRequest, request, 'The request');
+  return listLoopRows(ctx.db, { includeArchived: include_archived });
+}
+
+/** Any loop by id, archived or not. */
+export async function getLoop(ctx: ClientContext, loopId: string): Promise<LoopDetail> {
+  const loop = await requireLoop(ctx.db, loopId);
+  const [graph, specs] = await Promise.all([getGraph(ctx.db, loopId), listSpecs(ctx.db, { loopId })]);
+  return { ...loop, ...viewGraph(graph), specs };
+}
+
+/** Changes name, description, workdir, settings (replaced whole) or the on_completed hook (null removes it). */
+export async function updateLoop(ctx: ClientContext, request: unknown): Promise<Loop> {
+  const { loop_id, ...changes } = parseOrThrow(UpdateLoopRequest, request, 'The loop');
+  const loop = await requireLoop(ctx.db, loop_id);
+  const unknown = changes.on_completed ? unknownPlaceholders(changes.on_completed.prompt, HOOK_PLACEHOLDERS) : [];
+  if (unknown.length) {
+    throw invalidInput('The loop', [
+      {
+        field: 'on_completed.prompt',
+        message: `unknown placeholder ${unknown.map(braced).join(', ')}; the hook's prompt may use only ${HOOK_PLACEHOLDERS.map(braced).join(', ')}`,
+      },
+    ]);
+  }
+  const workdir = changes.workdir === undefined ? loop.workdir : path.resolve(changes.workdir);
+  const name = changes.name ?? loop.name;
+  if (workdir !== loop.workdir || name !== loop.name) await refuseTakenName(ctx.db, workdir, name);
+  const updated = await updateLoopRow(ctx.db, loop.id, { ...changes, workdir });
+  return updated!;
+}
+
+/** Deletes the loop with its graph and history; its specs return to the backlog. */
+export async function deleteLoop(ctx: ClientContext, loopId: string): Promise<{ loop_id: string; deleted: true }> {
+  const loop = await requireLoop(ctx.db, loopId);
+  if (OPEN_RUN_STATUSES.includes(loop.status)) {
+    throw new CanopyError(
+      'refused',
+      `Loop ${loop.id} is ${loop.status}, so a run of it is still open: pause it and wait for the run to stop ` +
+        `(a paused or blocked loop: continue it and wait for it to finish) before deleting it, or archive it instead.`,
+    );
+  }
+  await deleteLoopRow(ctx.db, loop.id);
+  return { loop_id: loop.id, deleted: true };
+}
+
+/** Hides the loop from loop_list; nothing of it is lost and loop_get still finds it. */
+export async function archiveLoop(ctx: ClientContext, loopId: string): Promise<Loop> {
+  const loop = await requireLoop(ctx.db, loopId);
+  if (loop.status === 'running') throw new CanopyError('refused', `Loop ${loop.id} is running; pause it first, then archive it.`);
+  return (await updateLoopRow(ctx.db, loop.id, { archived: true }))!;
+}
+
+export async function restoreLoop(ctx: ClientContext, loopId: string): Promise<Loop> {
+  const loop = await requireLoop(ctx.db, loopId);
+  return (await updateLoopRow(ctx.db, loop.id, { archived: false }))!;
+}
+
+async function refuseTakenName(db: DatabaseOrTransaction, workdir: string, name: string): Promise<void> {
+  if (await findLoopByName(db, workdir, name)) throw nameTaken(workdir, name);
+}
+
+function nameTaken(workdir: string, name: string): CanopyError {
+  return new CanopyError('conflict', `A loop named '${name}' already exists in ${workdir}; choose another name (loop names are unique per workdir).`);
+}
+
+function braced(name: string): string {
+  return `{{${name}}}`;
+}

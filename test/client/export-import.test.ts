@@ -1,0 +1,177 @@
+// Export and import: the seed's example imports unchanged, documents round-trip, and a bad file creates no loop.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { exportLoop, importLoop } from '../../src/client/export-import-service';
+import { getLoop, listLoops } from '../../src/client/loops-service';
+import { insertNode } from '../../src/store/graph-repository';
+import { newId } from '../../src/store/ids';
+import { assertRefused, SEED_EXAMPLE_PATH, useTestStore, type ExpectedRefusal } from '../helpers/store';
+
+const store = useTestStore();
+const seedText = readFileSync(SEED_EXAMPLE_PATH, 'utf8');
+const seedDocument = () => JSON.parse(seedText) as Record<string, any>;
+const workdir = (name = 'project') => path.join(store.home, name);
+
+/** A design using every part of the format: settings, each node kind, loopback and tool edges, two ensembles, models. */
+function richDocument(): Record<string, unknown> {
+  return {
+    format_version: 1,
+    name: 'rich',
+    description: 'Every part of the format',
+    settings: { max_iterations: 3 },
+    nodes: [
+      { name: 'implement', kind: 'agent', position: 1, config: { platform: 'claude', model: 'opus', prompt_template: 'Do {{spec_content}}', max_iterations: 4 } },
+      { name: 'test', kind: 'check', position: 2, config: { command: 'npm test', timeout_minutes: 5 } },
+      { name: 'triage', kind: 'router', position: 3, config: { routes: { bug: ['BUG'], flaky: ['FLAKY'] }, fallback: 'bug' } },
+      { name: 'looks-done', kind: 'gate', position: 5, config: { output_contains: 'DONE' } },
+      { name: 'helper', kind: 'agent', position: 9, config: { prompt_template: 'Help' } },
+    ],
+    edges: [
+      { source: 'implement', target: 'test', condition: 'pass' },
+      { source: 'test', target: 'triage', condition: 'fail' },
+      { source: 'triage', target: 'implement', condition: 'bug', type: 'loopback' },
+      { source: 'implement', target: 'helper', condition: 'always', type: 'tool' },
+    ],
+    ensembles: [
+      {
+        name: 'reviewers',
+        prompt_template: 'Review {{previous_output}}',
+        entry_from_node: 'test',
+        entry_condition: 'pass',
+        on_pass_to: 'looks-done',
+        min_pass: 1,
+        straggler_timeout_minutes: 10,
+        members: [
+          { platform: 'claude', model: 'sonnet' },
+          { platform: 'codex', prompt_override: 'Be strict: {{previous_output}}', timeout_minutes: 7 },
+        ],
+      },
+      { name: 'voters', prompt_template: 'Vote', position: 20, members: [{ platform: 'gemini' }, {}, {}] },
+    ],
+  };
+}
+
+/** Edges are a set; export lists them in a stable order of its own. */
+function sortedEdges(edges: object[]): string[] {
+  return edges.map((edge) => JSON.stringify(edge)).sort();
+}
+
+describe('import', () => {
+  it('imports the seed example unchanged, reporting every agent left without a platform', async () => {
+    const result = await importLoop(store.ctx, seedText, { workdir: workdir() });
+    assert.deepEqual(result, {
+      loop_id: result.loop_id,
+      name: 'implement-and-review',
+      nodes_missing_platform: ['implementer', 'committer', 'reviewers/member-1', 'reviewers/member-2'],
+    });
+    const loop = await getLoop(store.ctx, result.loop_id);
+    assert.equal(loop.workdir, workdir());
+    assert.deepEqual(loop.nodes.map((node) => node.name).sort(), ['committer', 'implementer', 'reviewers/member-1', 'reviewers/member-2', 'reviewers/quorum']);
+    assert.deepEqual(loop.edges.map((edge) => `${edge.source} -${edge.condition}-> ${edge.target}`).sort(), [
+      'implementer -always-> reviewers',
+      'reviewers -pass-> committer',
+    ]);
+    assert.deepEqual(await exportLoop(store.ctx, result.loop_id), seedDocument());
+  });
+
+  it('round-trips: export, import, export gives the same document, with and without models', async () => {
+    const original = await importLoop(store.ctx, richDocument(), { workdir: workdir('a') });
+    for (const with_models of [true, false]) {
+      const first = await exportLoop(store.ctx, original.loop_id, { with_models });
+      const copy = await importLoop(store.ctx, JSON.stringify(first), { workdir: workdir(`copy-${with_models}`) });
+      assert.deepEqual(await exportLoop(store.ctx, copy.loop_id, { with_models }), first);
+    }
+    const exported = await exportLoop(store.ctx, original.loop_id, { with_models: true });
+    const expected = richDocument();
+    assert.deepEqual({ ...exported, edges: sortedEdges(exported.edges) }, { ...expected, edges: sortedEdges(expected.edges as object[]) });
+  });
+
+  it('strips platform and model unless asked, keeping each member’s own prompt and timeout', async () => {
+    const { loop_id } = await importLoop(store.ctx, richDocument(), { workdir: workdir() });
+    const document = await exportLoop(store.ctx, loop_id);
+    assert.deepEqual(document.nodes[0].config, { prompt_template: 'Do {{spec_content}}', max_iterations: 4 });
+    assert.deepEqual(document.ensembles[0].members, [{}, { prompt_override: 'Be strict: {{previous_output}}', timeout_minutes: 7 }]);
+    assert.equal(document.edges.find((edge) => edge.target === 'test')?.type, undefined, 'flow is the default type');
+    const copy = await importLoop(store.ctx, document, { workdir: workdir('copy') });
+    assert.deepEqual(copy.nodes_missing_platform, ['implement', 'helper', 'reviewers/member-1', 'reviewers/member-2', 'voters/member-1', 'voters/member-2', 'voters/member-3']);
+  });
+
+  it('takes a free name when the one asked for is taken in the workdir, and --name overrides the file’s', async () => {
+    const names = [];
+    for (let i = 0; i < 3; i++) names.push((await importLoop(store.ctx, seedText, { workdir: workdir() })).name);
+    assert.deepEqual(names, ['implement-and-review', 'implement-and-review (2)', 'implement-and-review (3)']);
+    assert.equal((await importLoop(store.ctx, seedText, { workdir: workdir('elsewhere') })).name, 'implement-and-review');
+    assert.equal((await importLoop(store.ctx, seedText, { workdir: workdir(), name: 'Mine' })).name, 'Mine');
+  });
+
+  it('defaults the workdir to the current directory', async () => {
+    const { loop_id } = await importLoop(store.ctx, seedText);
+    assert.equal((await getLoop(store.ctx, loop_id)).workdir, process.cwd());
+  });
+});
+
+describe('import refuses a bad file and creates no loop', () => {
+  const refusals: [string, () => unknown, ExpectedRefusal][] = [
+    ['text that is not JSON', () => '{"format_version": 1,', { code: 'invalid_input', field: '(document)', message: /not valid JSON/ }],
+    ['format_version 2', () => ({ ...seedDocument(), format_version: 2 }), { code: 'invalid_input', field: 'format_version', message: /must be 1/ }],
+    [
+      'an unknown node kind',
+      () => withNode(seedDocument(), { name: 'deploy', kind: 'deployer', position: 5, config: {} }),
+      { code: 'invalid_input', field: 'nodes.2.kind' },
+    ],
+    [
+      'an edge to a missing node',
+      () => ({ ...seedDocument(), edges: [{ source: 'committer', target: 'publisher', condition: 'pass' }] }),
+      { code: 'invalid_input', field: 'edges[0].target', message: /'publisher' is not a node or ensemble/ },
+    ],
+    [
+      'a flow cycle',
+      () => ({ ...seedDocument(), edges: [{ source: 'committer', target: 'implementer', condition: 'fail' }] }),
+      { code: 'invalid_input', field: 'edges[0]', message: /closes the cycle.*loopback/ },
+    ],
+    ['a one-member ensemble', () => withMembers(seedDocument(), 1), { code: 'invalid_input', field: 'ensembles.0.members', message: /at least 2/ }],
+    ['a nine-member ensemble', () => withMembers(seedDocument(), 9), { code: 'invalid_input', field: 'ensembles.0.members', message: /at most 8/ }],
+    [
+      'a nested ensemble',
+      () => {
+        const document = seedDocument();
+        document.ensembles.push({ name: 'inner', prompt_template: 'Again', members: [{}, {}], entry_from_node: 'reviewers/quorum' });
+        return document;
+      },
+      { code: 'invalid_input', field: 'ensembles[1].entry_from_node', message: /cannot be nested/ },
+    ],
+  ];
+
+  for (const [what, document, expected] of refusals) {
+    it(what, async () => {
+      await assertRefused(importLoop(store.ctx, document(), { workdir: workdir() }), expected);
+      assert.deepEqual(await listLoops(store.ctx, { include_archived: true }), []);
+    });
+  }
+
+  it('names every problem of a file at once', async () => {
+    const document = { ...seedDocument(), edges: [{ source: 'committer', target: 'publisher', condition: 'pass' }, { source: 'ghost', target: 'implementer', condition: 'pass' }] };
+    const error = await assertRefused(importLoop(store.ctx, document), { code: 'invalid_input' });
+    assert.deepEqual(error.issues.map((issue) => issue.field), ['edges[0].target', 'edges[1].source']);
+  });
+
+  function withNode(document: Record<string, any>, node: unknown) {
+    return { ...document, nodes: [...document.nodes, node] };
+  }
+
+  function withMembers(document: Record<string, any>, count: number) {
+    document.ensembles[0] = { ...document.ensembles[0], min_pass: 1, members: Array.from({ length: count }, () => ({})) };
+    return document;
+  }
+});
+
+describe('export', () => {
+  it('refuses a loop whose names are not unique, naming them', async () => {
+    const { loop_id } = await importLoop(store.ctx, seedText, { workdir: workdir() });
+    // Only a store written outside the services can hold a node named like an ensemble.
+    await insertNode(store.ctx.db, { id: newId('node'), loop_id, name: 'reviewers', kind: 'check', position: 9, config: { command: 'true' }, ensemble_id: null, member_index: null });
+    await assertRefused(exportLoop(store.ctx, loop_id), { code: 'refused', message: /used more than once: reviewers\./ });
+  });
+});

@@ -1,0 +1,74 @@
+// Fixtures of service and CLI tests: a client context on a fresh SQLite store in a temp canopy
+// home (one per test), and checking that a refusal names its field.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach } from 'node:test';
+import { openContext, type ClientContext } from '../../src/client/context';
+import { loadConfig } from '../../src/config';
+import { CanopyError, type ErrorCode } from '../../src/domain/errors';
+import { PROJECT_ROOT } from '../../src/temporal/binary';
+
+/** The seed's complete export example, kept verbatim. */
+export const SEED_EXAMPLE_PATH = path.join(PROJECT_ROOT, 'test', 'fixtures', 'implement-and-review.json');
+
+export interface TestStore {
+  readonly ctx: ClientContext;
+  /** The canopy home the store lives in. */
+  readonly home: string;
+}
+
+/** Opens a fresh store before each test of the calling suite and removes it after. */
+export function useTestStore(): TestStore {
+  let current: { ctx: ClientContext; home: string } | undefined;
+  beforeEach(async () => {
+    const home = tempDir('canopy-client-home-');
+    current = { ctx: await openContext(loadConfig({ CANOPY_HOME: home })), home };
+  });
+  afterEach(async () => {
+    await current?.ctx.close();
+    if (current) rmSync(current.home, { recursive: true, force: true });
+    current = undefined;
+  });
+  const opened = () => {
+    if (!current) throw new Error('the store opens before each test');
+    return current;
+  };
+  return {
+    get ctx() {
+      return opened().ctx;
+    },
+    get home() {
+      return opened().home;
+    },
+  };
+}
+
+export function tempDir(prefix = 'canopy-client-'): string {
+  return mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+export interface ExpectedRefusal {
+  code: ErrorCode;
+  /** An issue must name this field… */
+  field?: string;
+  /** …and its message (or the error's, without a field) must match this. */
+  message?: RegExp;
+}
+
+export async function assertRefused(work: Promise<unknown>, expected: ExpectedRefusal): Promise<CanopyError> {
+  const error: unknown = await work.then(
+    () => assert.fail('expected a refusal, but the call succeeded'),
+    (rejection: unknown) => rejection,
+  );
+  assert.ok(error instanceof CanopyError, `expected a CanopyError, got ${String(error)}`);
+  assert.equal(error.code, expected.code, error.message);
+  if (expected.field !== undefined) {
+    const named = error.issues.some((issue) => issue.field === expected.field && (!expected.message || expected.message.test(issue.message)));
+    assert.ok(named, `no issue on '${expected.field}'${expected.message ? ` matching ${expected.message}` : ''} in:\n${error.message}`);
+  } else if (expected.message) {
+    assert.match(error.message, expected.message);
+  }
+  return error;
+}
