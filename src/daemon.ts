@@ -1,9 +1,10 @@
 // The long-running side of canopy: a worker bound to the store, optionally beside an embedded Temporal server.
 import type { Worker } from '@temporalio/worker';
-import type { Kysely } from 'kysely';
 import { createActivities } from './activities';
+import type { ActivityDeps } from './activities/deps';
+import { openContext, type ClientContext } from './client/context';
+import { resumeLoop } from './client/runs-service';
 import type { CanopyConfig } from './config';
-import { openDatabase, type Database } from './store/database';
 import { seedBuiltinBlueprints } from './store/blueprints-repository';
 import { ensureTemporal, type TemporalEndpoint } from './temporal/embedded';
 import { ensureSearchAttributes } from './temporal/search-attributes';
@@ -12,7 +13,7 @@ import { connectWorker, createWorker } from './worker';
 export interface Daemon {
   endpoint: TemporalEndpoint;
   worker: Worker;
-  db: Kysely<Database>;
+  ctx: ClientContext;
   /** Settles when the worker stops. */
   running: Promise<void>;
   /** Stops the worker, then the embedded server if this process started it. */
@@ -30,11 +31,11 @@ export async function startDaemon(config: CanopyConfig, options: DaemonOptions):
   const endpoint = options.embedded
     ? await ensureTemporal(config, options.progress)
     : { address: config.temporalAddress, server: null, description: `server at ${config.temporalAddress}` };
-  const db = await openDatabase({ url: config.databaseUrl, home: config.home });
-  await seedBuiltinBlueprints(db);
+  const ctx = await openContext({ ...config, temporalAddress: endpoint.address });
+  await seedBuiltinBlueprints(ctx.db);
   const connection = await connectWorker(endpoint.address);
   await ensureSearchAttributes(connection, config.namespace);
-  const activities = createActivities({ db, home: config.home, databaseUrl: config.databaseUrl, mcpUrl: options.mcpUrl, temporalAddress: endpoint.address });
+  const activities = createActivities(activityDeps(ctx, options.mcpUrl));
   const worker = await createWorker({ connection, namespace: config.namespace, taskQueue: config.taskQueue, activities });
   const running = worker.run();
   let stopping: Promise<void> | undefined;
@@ -43,8 +44,20 @@ export async function startDaemon(config: CanopyConfig, options: DaemonOptions):
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await running.catch(() => undefined);
       await connection.close();
-      await db.destroy();
+      await ctx.close();
       await endpoint.server?.stop();
     })());
-  return { endpoint, worker, db, running, stop };
+  return { endpoint, worker, ctx, running, stop };
+}
+
+/** The activities' view of a process that hosts a worker: its store, settings and run service. */
+export function activityDeps(ctx: ClientContext, mcpUrl: string | null): ActivityDeps {
+  return {
+    db: ctx.db,
+    home: ctx.config.home,
+    databaseUrl: ctx.config.databaseUrl,
+    mcpUrl,
+    temporalAddress: ctx.config.temporalAddress,
+    resumeLoop: (loopId) => resumeLoop(ctx, loopId),
+  };
 }

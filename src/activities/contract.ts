@@ -74,4 +74,6 @@ export interface LoopActivities {
   setLoopStatus(input: { loopId: string; status: LoopStatus }): Promise<void>;
   finishLoopRun(input: FinishLoopRunInput): Promise<void>;
   runCompletionHook(input: { loopId: string; loopRunId: string; completedSpecIds: string[] }): Promise<void>;
+  /** What an autorun Schedule does when it fires; returns what it did, for the Temporal UI. */
+  resumeLoop(input: { loopId: string }): Promise<string>;
 }

@@ -12,4 +12,6 @@ export interface ActivityDeps {
   mcpUrl: string | null;
   /** Passed to agents so `canopy node …` calls they make reach the same Temporal server. */
   temporalAddress: string;
+  /** Starts or continues a loop as `canopy loop continue` would (wired by the host to the run service). */
+  resumeLoop(loopId: string): Promise<string>;
 }

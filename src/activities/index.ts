@@ -6,5 +6,10 @@ import type { ActivityDeps } from './deps';
 import { nodeActivities } from './node-activities';
 
 export function createActivities(deps: ActivityDeps): LoopActivities {
-  return { ...bookkeepingActivities(deps), ...nodeActivities(deps), ...completionHookActivities(deps) };
+  return {
+    ...bookkeepingActivities(deps),
+    ...nodeActivities(deps),
+    ...completionHookActivities(deps),
+    resumeLoop: ({ loopId }) => deps.resumeLoop(loopId),
+  };
 }

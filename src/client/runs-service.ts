@@ -165,3 +165,18 @@ async function signalRunning(ctx: ClientContext, loop: Loop, send: (handle: Work
 async function pollers(ctx: ClientContext, client: Client): Promise<number> {
   return countPollers(client.connection, ctx.config).catch(() => 0);
 }
+
+/** What an autorun does when it fires: start a pending loop, continue a failed, paused or blocked one. */
+export async function resumeLoop(ctx: ClientContext, loopId: string): Promise<string> {
+  const loop = await requireLoop(ctx, loopId);
+  switch (loop.status) {
+    case 'pending':
+      return `started ${(await startLoopRun(ctx, loop.id)).workflow_id}`;
+    case 'failed':
+    case 'paused':
+    case 'blocked':
+      return `continued a ${loop.status} loop (${(await continueLoop(ctx, loop.id, 'retry')).resumed})`;
+    default:
+      return `nothing to do: the loop is ${loop.status}`;
+  }
+}

@@ -1,2 +1,3 @@
 // Every workflow the canopy worker registers.
+export { autorunWorkflow } from './autorun';
 export { loopRunWorkflow } from './loop-run';

@@ -8,6 +8,7 @@ import type { Worker } from '@temporalio/worker';
 import { createActivities } from '../../src/activities';
 import { loadConfig, type CanopyConfig } from '../../src/config';
 import { openContext, type ClientContext } from '../../src/client/context';
+import { activityDeps } from '../../src/daemon';
 import { connectWorker, createWorker } from '../../src/worker';
 import { PROJECT_ROOT } from '../../src/temporal/binary';
 
@@ -61,13 +62,7 @@ export async function engineHarness(): Promise<EngineHarness> {
   const config = testConfig(tempHome());
   const ctx = await openContext(config);
   const connection = await connectWorker(config.temporalAddress);
-  const activities = createActivities({
-    db: ctx.db,
-    home: config.home,
-    databaseUrl: undefined,
-    mcpUrl: null,
-    temporalAddress: config.temporalAddress,
-  });
+  const activities = createActivities(activityDeps(ctx, null));
   let worker: Worker | undefined;
   return {
     config,

@@ -1,7 +1,12 @@
 // The `canopy` command line: one file per command, assembled here.
 import { Command } from 'commander';
+import { registerBlueprint } from './commands/blueprint';
 import { registerDoctor } from './commands/doctor';
+import { registerLoop } from './commands/loop';
+import { registerLoopLifecycle } from './commands/loop/lifecycle';
 import { registerNode } from './commands/node';
+import { registerQueue } from './commands/queue';
+import { registerSpec } from './commands/spec';
 import { registerUp } from './commands/up';
 import { registerWorker } from './commands/worker';
 
@@ -13,6 +18,10 @@ export function buildProgram(): Command {
   registerWorker(program);
   registerDoctor(program);
   registerNode(program);
+  registerLoopLifecycle(registerLoop(program));
+  registerSpec(program);
+  registerQueue(program);
+  registerBlueprint(program);
   return program;
 }
 

@@ -1,0 +1,85 @@
+// `loop info`: a loop's status, specs, last run (failing node, reason, resume point) and the live workflow state.
+import { notFound } from '../domain/errors';
+import type { Loop } from '../domain/loop';
+import type { SpecStatus } from '../domain/spec';
+import { latestLoopRun } from '../store/loop-runs-repository';
+import { getLoop } from '../store/loops-repository';
+import { getQueue } from '../store/queues-repository';
+import { getSpec, listSpecs } from '../store/specs-repository';
+import type { LiveState, ResumePoint } from '../workflows/shared';
+import type { ClientContext } from './context';
+import { redact } from './redact';
+import { liveState, resumePointOf } from './runs-service';
+
+interface SpecLine {
+  id: string;
+  name: string;
+  status: SpecStatus;
+}
+
+export interface LoopStatusReport {
+  loop_id: string;
+  name: string;
+  workdir: string;
+  status: Loop['status'];
+  archived: boolean;
+  specs: SpecLine[];
+  last_run: {
+    workflow_id: string;
+    status: string;
+    queue_id: string | null;
+    failing_node: string | null;
+    failure_kind: string | null;
+    reason: string | null;
+    resume: Pick<ResumePoint, 'specId' | 'vertex' | 'rounds'> | null;
+    hook_fired: boolean;
+    started_at: string;
+    ended_at: string | null;
+  } | null;
+  /** Progress of the queue the last run drained, rebuilt from its specs' statuses. */
+  queue: { queue_id: string; specs: SpecLine[] } | null;
+  /** The running workflow's own view; null when no run is open. */
+  live: LiveState | null;
+}
+
+export async function loopStatus(ctx: ClientContext, loopId: string): Promise<LoopStatusReport> {
+  const loop = await getLoop(ctx.db, loopId);
+  if (!loop) throw notFound('loop', loopId, 'List loops with `canopy loop list`.');
+  const [specs, run, live] = await Promise.all([listSpecs(ctx.db, { loopId: loop.id }), latestLoopRun(ctx.db, loop.id), liveState(ctx, loop.id).catch(() => null)]);
+  const resume = resumePointOf(run);
+  return {
+    loop_id: loop.id,
+    name: loop.name,
+    workdir: loop.workdir,
+    status: loop.status,
+    archived: loop.archived,
+    specs: specs.map(specLine),
+    last_run: run
+      ? {
+          workflow_id: run.workflow_id,
+          status: run.status,
+          queue_id: run.queue_id,
+          failing_node: run.failing_node,
+          failure_kind: run.failure_kind,
+          reason: run.failure_reason && redact(run.failure_reason),
+          resume: resume && { specId: resume.specId, vertex: resume.vertex, rounds: resume.rounds },
+          hook_fired: run.hook_fired,
+          started_at: run.started_at,
+          ended_at: run.ended_at,
+        }
+      : null,
+    queue: run?.queue_id ? await queueProgress(ctx, run.queue_id) : null,
+    live,
+  };
+}
+
+async function queueProgress(ctx: ClientContext, queueId: string): Promise<LoopStatusReport['queue']> {
+  const queue = await getQueue(ctx.db, queueId);
+  if (!queue) return null;
+  const specs = await Promise.all(queue.spec_ids.map((id) => getSpec(ctx.db, id)));
+  return { queue_id: queue.id, specs: specs.filter((s) => s !== undefined).map(specLine) };
+}
+
+function specLine(spec: { id: string; name: string; status: SpecStatus }): SpecLine {
+  return { id: spec.id, name: spec.name, status: spec.status };
+}

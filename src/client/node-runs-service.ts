@@ -1,0 +1,61 @@
+// Node run history for diagnosis: newest first, full input and output on request, secrets redacted.
+import { CanopyError, notFound } from '../domain/errors';
+import type { NodeRun } from '../domain/node-run';
+import { excerpt } from '../graph/feedback';
+import { getLoop } from '../store/loops-repository';
+import { getNodeRun, listNodeRuns } from '../store/node-runs-repository';
+import type { ClientContext } from './context';
+import { redact, redactFields } from './redact';
+
+export const MAX_RUNS_LISTED = 200;
+
+export interface NodeRunSummary {
+  run_id: string;
+  node_id: string | null;
+  node: string;
+  spec_id: string | null;
+  round: number;
+  status: NodeRun['status'];
+  outcome: string | null;
+  failure_kind: NodeRun['failure_kind'];
+  reason: string | null;
+  unreported: boolean;
+  infra_attempt: number;
+  started_at: string;
+  ended_at: string | null;
+  excerpt: string;
+}
+
+export async function listRuns(
+  ctx: ClientContext,
+  input: { loop_id: string; node_id?: string; spec_id?: string; limit?: number },
+): Promise<NodeRunSummary[]> {
+  if (!(await getLoop(ctx.db, input.loop_id))) throw notFound('loop', input.loop_id, 'List loops with `canopy loop list`.');
+  if (input.limit !== undefined && (!Number.isInteger(input.limit) || input.limit < 1 || input.limit > MAX_RUNS_LISTED)) {
+    throw new CanopyError('invalid_input', `limit: must be a whole number from 1 to ${MAX_RUNS_LISTED}.`);
+  }
+  const runs = await listNodeRuns(ctx.db, { loopId: input.loop_id, nodeId: input.node_id, specId: input.spec_id, limit: input.limit });
+  return runs.map((run) => ({
+    run_id: run.id,
+    node_id: run.node_id,
+    node: run.node_name,
+    spec_id: run.spec_id,
+    round: run.round,
+    status: run.status,
+    outcome: run.outcome,
+    failure_kind: run.failure_kind,
+    reason: run.reason && redact(run.reason),
+    unreported: run.unreported,
+    infra_attempt: run.infra_attempt,
+    started_at: run.started_at,
+    ended_at: run.ended_at,
+    excerpt: redact(excerpt(run.reported_output || run.stdout || run.stderr)),
+  }));
+}
+
+/** One run's full stored input and output, with its infra_attempt marker. */
+export async function getRun(ctx: ClientContext, runId: string): Promise<NodeRun> {
+  const run = await getNodeRun(ctx.db, runId);
+  if (!run) throw notFound('node run', runId, 'List runs with `canopy loop runs <loop_id>`.');
+  return redactFields(run);
+}

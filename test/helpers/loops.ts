@@ -1,0 +1,47 @@
+// Building loops for engine tests from export documents, the way users share them.
+import type { ClientContext } from '../../src/client/context';
+import { importLoop } from '../../src/client/export-import-service';
+import { createSpec } from '../../src/client/specs-service';
+import { listNodeRuns } from '../../src/store/node-runs-repository';
+import type { NodeRun } from '../../src/domain/node-run';
+
+export interface LoopShape {
+  nodes: { name: string; kind: string; position: number; config: Record<string, unknown> }[];
+  edges?: { source: string; target: string; condition?: string; type?: string }[];
+  ensembles?: Record<string, unknown>[];
+  settings?: { max_iterations?: number };
+}
+
+export async function loopWithSpecs(ctx: ClientContext, workdir: string, shape: LoopShape, specs: { name: string; content?: string }[]): Promise<string> {
+  const document = {
+    format_version: 1,
+    name: 'engine test',
+    description: '',
+    ...(shape.settings ? { settings: shape.settings } : {}),
+    nodes: shape.nodes,
+    edges: (shape.edges ?? []).map((edge) => ({ condition: 'pass', ...edge })),
+    ensembles: shape.ensembles ?? [],
+  };
+  const { loop_id } = await importLoop(ctx, document, { workdir });
+  for (const spec of specs) await createSpec(ctx, { loop_id, name: spec.name, content: spec.content ?? '' });
+  return loop_id;
+}
+
+/** Node runs of a loop, oldest first. */
+export async function runsOf(ctx: ClientContext, loopId: string): Promise<NodeRun[]> {
+  return (await listNodeRuns(ctx.db, { loopId, limit: 200 })).reverse();
+}
+
+export const check = (name: string, position: number, command: string, extra: Record<string, unknown> = {}) => ({
+  name,
+  kind: 'check',
+  position,
+  config: { command, timeout_minutes: 1, ...extra },
+});
+
+export const agent = (name: string, position: number, prompt: string, extra: Record<string, unknown> = {}) => ({
+  name,
+  kind: 'agent',
+  position,
+  config: { platform: 'fake', prompt_template: prompt, timeout_minutes: 1, ...extra },
+});
