@@ -1,0 +1,187 @@
+// Ensembles, the on_completed hook, blockers, queues, autorun, run-time refusals and redaction, on a real dev server.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { scheduleAutorun } from '../../src/client/autorun-service';
+import { archiveLoop } from '../../src/client/loops-service';
+import { addQueueSpec, createQueue } from '../../src/client/queues-service';
+import { continueLoop, pauseLoop, resetLoop, startLoopRun, waitForLoopRun } from '../../src/client/runs-service';
+import { createSpec } from '../../src/client/specs-service';
+import { updateLoop } from '../../src/client/loops-service';
+import { getLoop } from '../../src/store/loops-repository';
+import { getQueue } from '../../src/store/queues-repository';
+import { getSpec, listSpecs } from '../../src/store/specs-repository';
+import { CANOPY_BIN, childEnv, engineHarness, type EngineHarness } from '../helpers/engine';
+import { agent, check, loopWithSpecs, runsOf } from '../helpers/loops';
+import { assertRefused } from '../helpers/store';
+import { waitUntil } from '../helpers/wait';
+
+describe('ensembles, hooks and steering', () => {
+  let h: EngineHarness;
+  before(async () => {
+    h = await engineHarness();
+  });
+  after(async () => {
+    await h.close();
+  });
+  const scratch = () => mkdtempSync(path.join(os.tmpdir(), 'canopy-work-'));
+  const runToEnd = async (loopId: string) => {
+    await startLoopRun(h.ctx, loopId);
+    return waitForLoopRun(h.ctx, loopId);
+  };
+
+  it('runs every ensemble member, kills a straggler, and joins them in one quorum document', async () => {
+    const loopId = await loopWithSpecs(
+      h.ctx,
+      scratch(),
+      {
+        nodes: [check('prepare', 1, 'echo diff ready'), check('after', 3, 'printf "%s" "{{previous_output}}" | grep -c "^## "')],
+        ensembles: [
+          {
+            name: 'reviewers',
+            prompt_template: '@print looks good to {{node_name}}',
+            members: [
+              { platform: 'fake', model: 'm1' },
+              { platform: 'fake', model: 'm2', prompt_override: '@print nope\n@exit 1' },
+              { platform: 'fake', model: 'm3', prompt_override: '@sleep 60' },
+            ],
+            min_pass: 1,
+            straggler_timeout_minutes: 0.05,
+            timeout_minutes: 1,
+            entry_from_node: 'prepare',
+            entry_condition: 'pass',
+            on_pass_to: 'after',
+          },
+        ],
+      },
+      [{ name: 'review' }],
+    );
+    const result = await h.withWorker(() => runToEnd(loopId));
+    assert.equal(result.status, 'completed', result.reason ?? '');
+    const runs = await runsOf(h.ctx, loopId);
+    const member = (n: number) => runs.find((r) => r.node_name === `reviewers/member-${n}`)!;
+    assert.equal(member(1).outcome, 'pass');
+    assert.equal(member(2).failure_kind, 'exit_code');
+    assert.equal(member(3).failure_kind, 'straggler');
+    const quorum = runs.find((r) => r.node_name === 'reviewers/quorum')!;
+    assert.equal(quorum.outcome, 'pass');
+    const headings = quorum.stdout.split('\n').filter((line) => line.startsWith('## '));
+    assert.deepEqual(headings, ['## fake/m1 [pass]', '## fake/m2 [fail]', '## fake/m3 [fail]']);
+    assert.equal(runs.find((r) => r.node_name === 'after')!.stdout.trim(), '3');
+  });
+
+  it('fires the on_completed hook once per completing run, again after a reset', async () => {
+    const loopId = await loopWithSpecs(h.ctx, scratch(), { nodes: [check('only', 1, 'true')] }, [{ name: 'first', content: 'ship the thing' }]);
+    await updateLoop(h.ctx, { loop_id: loopId, on_completed: { platform: 'fake', prompt: '@print hook for {{loop_name}}: {{completed_specs}}' } });
+    await h.withWorker(async () => {
+      await runToEnd(loopId);
+      await resetLoop(h.ctx, loopId);
+      await runToEnd(loopId);
+    });
+    const hooks = (await runsOf(h.ctx, loopId)).filter((r) => r.node_name === 'on_completed');
+    assert.equal(hooks.length, 2);
+    assert.equal(hooks[0].stdout.trim(), 'hook for engine test: first: ship the thing');
+  });
+
+  it('stops as blocked after an agent reports a blocker, and continue with skip goes on', async () => {
+    const loopId = await loopWithSpecs(
+      h.ctx,
+      scratch(),
+      { nodes: [agent('needs_human', 1, '@block please add the API key\n@print asked'), check('next', 2, 'echo next ran')], edges: [{ source: 'needs_human', target: 'next' }] },
+      [{ name: 'spec' }],
+    );
+    const result = await h.withWorker(async () => {
+      await startLoopRun(h.ctx, loopId);
+      await waitUntil('the loop to block', async () => (await getLoop(h.ctx.db, loopId))!.status === 'blocked');
+      await waitUntil('the blocked node to end', async () => (await runsOf(h.ctx, loopId)).some((r) => r.node_name === 'needs_human' && r.ended_at));
+      assert.deepEqual((await runsOf(h.ctx, loopId)).map((r) => r.node_name), ['needs_human']);
+      await continueLoop(h.ctx, loopId, 'skip');
+      return waitForLoopRun(h.ctx, loopId);
+    });
+    assert.equal(result.status, 'completed');
+    assert.equal((await runsOf(h.ctx, loopId)).find((r) => r.node_name === 'next')!.stdout.trim(), 'next ran');
+  });
+
+  it('drains a queue of backlog specs in queue order, leaving membership unchanged', async () => {
+    const workdir = scratch();
+    const loopId = await loopWithSpecs(h.ctx, workdir, { nodes: [check('say', 1, 'echo "{{spec_name}}"')] }, []);
+    const queue = await createQueue(h.ctx, { name: `q-${Date.now()}` });
+    const second = await createSpec(h.ctx, { name: 'second', workdir });
+    const first = await createSpec(h.ctx, { name: 'first', workdir });
+    await addQueueSpec(h.ctx, { queue_id: queue.id, spec_id: first.id });
+    await addQueueSpec(h.ctx, { queue_id: queue.id, spec_id: second.id });
+    const result = await h.withWorker(async () => {
+      await startLoopRun(h.ctx, loopId, { queueId: queue.id });
+      return waitForLoopRun(h.ctx, loopId);
+    });
+    assert.equal(result.status, 'completed');
+    assert.deepEqual(result.completedSpecIds, [first.id, second.id]);
+    assert.equal((await getSpec(h.ctx.db, first.id))!.loop_id, null, 'queued specs stay standalone');
+    assert.deepEqual((await getQueue(h.ctx.db, queue.id))!.spec_ids, [first.id, second.id]);
+  });
+
+  it('resumes a loop at its autorun time through a Temporal Schedule, and cancels one', async () => {
+    const loopId = await loopWithSpecs(h.ctx, scratch(), { nodes: [check('only', 1, 'true')] }, [{ name: 'later' }]);
+    const at = new Date(Date.now() + 2_000).toISOString();
+    const scheduled = await scheduleAutorun(h.ctx, loopId, at);
+    assert.equal(scheduled.schedule_id, `autorun-${loopId}`);
+    await h.withWorker(() => waitUntil('the autorun to complete the loop', async () => (await getLoop(h.ctx.db, loopId))!.status === 'completed', 60_000));
+    const cancelled = await scheduleAutorun(h.ctx, loopId, new Date(Date.now() + 3_600_000).toISOString()).then(() => scheduleAutorun(h.ctx, loopId));
+    assert.equal(cancelled.at, null);
+  });
+
+  it('refuses run-time requests that do not fit the loop’s state, naming what to do', async () => {
+    const loopId = await loopWithSpecs(h.ctx, scratch(), { nodes: [check('only', 1, 'sleep 2')] }, []);
+    await assertRefused(startLoopRun(h.ctx, loopId), { code: 'refused', message: /no pending specs; add one with `canopy spec create/ });
+    await assertRefused(pauseLoop(h.ctx, loopId), { code: 'refused', message: /only a running loop can be paused/ });
+    await assertRefused(continueLoop(h.ctx, loopId), { code: 'refused', message: /continue applies to paused, blocked or failed loops/ });
+    await assertRefused(resetLoop(h.ctx, loopId), { code: 'refused', message: /only completed or failed loops can be reset/ });
+    await assertRefused(scheduleAutorun(h.ctx, loopId, 'tomorrowish'), { code: 'invalid_input', message: /at: 'tomorrowish' is not a time/ });
+    await assertRefused(scheduleAutorun(h.ctx, loopId, '2001-01-01T00:00:00Z'), { code: 'invalid_input', message: /in the past/ });
+    await assertRefused(startLoopRun(h.ctx, 'loop_missing'), { code: 'not_found' });
+    await createSpec(h.ctx, { loop_id: loopId, name: 'spec' });
+    await h.withWorker(async () => {
+      await startLoopRun(h.ctx, loopId);
+      await assertRefused(startLoopRun(h.ctx, loopId), { code: 'conflict', message: /already running/ });
+      await assertRefused(archiveLoop(h.ctx, loopId), { code: 'refused', message: /pause it first/ });
+      await waitForLoopRun(h.ctx, loopId);
+    });
+    await archiveLoop(h.ctx, loopId);
+    await resetLoop(h.ctx, loopId);
+    await assertRefused(startLoopRun(h.ctx, loopId), { code: 'refused', message: /archived; restore it/ });
+  });
+
+  it('fails an agent node without a platform deterministically, and redacts secrets from run output', async () => {
+    const loopId = await loopWithSpecs(
+      h.ctx,
+      scratch(),
+      {
+        nodes: [
+          agent('leaky', 1, '@print token=ghp_abcdefghijklmnopqrstuvwxyz0123 API_KEY=hunter2hunter2'),
+          { name: 'unplugged', kind: 'agent', position: 2, config: { prompt_template: 'do it' } },
+        ],
+        edges: [{ source: 'leaky', target: 'unplugged' }],
+      },
+      [{ name: 'spec' }],
+    );
+    const result = await h.withWorker(() => runToEnd(loopId));
+    assert.equal(result.failureKind, 'spawn_error');
+    assert.match(result.reason!, /no platform; set config.platform with loop_update_node/);
+    const leaky = (await runsOf(h.ctx, loopId)).find((r) => r.node_name === 'leaky')!;
+    assert.match(leaky.stdout, /ghp_abcdefghijklmnopqrstuvwxyz0123/, 'the store keeps the raw output');
+    const cli = (...args: string[]) => JSON.parse(execFileSync(process.execPath, [CANOPY_BIN, ...args, '--json'], { env: childEnv(h.config), encoding: 'utf8' }));
+    const listed = cli('loop', 'runs', loopId);
+    const shown = cli('loop', 'run-get', leaky.id);
+    for (const text of [JSON.stringify(listed), shown.stdout]) {
+      assert.doesNotMatch(text, /ghp_abcdefghijklmnopqrstuvwxyz0123|hunter2hunter2/);
+      assert.match(text, /\[REDACTED\]/);
+    }
+    const info = cli('loop', 'info', loopId);
+    assert.equal(info.status, 'failed');
+    assert.equal(info.last_run.failing_node, 'unplugged');
+    assert.deepEqual((await listSpecs(h.ctx.db, { loopId })).map((s) => s.status), ['failed']);
+  });
+});
