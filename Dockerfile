@@ -1,0 +1,16 @@
+# The canopy worker image used by docker-compose.yml. Agent CLIs (claude, opencode, codex, gemini)
+# must be added to this image, and the workdirs your loops use mounted into it.
+FROM node:20-bookworm
+RUN apt-get update && apt-get install -y --no-install-recommends git && rm -rf /var/lib/apt/lists/*
+WORKDIR /opt/canopy
+COPY package.json package-lock.json tsconfig.json ./
+COPY src ./src
+COPY test ./test
+COPY bench ./bench
+COPY bin ./bin
+COPY examples ./examples
+# The worker talks to the compose file's Temporal server, so no local Temporal CLI is needed.
+RUN npm ci --no-audit --no-fund && npm run build
+ENV CANOPY_HOME=/var/lib/canopy
+ENTRYPOINT ["node", "/opt/canopy/bin/canopy.js"]
+CMD ["worker"]
