@@ -1,10 +1,7 @@
 // Ensembles, the on_completed hook, blockers, queues, autorun, run-time refusals and redaction, on a real dev server.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { scheduleAutorun } from '../../src/client/autorun-service';
 import { archiveLoop } from '../../src/client/loops-service';
 import { addQueueSpec, createQueue } from '../../src/client/queues-service';
@@ -14,29 +11,18 @@ import { updateLoop } from '../../src/client/loops-service';
 import { getLoop } from '../../src/store/loops-repository';
 import { getQueue } from '../../src/store/queues-repository';
 import { getSpec, listSpecs } from '../../src/store/specs-repository';
-import { CANOPY_BIN, childEnv, engineHarness, type EngineHarness } from '../helpers/engine';
-import { agent, check, loopWithSpecs, runsOf } from '../helpers/loops';
+import { CANOPY_BIN, childEnv, useEngineHarness } from '../helpers/engine';
+import { agent, check, loopWithSpecs, runsOf, runToEnd, scratchDir } from '../helpers/loops';
 import { assertRefused } from '../helpers/store';
 import { waitUntil } from '../helpers/wait';
 
 describe('ensembles, hooks and steering', () => {
-  let h: EngineHarness;
-  before(async () => {
-    h = await engineHarness();
-  });
-  after(async () => {
-    await h.close();
-  });
-  const scratch = () => mkdtempSync(path.join(os.tmpdir(), 'canopy-work-'));
-  const runToEnd = async (loopId: string) => {
-    await startLoopRun(h.ctx, loopId);
-    return waitForLoopRun(h.ctx, loopId);
-  };
+  const h = useEngineHarness();
 
   it('runs every ensemble member, kills a straggler, and joins them in one quorum document', async () => {
     const loopId = await loopWithSpecs(
       h.ctx,
-      scratch(),
+      scratchDir(),
       {
         nodes: [check('prepare', 1, 'echo diff ready'), check('after', 3, 'printf "%s" "{{previous_output}}" | grep -c "^## "')],
         ensembles: [
@@ -59,7 +45,7 @@ describe('ensembles, hooks and steering', () => {
       },
       [{ name: 'review' }],
     );
-    const result = await h.withWorker(() => runToEnd(loopId));
+    const result = await h.withWorker(() => runToEnd(h.ctx, loopId));
     assert.equal(result.status, 'completed', result.reason ?? '');
     const runs = await runsOf(h.ctx, loopId);
     const member = (n: number) => runs.find((r) => r.node_name === `reviewers/member-${n}`)!;
@@ -74,12 +60,12 @@ describe('ensembles, hooks and steering', () => {
   });
 
   it('fires the on_completed hook once per completing run, again after a reset', async () => {
-    const loopId = await loopWithSpecs(h.ctx, scratch(), { nodes: [check('only', 1, 'true')] }, [{ name: 'first', content: 'ship the thing' }]);
+    const loopId = await loopWithSpecs(h.ctx, scratchDir(), { nodes: [check('only', 1, 'true')] }, [{ name: 'first', content: 'ship the thing' }]);
     await updateLoop(h.ctx, { loop_id: loopId, on_completed: { platform: 'fake', prompt: '@print hook for {{loop_name}}: {{completed_specs}}' } });
     await h.withWorker(async () => {
-      await runToEnd(loopId);
+      await runToEnd(h.ctx, loopId);
       await resetLoop(h.ctx, loopId);
-      await runToEnd(loopId);
+      await runToEnd(h.ctx, loopId);
     });
     const hooks = (await runsOf(h.ctx, loopId)).filter((r) => r.node_name === 'on_completed');
     assert.equal(hooks.length, 2);
@@ -89,7 +75,7 @@ describe('ensembles, hooks and steering', () => {
   it('stops as blocked after an agent reports a blocker, and continue with skip goes on', async () => {
     const loopId = await loopWithSpecs(
       h.ctx,
-      scratch(),
+      scratchDir(),
       { nodes: [agent('needs_human', 1, '@block please add the API key\n@print asked'), check('next', 2, 'echo next ran')], edges: [{ source: 'needs_human', target: 'next' }] },
       [{ name: 'spec' }],
     );
@@ -106,7 +92,7 @@ describe('ensembles, hooks and steering', () => {
   });
 
   it('drains a queue of backlog specs in queue order, leaving membership unchanged', async () => {
-    const workdir = scratch();
+    const workdir = scratchDir();
     const loopId = await loopWithSpecs(h.ctx, workdir, { nodes: [check('say', 1, 'echo "{{spec_name}}"')] }, []);
     const queue = await createQueue(h.ctx, { name: `q-${Date.now()}` });
     const second = await createSpec(h.ctx, { name: 'second', workdir });
@@ -124,7 +110,7 @@ describe('ensembles, hooks and steering', () => {
   });
 
   it('resumes a loop at its autorun time through a Temporal Schedule, and cancels one', async () => {
-    const loopId = await loopWithSpecs(h.ctx, scratch(), { nodes: [check('only', 1, 'true')] }, [{ name: 'later' }]);
+    const loopId = await loopWithSpecs(h.ctx, scratchDir(), { nodes: [check('only', 1, 'true')] }, [{ name: 'later' }]);
     const at = new Date(Date.now() + 2_000).toISOString();
     const scheduled = await scheduleAutorun(h.ctx, loopId, at);
     assert.equal(scheduled.schedule_id, `autorun-${loopId}`);
@@ -134,7 +120,7 @@ describe('ensembles, hooks and steering', () => {
   });
 
   it('refuses run-time requests that do not fit the loop’s state, naming what to do', async () => {
-    const loopId = await loopWithSpecs(h.ctx, scratch(), { nodes: [check('only', 1, 'sleep 2')] }, []);
+    const loopId = await loopWithSpecs(h.ctx, scratchDir(), { nodes: [check('only', 1, 'sleep 2')] }, []);
     await assertRefused(startLoopRun(h.ctx, loopId), { code: 'refused', message: /no pending specs; add one with `canopy spec create/ });
     await assertRefused(pauseLoop(h.ctx, loopId), { code: 'refused', message: /only a running loop can be paused/ });
     await assertRefused(continueLoop(h.ctx, loopId), { code: 'refused', message: /continue applies to paused, blocked or failed loops/ });
@@ -157,7 +143,7 @@ describe('ensembles, hooks and steering', () => {
   it('fails an agent node without a platform deterministically, and redacts secrets from run output', async () => {
     const loopId = await loopWithSpecs(
       h.ctx,
-      scratch(),
+      scratchDir(),
       {
         nodes: [
           agent('leaky', 1, '@print token=ghp_abcdefghijklmnopqrstuvwxyz0123 API_KEY=hunter2hunter2'),
@@ -167,7 +153,7 @@ describe('ensembles, hooks and steering', () => {
       },
       [{ name: 'spec' }],
     );
-    const result = await h.withWorker(() => runToEnd(loopId));
+    const result = await h.withWorker(() => runToEnd(h.ctx, loopId));
     assert.equal(result.failureKind, 'spawn_error');
     assert.match(result.reason!, /no platform; set config.platform with loop_update_node/);
     const leaky = (await runsOf(h.ctx, loopId)).find((r) => r.node_name === 'leaky')!;

@@ -1,38 +1,24 @@
 // The loop-run workflow on a real dev server, with real processes and real git repositories.
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { continueLoop, pauseLoop, startLoopRun, waitForLoopRun } from '../../src/client/runs-service';
 import { getLoop } from '../../src/store/loops-repository';
 import { listSpecs } from '../../src/store/specs-repository';
-import { engineHarness, type EngineHarness } from '../helpers/engine';
+import { useEngineHarness } from '../helpers/engine';
 import { git, headOf, tempGitRepo } from '../helpers/git';
-import { agent, check, loopWithSpecs, runsOf } from '../helpers/loops';
+import { agent, check, loopWithSpecs, runsOf, runToEnd, scratchDir } from '../helpers/loops';
 import { waitUntil } from '../helpers/wait';
 
 const SEED_COMMITTED_CHECK =
   'test -z "$(git status --porcelain)" && test -n "{{spec_committed_head}}" && test "$(git rev-parse HEAD)" = "{{spec_committed_head}}"';
 
 describe('loop runs', () => {
-  let h: EngineHarness;
-  before(async () => {
-    h = await engineHarness();
-  });
-  after(async () => {
-    await h.close();
-  });
+  const h = useEngineHarness();
 
-  const scratch = () => mkdtempSync(path.join(os.tmpdir(), 'canopy-work-'));
 
-  async function runToEnd(loopId: string) {
-    await startLoopRun(h.ctx, loopId);
-    return waitForLoopRun(h.ctx, loopId);
-  }
 
   it('runs a chain of checks to completion, passing each node', async () => {
-    const workdir = scratch();
+    const workdir = scratchDir();
     const loopId = await loopWithSpecs(
       h.ctx,
       workdir,
@@ -42,7 +28,7 @@ describe('loop runs', () => {
       },
       [{ name: 'first spec' }],
     );
-    const result = await h.withWorker(() => runToEnd(loopId));
+    const result = await h.withWorker(() => runToEnd(h.ctx, loopId));
     assert.equal(result.status, 'completed');
     const runs = await runsOf(h.ctx, loopId);
     assert.deepEqual(runs.map((r) => [r.node_name, r.outcome]).sort(), [['one', 'pass'], ['three', 'pass'], ['two', 'pass']]);
@@ -53,7 +39,7 @@ describe('loop runs', () => {
   });
 
   it('follows a fail edge into a fixer and loops back to the implementer, passing on round 2', async () => {
-    const workdir = scratch();
+    const workdir = scratchDir();
     const loopId = await loopWithSpecs(
       h.ctx,
       workdir,
@@ -71,7 +57,7 @@ describe('loop runs', () => {
       },
       [{ name: 'fix it' }],
     );
-    const result = await h.withWorker(() => runToEnd(loopId));
+    const result = await h.withWorker(() => runToEnd(h.ctx, loopId));
     assert.equal(result.status, 'completed');
     const runs = await runsOf(h.ctx, loopId);
     const implementer = runs.filter((r) => r.node_name === 'implementer').map((r) => r.round).sort();
@@ -84,7 +70,7 @@ describe('loop runs', () => {
   it('fails the spec with iteration_limit naming the head when the budget runs out', async () => {
     const loopId = await loopWithSpecs(
       h.ctx,
-      scratch(),
+      scratchDir(),
       {
         settings: { max_iterations: 2 },
         nodes: [agent('implementer', 1, '@print trying'), check('tests', 2, 'false'), agent('fixer', 3, '@print no luck')],
@@ -96,7 +82,7 @@ describe('loop runs', () => {
       },
       [{ name: 'hopeless' }],
     );
-    const result = await h.withWorker(() => runToEnd(loopId));
+    const result = await h.withWorker(() => runToEnd(h.ctx, loopId));
     assert.equal(result.status, 'failed');
     assert.equal(result.failureKind, 'iteration_limit');
     assert.equal(result.failingNode, 'implementer');
@@ -109,7 +95,7 @@ describe('loop runs', () => {
   it('routes by token and by fallback, draining specs in order', async () => {
     const loopId = await loopWithSpecs(
       h.ctx,
-      scratch(),
+      scratchDir(),
       {
         nodes: [
           check('review', 1, 'echo "verdict: {{spec_content}}"'),
@@ -128,7 +114,7 @@ describe('loop runs', () => {
         { name: 'vague', content: 'hmm' },
       ],
     );
-    const result = await h.withWorker(() => runToEnd(loopId));
+    const result = await h.withWorker(() => runToEnd(h.ctx, loopId));
     assert.equal(result.status, 'completed');
     const runs = await runsOf(h.ctx, loopId);
     const specs = await listSpecs(h.ctx.db, { loopId });
@@ -147,9 +133,9 @@ describe('loop runs', () => {
       ],
       edges: [{ source: 'produce', target: 'gate' }, { source: 'gate', target: 'after' }],
     };
-    const good = await loopWithSpecs(h.ctx, scratch(), shape, [{ name: 's', content: 'all OK' }]);
-    const bad = await loopWithSpecs(h.ctx, scratch(), shape, [{ name: 's', content: 'OK but ERROR' }]);
-    const [goodResult, badResult] = await h.withWorker(async () => [await runToEnd(good), await runToEnd(bad)]);
+    const good = await loopWithSpecs(h.ctx, scratchDir(), shape, [{ name: 's', content: 'all OK' }]);
+    const bad = await loopWithSpecs(h.ctx, scratchDir(), shape, [{ name: 's', content: 'OK but ERROR' }]);
+    const [goodResult, badResult] = await h.withWorker(async () => [await runToEnd(h.ctx, good), await runToEnd(h.ctx, bad)]);
     assert.equal(goodResult.status, 'completed');
     assert.equal(badResult.status, 'failed');
     assert.equal(badResult.failingNode, 'gate');
@@ -172,7 +158,7 @@ describe('loop runs', () => {
       },
       [{ name: 'spec' }],
     );
-    const result = await h.withWorker(() => runToEnd(loopId));
+    const result = await h.withWorker(() => runToEnd(h.ctx, loopId));
     const after = headOf(repo);
     assert.notEqual(after, before);
     assert.equal(result.status, 'failed');
@@ -199,7 +185,7 @@ describe('loop runs', () => {
       },
       [{ name: 'feature' }],
     );
-    const result = await h.withWorker(() => runToEnd(loopId));
+    const result = await h.withWorker(() => runToEnd(h.ctx, loopId));
     assert.equal(result.status, 'completed', result.reason ?? '');
     const verify = (await runsOf(h.ctx, loopId)).find((r) => r.node_name === 'verify')!;
     assert.ok(verify.input.includes('{{spec_committed_head}}') === false);
@@ -209,14 +195,14 @@ describe('loop runs', () => {
   it('fails a silent agent with no_report when require_report is set, and honours an explicit report', async () => {
     const loopId = await loopWithSpecs(
       h.ctx,
-      scratch(),
+      scratchDir(),
       {
         nodes: [agent('reporter', 1, '@report pass all done'), agent('silent', 2, '@print I did things', { require_report: true })],
         edges: [{ source: 'reporter', target: 'silent' }],
       },
       [{ name: 'spec' }],
     );
-    const result = await h.withWorker(() => runToEnd(loopId));
+    const result = await h.withWorker(() => runToEnd(h.ctx, loopId));
     assert.equal(result.status, 'failed');
     assert.equal(result.failureKind, 'no_report');
     const runs = await runsOf(h.ctx, loopId);
@@ -232,7 +218,7 @@ describe('loop runs', () => {
   it('pauses after the running node and continues', async () => {
     const loopId = await loopWithSpecs(
       h.ctx,
-      scratch(),
+      scratchDir(),
       {
         nodes: [check('slow', 1, 'sleep 1'), check('next', 2, 'true'), check('last', 3, 'true')],
         edges: [{ source: 'slow', target: 'next' }, { source: 'next', target: 'last' }],
@@ -254,7 +240,7 @@ describe('loop runs', () => {
   it('continues a failed loop by skipping the failed node', async () => {
     const loopId = await loopWithSpecs(
       h.ctx,
-      scratch(),
+      scratchDir(),
       {
         nodes: [check('flaky', 1, 'exit 3'), check('rest', 2, 'echo rest ran')],
         edges: [{ source: 'flaky', target: 'rest' }],
@@ -262,7 +248,7 @@ describe('loop runs', () => {
       [{ name: 'spec' }],
     );
     const [first, second] = await h.withWorker(async () => {
-      const failed = await runToEnd(loopId);
+      const failed = await runToEnd(h.ctx, loopId);
       await continueLoop(h.ctx, loopId, 'skip');
       return [failed, await waitForLoopRun(h.ctx, loopId)];
     });
@@ -279,8 +265,8 @@ describe('loop runs', () => {
       nodes: [check('a', 1, `sleep 1; echo ${tag} > owner.txt`), check('b', 2, 'cat owner.txt')],
       edges: [{ source: 'a', target: 'b' }],
     });
-    const first = await loopWithSpecs(h.ctx, scratch(), shape('first'), [{ name: 's' }]);
-    const second = await loopWithSpecs(h.ctx, scratch(), shape('second'), [{ name: 's' }]);
+    const first = await loopWithSpecs(h.ctx, scratchDir(), shape('first'), [{ name: 's' }]);
+    const second = await loopWithSpecs(h.ctx, scratchDir(), shape('second'), [{ name: 's' }]);
     const results = await h.withWorker(async () => {
       await startLoopRun(h.ctx, first);
       await startLoopRun(h.ctx, second);

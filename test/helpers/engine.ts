@@ -1,9 +1,11 @@
 // An engine under test: a temp canopy home with the fake agent platform, a store, and a worker on
 // its own task queue against the run's shared dev server (started by test/run-all.ts).
+import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { after, before } from 'node:test';
 import type { Worker } from '@temporalio/worker';
 import { createActivities } from '../../src/activities';
 import { loadConfig, type CanopyConfig } from '../../src/config';
@@ -75,5 +77,27 @@ export async function engineHarness(): Promise<EngineHarness> {
       await connection.close();
       await ctx.close();
     },
+  };
+}
+
+/** A harness for the enclosing suite, opened before its tests and closed after them. */
+export function useEngineHarness(): EngineHarness {
+  let harness: EngineHarness | undefined;
+  before(async () => {
+    harness = await engineHarness();
+  });
+  after(async () => {
+    await harness?.close();
+  });
+  const opened = () => harness ?? assert.fail('the engine harness is used outside a test');
+  return {
+    get config() {
+      return opened().config;
+    },
+    get ctx() {
+      return opened().ctx;
+    },
+    withWorker: (work) => opened().withWorker(work),
+    close: () => opened().close(),
   };
 }

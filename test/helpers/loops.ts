@@ -1,6 +1,10 @@
 // Building loops for engine tests from export documents, the way users share them.
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { ClientContext } from '../../src/client/context';
 import { importLoop } from '../../src/client/export-import-service';
+import { startLoopRun, waitForLoopRun } from '../../src/client/runs-service';
 import { createSpec } from '../../src/client/specs-service';
 import { listNodeRuns } from '../../src/store/node-runs-repository';
 import type { NodeRun } from '../../src/domain/node-run';
@@ -45,3 +49,13 @@ export const agent = (name: string, position: number, prompt: string, extra: Rec
   position,
   config: { platform: 'fake', prompt_template: prompt, timeout_minutes: 1, ...extra },
 });
+
+export async function runToEnd(ctx: ClientContext, loopId: string) {
+  await startLoopRun(ctx, loopId);
+  return waitForLoopRun(ctx, loopId);
+}
+
+/** A plain (non-git) workdir. */
+export function scratchDir(): string {
+  return mkdtempSync(path.join(os.tmpdir(), 'canopy-work-'));
+}
