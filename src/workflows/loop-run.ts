@@ -171,9 +171,10 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
         outcome = skipped(previousRunId);
       } else {
         outcome = await execute(vertex, round);
+        state.vertexStates[vertex] = outcome.outcome === 'fail' ? 'fail' : 'pass';
         const lifted = await checkpoint();
         if (lifted === 'retry') continue;
-        if (lifted === 'skip') outcome = { ...skipped(outcome.nodeRunId) };
+        if (lifted === 'skip') outcome = skipped(outcome.nodeRunId);
       }
       state.vertexStates[vertex] = outcome.outcome === 'fail' ? 'fail' : 'pass';
       if (outcome.committedHead) context.specCommittedHead = outcome.committedHead;

@@ -1,7 +1,7 @@
 // The loop-run workflow on a real dev server, with real processes and real git repositories.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { continueLoop, pauseLoop, startLoopRun, waitForLoopRun } from '../../src/client/runs-service';
+import { continueLoop, liveState, pauseLoop, startLoopRun, waitForLoopRun } from '../../src/client/runs-service';
 import { getLoop } from '../../src/store/loops-repository';
 import { listSpecs } from '../../src/store/specs-repository';
 import { useEngineHarness } from '../helpers/engine';
@@ -230,6 +230,10 @@ describe('loop runs', () => {
       await pauseLoop(h.ctx, loopId);
       await waitUntil('the loop to pause', async () => (await getLoop(h.ctx.db, loopId))!.status === 'paused');
       assert.deepEqual((await runsOf(h.ctx, loopId)).map((r) => r.node_name), ['slow']);
+      const live = await liveState(h.ctx, loopId);
+      assert.equal(live?.status, 'paused');
+      assert.equal(live?.vertex, 'slow');
+      assert.deepEqual(live?.vertexStates, { slow: 'pass', next: 'pending', last: 'pending' });
       await continueLoop(h.ctx, loopId, 'retry');
       return waitForLoopRun(h.ctx, loopId);
     });

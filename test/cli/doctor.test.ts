@@ -1,0 +1,30 @@
+// `canopy doctor` reports what canopy would use and what answers, for people and as JSON.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { it } from 'node:test';
+import { freePort } from '../../src/temporal/free-port';
+import { CANOPY_BIN, tempHome, testTemporalAddress } from '../helpers/engine';
+
+function doctor(env: NodeJS.ProcessEnv) {
+  const result = spawnSync(process.execPath, [CANOPY_BIN, 'doctor', '--json'], { env: { ...process.env, ...env }, encoding: 'utf8' });
+  return { status: result.status, report: JSON.parse(result.stdout) };
+}
+
+it('doctor reports the binary, the store and a Temporal server that answers', () => {
+  const home = tempHome();
+  const { status, report } = doctor({ CANOPY_HOME: home, TEMPORAL_ADDRESS: testTemporalAddress() });
+  assert.equal(status, 0);
+  assert.equal(report.temporal_reachable, true);
+  assert.equal(report.workers_polling, 0);
+  assert.equal(report.store.ok, true);
+  assert.equal(report.store.location, `${home}/canopy.db`);
+  assert.match(report.temporal_binary.version, /Server 1\.29/);
+  assert.ok(report.platforms.some((p: { name: string }) => p.name === 'fake'));
+});
+
+it('doctor exits non-zero and says so when Temporal does not answer', async () => {
+  const { status, report } = doctor({ CANOPY_HOME: tempHome(), TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}` });
+  assert.equal(status, 1);
+  assert.equal(report.temporal_reachable, false);
+  assert.equal(report.workers_polling, null);
+});
