@@ -1,9 +1,9 @@
 // One-shot autorun: a Temporal Schedule `autorun-<loop id>` that resumes the loop at a given time.
 import { ScheduleNotFoundError, MONTHS } from '@temporalio/client';
-import { CanopyError, notFound } from '../domain/errors';
-import { getLoop } from '../store/loops-repository';
+import { CanopyError } from '../domain/errors';
 import type { autorunWorkflow } from '../workflows/autorun';
 import type { ClientContext } from './context';
+import { requireLoop } from './design-service';
 
 export const autorunScheduleId = (loopId: string): string => `autorun-${loopId}`;
 
@@ -16,8 +16,7 @@ export interface AutorunState {
 
 /** Schedules the loop to resume at `at` (ISO-8601), replacing any pending autorun; without `at` it cancels it. */
 export async function scheduleAutorun(ctx: ClientContext, loopId: string, at?: string | null): Promise<AutorunState> {
-  const loop = await getLoop(ctx.db, loopId);
-  if (!loop) throw notFound('loop', loopId, 'List loops with `canopy loop list`.');
+  const loop = await requireLoop(ctx.db, loopId);
   const scheduleId = autorunScheduleId(loop.id);
   const when = at ? parseFutureTime(at) : null;
   const client = await ctx.temporal();

@@ -1,13 +1,12 @@
 // `loop info`: a loop's status, specs, last run (failing node, reason, resume point) and the live workflow state.
-import { notFound } from '../domain/errors';
 import type { Loop } from '../domain/loop';
 import type { SpecStatus } from '../domain/spec';
 import { latestLoopRun } from '../store/loop-runs-repository';
-import { getLoop } from '../store/loops-repository';
 import { getQueue } from '../store/queues-repository';
 import { getSpec, listSpecs } from '../store/specs-repository';
 import type { LiveState, ResumePoint } from '../workflows/shared';
 import type { ClientContext } from './context';
+import { requireLoop } from './design-service';
 import { redact } from './redact';
 import { liveState, resumePointOf } from './runs-service';
 
@@ -43,8 +42,7 @@ export interface LoopStatusReport {
 }
 
 export async function loopStatus(ctx: ClientContext, loopId: string): Promise<LoopStatusReport> {
-  const loop = await getLoop(ctx.db, loopId);
-  if (!loop) throw notFound('loop', loopId, 'List loops with `canopy loop list`.');
+  const loop = await requireLoop(ctx.db, loopId);
   const [specs, run, live] = await Promise.all([listSpecs(ctx.db, { loopId: loop.id }), latestLoopRun(ctx.db, loop.id), liveState(ctx, loop.id).catch(() => null)]);
   const resume = resumePointOf(run);
   return {

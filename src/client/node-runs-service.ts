@@ -2,9 +2,9 @@
 import { CanopyError, notFound } from '../domain/errors';
 import type { NodeRun } from '../domain/node-run';
 import { excerpt } from '../graph/feedback';
-import { getLoop } from '../store/loops-repository';
 import { getNodeRun, listNodeRuns } from '../store/node-runs-repository';
 import type { ClientContext } from './context';
+import { requireLoop } from './design-service';
 import { redact, redactFields } from './redact';
 
 export const MAX_RUNS_LISTED = 200;
@@ -30,7 +30,7 @@ export async function listRuns(
   ctx: ClientContext,
   input: { loop_id: string; node_id?: string; spec_id?: string; limit?: number },
 ): Promise<NodeRunSummary[]> {
-  if (!(await getLoop(ctx.db, input.loop_id))) throw notFound('loop', input.loop_id, 'List loops with `canopy loop list`.');
+  await requireLoop(ctx.db, input.loop_id);
   if (input.limit !== undefined && (!Number.isInteger(input.limit) || input.limit < 1 || input.limit > MAX_RUNS_LISTED)) {
     throw new CanopyError('invalid_input', `limit: must be a whole number from 1 to ${MAX_RUNS_LISTED}.`);
   }

@@ -3,7 +3,7 @@ import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Clien
 import { CanopyError, notFound } from '../domain/errors';
 import type { Loop } from '../domain/loop';
 import { latestLoopRun, type LoopRun } from '../store/loop-runs-repository';
-import { getLoop, setLoopStatus } from '../store/loops-repository';
+import { setLoopStatus } from '../store/loops-repository';
 import { getQueue } from '../store/queues-repository';
 import { listSpecs, updateSpec } from '../store/specs-repository';
 import { LOOP_ID_KEY, LOOP_NAME_KEY, WORKDIR_KEY } from '../temporal/search-attributes';
@@ -21,6 +21,7 @@ import {
   type ResumePoint,
 } from '../workflows/shared';
 import type { ClientContext } from './context';
+import { requireLoop } from './design-service';
 import { countPollers } from './doctor-service';
 
 export interface StartedRun {
@@ -32,7 +33,7 @@ export interface StartedRun {
 }
 
 export async function startLoopRun(ctx: ClientContext, loopId: string, options: { queueId?: string | null } = {}): Promise<StartedRun> {
-  const loop = await requireLoop(ctx, loopId);
+  const loop = await requireLoop(ctx.db, loopId);
   if (loop.archived) throw new CanopyError('refused', `Loop ${loop.id} is archived; restore it with \`canopy loop restore ${loop.id}\` before running it.`);
   await requireWork(ctx, loop, options.queueId ?? null);
   return startWorkflow(ctx, loop, { loopId: loop.id, queueId: options.queueId ?? null, resume: null });
@@ -43,7 +44,7 @@ export async function waitForLoopRun(ctx: ClientContext, loopId: string): Promis
 }
 
 export async function pauseLoop(ctx: ClientContext, loopId: string): Promise<{ loop_id: string; requested: 'pause' }> {
-  const loop = await requireLoop(ctx, loopId);
+  const loop = await requireLoop(ctx.db, loopId);
   if (loop.status !== 'running') throw new CanopyError('refused', `Loop ${loop.id} is ${loop.status}, not running; only a running loop can be paused.`);
   await signalRunning(ctx, loop, (handle) => handle.signal(pauseSignal));
   return { loop_id: loop.id, requested: 'pause' };
@@ -54,7 +55,7 @@ export async function pauseLoop(ctx: ClientContext, loopId: string): Promise<{ l
  * resume point, rerunning the failed node (retry) or treating it as passed (skip).
  */
 export async function continueLoop(ctx: ClientContext, loopId: string, strategy: ContinueStrategy = 'retry'): Promise<{ loop_id: string; strategy: ContinueStrategy; resumed: 'signal' | 'new_run' }> {
-  const loop = await requireLoop(ctx, loopId);
+  const loop = await requireLoop(ctx.db, loopId);
   if (loop.status === 'paused' || loop.status === 'blocked') {
     await signalRunning(ctx, loop, (handle) => handle.signal(continueSignal, { strategy }));
     return { loop_id: loop.id, strategy, resumed: 'signal' };
@@ -71,7 +72,7 @@ export async function continueLoop(ctx: ClientContext, loopId: string, strategy:
 
 /** Returns a completed or failed loop, and its specs, to pending so it can run again. */
 export async function resetLoop(ctx: ClientContext, loopId: string): Promise<{ loop_id: string; status: 'pending'; specs_reset: number }> {
-  const loop = await requireLoop(ctx, loopId);
+  const loop = await requireLoop(ctx.db, loopId);
   if (loop.status !== 'completed' && loop.status !== 'failed') {
     throw new CanopyError('refused', `Loop ${loop.id} is ${loop.status}; only completed or failed loops can be reset.`);
   }
@@ -141,12 +142,6 @@ async function requireWork(ctx: ClientContext, loop: Loop, queueId: string | nul
   }
 }
 
-async function requireLoop(ctx: ClientContext, loopId: string): Promise<Loop> {
-  const loop = await getLoop(ctx.db, loopId);
-  if (!loop) throw notFound('loop', loopId, 'List loops with `canopy loop list`.');
-  return loop;
-}
-
 async function handleOf(ctx: ClientContext, loopId: string): Promise<WorkflowHandle<typeof loopRunWorkflow>> {
   return (await ctx.temporal()).workflow.getHandle(loopWorkflowId(loopId));
 }
@@ -168,7 +163,7 @@ async function pollers(ctx: ClientContext, client: Client): Promise<number> {
 
 /** What an autorun does when it fires: start a pending loop, continue a failed, paused or blocked one. */
 export async function resumeLoop(ctx: ClientContext, loopId: string): Promise<string> {
-  const loop = await requireLoop(ctx, loopId);
+  const loop = await requireLoop(ctx.db, loopId);
   switch (loop.status) {
     case 'pending':
       return `started ${(await startLoopRun(ctx, loop.id)).workflow_id}`;
