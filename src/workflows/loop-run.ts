@@ -2,6 +2,7 @@
 // decision comes from graph/ functions; every effect is an activity.
 import {
   ActivityCancellationType,
+  ActivityFailure,
   condition,
   continueAsNew,
   proxyActivities,
@@ -27,7 +28,7 @@ import {
 
 type SpecResult =
   | { status: 'completed' }
-  | { status: 'failed'; vertex: string; outcome: Pick<NodeOutcome, 'failureKind' | 'reason'>; resume: ResumePoint };
+  | { status: 'failed'; vertex: string; outcome: Pick<NodeOutcome, 'failureKind' | 'reason'>; resume: ResumePoint | null };
 
 export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResult> {
   const { loopId, engine } = input;
@@ -205,7 +206,7 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
     if (!spec) break;
     state.specId = spec.specId;
     state.specName = spec.specName;
-    const result = await runSpec(spec.specId, resume);
+    const result = await runSpec(spec.specId, resume).catch((error: unknown) => unrunnable(error, state.vertex ?? '(graph)'));
     resume = null;
     if (result.status === 'failed') {
       await bookkeeping.finishSpec({ specId: spec.specId, status: 'failed' });
@@ -214,7 +215,7 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
         failureKind: result.outcome.failureKind,
         reason: result.outcome.reason,
       };
-      await bookkeeping.finishLoopRun({ loopId, loopRunId, status: 'failed', ...failure, resume: JSON.stringify(result.resume) });
+      await bookkeeping.finishLoopRun({ loopId, loopRunId, status: 'failed', ...failure, resume: result.resume && JSON.stringify(result.resume) });
       state.status = 'failed';
       return { status: 'failed', ...failure, completedSpecIds };
     }
@@ -226,6 +227,16 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
   state.status = 'completed';
   await execution.runCompletionHook({ loopId, loopRunId, completedSpecIds });
   return { status: 'completed', failingNode: null, failureKind: null, reason: null, completedSpecIds };
+}
+
+/**
+ * An activity that failed for good (its node or spec was deleted mid-run) ends the loop run as
+ * failed with the reason, leaving no resume point; anything else is a bug and fails the task.
+ */
+function unrunnable(error: unknown, vertex: string): SpecResult {
+  if (!(error instanceof ActivityFailure)) throw error;
+  const reason = error.cause?.message ?? error.message;
+  return { status: 'failed', vertex, outcome: { failureKind: null, reason }, resume: null };
 }
 
 function skipped(nodeRunId: string | null): NodeOutcome {

@@ -7,7 +7,8 @@ import { archiveLoop } from '../../src/client/loops-service';
 import { addQueueSpec, createQueue } from '../../src/client/queues-service';
 import { continueLoop, pauseLoop, resetLoop, startLoopRun, waitForLoopRun } from '../../src/client/runs-service';
 import { createSpec } from '../../src/client/specs-service';
-import { updateLoop } from '../../src/client/loops-service';
+import { getLoop as getLoopDetail, updateLoop } from '../../src/client/loops-service';
+import { removeNode } from '../../src/client/graph-service';
 import { getLoop } from '../../src/store/loops-repository';
 import { getQueue } from '../../src/store/queues-repository';
 import { getSpec, listSpecs } from '../../src/store/specs-repository';
@@ -138,6 +139,27 @@ describe('ensembles, hooks and steering', () => {
     await archiveLoop(h.ctx, loopId);
     await resetLoop(h.ctx, loopId);
     await assertRefused(startLoopRun(h.ctx, loopId), { code: 'refused', message: /archived; restore it/ });
+  });
+
+  it('fails the loop run, with the reason, when a node it is about to run was deleted mid-run', async () => {
+    const loopId = await loopWithSpecs(
+      h.ctx,
+      scratchDir(),
+      { nodes: [check('first', 1, 'sleep 1'), check('doomed', 2, 'true')], edges: [{ source: 'first', target: 'doomed' }] },
+      [{ name: 'spec' }],
+    );
+    const result = await h.withWorker(async () => {
+      await startLoopRun(h.ctx, loopId);
+      await waitUntil('the first node to start', async () => (await runsOf(h.ctx, loopId)).length > 0);
+      const doomed = (await getLoopDetail(h.ctx, loopId)).nodes.find((n) => n.name === 'doomed')!;
+      await removeNode(h.ctx, { node_id: doomed.id });
+      return waitForLoopRun(h.ctx, loopId);
+    });
+    assert.equal(result.status, 'failed');
+    assert.equal(result.failingNode, 'doomed');
+    assert.match(result.reason!, /Node 'doomed' no longer exists/);
+    assert.equal((await getLoop(h.ctx.db, loopId))!.status, 'failed');
+    await assertRefused(continueLoop(h.ctx, loopId), { code: 'refused', message: /without a resume point; reset it/ });
   });
 
   it('fails an agent node without a platform deterministically, and redacts secrets from run output', async () => {
