@@ -4,6 +4,7 @@ import { registerBlueprint } from './commands/blueprint';
 import { registerDoctor } from './commands/doctor';
 import { registerLoop } from './commands/loop';
 import { registerLoopLifecycle } from './commands/loop/lifecycle';
+import { registerMcp } from './commands/mcp';
 import { registerNode } from './commands/node';
 import { registerQueue } from './commands/queue';
 import { registerSpec } from './commands/spec';
@@ -22,6 +23,7 @@ export function buildProgram(): Command {
   registerSpec(program);
   registerQueue(program);
   registerBlueprint(program);
+  registerMcp(program);
   return program;
 }
 

@@ -2,6 +2,8 @@
 import type { Command } from 'commander';
 import { startDaemon } from '../../../daemon';
 import { loadConfig } from '../../../config';
+import { mcpEndpointUrl, startMcpHttpServer } from '../../../mcp/http';
+import { operatorToken, operatorTokenPath } from '../../../mcp/operator-token';
 import { action } from '../output';
 
 export function registerUp(program: Command): void {
@@ -11,13 +13,20 @@ export function registerUp(program: Command): void {
     .action(
       action(async () => {
         const config = loadConfig();
-        const daemon = await startDaemon(config, { embedded: true, mcpUrl: null, progress: (line) => console.log(line) });
+        const token = await operatorToken(config.home);
+        const daemon = await startDaemon(config, { embedded: true, mcpUrl: mcpEndpointUrl(config.mcpPort), progress: (line) => console.log(line) });
+        const mcp = await startMcpHttpServer({ ctx: daemon.ctx, port: config.mcpPort, operatorToken: token }).catch(async (error: unknown) => {
+          await daemon.stop();
+          throw error;
+        });
         console.log(`Temporal: ${daemon.endpoint.description}`);
         if (daemon.endpoint.server) console.log(`Temporal UI: http://127.0.0.1:${config.uiPort}`);
         console.log(`Worker polling task queue '${config.taskQueue}' in namespace '${config.namespace}'`);
+        console.log(`MCP: ${mcp.url} (send "Authorization: Bearer <token>", the token is in ${operatorTokenPath(config.home)})`);
         console.log('canopy is up. Press Ctrl-C to stop.');
         await waitForStopSignal(daemon.running);
         console.log('Stopping…');
+        await mcp.close();
         await daemon.stop();
         console.log('Stopped.');
       }),

@@ -1,0 +1,92 @@
+// MCP over Streamable HTTP, served by `canopy up`: loopback only, and every request needs a bearer token.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { ClientContext } from '../client/context';
+import { accessOf } from './authenticate';
+import { operatorTokenPath } from './operator-token';
+import { createMcpServer } from './server';
+
+const LOOPBACK = '127.0.0.1';
+const MCP_PATH = '/mcp';
+
+export interface McpHttpOptions {
+  ctx: ClientContext;
+  /** 0 picks a free port. */
+  port: number;
+  operatorToken: string;
+}
+
+export interface McpHttpServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Where the endpoint answers; known from the port alone, before the server starts. */
+export function mcpEndpointUrl(port: number): string {
+  return `http://${LOOPBACK}:${port}${MCP_PATH}`;
+}
+
+export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHttpServer> {
+  const server = http.createServer((request, response) => {
+    serve(options, request, response).catch((error: unknown) => {
+      console.error('canopy mcp: request failed:', error);
+      if (!response.headersSent) sendJson(response, 500, { jsonrpc: '2.0', error: { code: -32603, message: 'Internal server error' }, id: null });
+    });
+  });
+  await listen(server, options.port);
+  return {
+    url: mcpEndpointUrl((server.address() as AddressInfo).port),
+    close: () => stop(server),
+  };
+}
+
+async function serve(options: McpHttpOptions, request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
+  if (new URL(request.url ?? '/', 'http://localhost').pathname !== MCP_PATH) {
+    return sendJson(response, 404, { error: 'not_found', message: `The MCP endpoint is ${MCP_PATH}.` });
+  }
+  const access = await accessOf(options.ctx, request.headers.authorization, options.operatorToken);
+  if (!access) {
+    return sendJson(
+      response,
+      401,
+      {
+        error: 'unauthorized',
+        message:
+          `Send the header "Authorization: Bearer <token>" with the operator token from ${operatorTokenPath(options.ctx.config.home)}, ` +
+          'or, from an agent canopy started, its run token (CANOPY_RUN_TOKEN), which is accepted while that run is running.',
+      },
+      { 'WWW-Authenticate': 'Bearer realm="canopy"' },
+    );
+  }
+  // Stateless: nothing is kept between requests, so there is no stream to open with GET nor session to end with DELETE.
+  if (request.method !== 'POST') {
+    return sendJson(response, 405, { error: 'method_not_allowed', message: 'This endpoint is stateless: send MCP messages with POST.' }, { Allow: 'POST' });
+  }
+  const mcp = createMcpServer(options.ctx, access);
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+  response.on('close', () => {
+    void transport.close();
+    void mcp.close();
+  });
+  await mcp.connect(transport);
+  await transport.handleRequest(request, response);
+}
+
+function sendJson(response: http.ServerResponse, status: number, body: unknown, headers: http.OutgoingHttpHeaders = {}): void {
+  response.writeHead(status, { 'Content-Type': 'application/json', ...headers }).end(JSON.stringify(body));
+}
+
+function listen(server: http.Server, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      reject(error.code === 'EADDRINUSE' ? new Error(`MCP port ${port} on ${LOOPBACK} is in use; choose another with CANOPY_MCP_PORT.`) : error);
+    });
+    server.listen(port, LOOPBACK, () => resolve());
+  });
+}
+
+/** Stops accepting connections and waits for requests in flight (Node closes idle keep-alive connections itself). */
+function stop(server: http.Server): Promise<void> {
+  return new Promise((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+}

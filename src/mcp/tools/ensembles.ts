@@ -1,0 +1,82 @@
+// Tools for ensembles: 2 to 8 agents given one prompt in parallel and joined by a quorum, edited as one unit.
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { ClientContext } from '../../client/context';
+import { addEnsemble, AddEnsembleRequest, removeEnsemble, RemoveEnsembleRequest, updateEnsemble, UpdateEnsembleRequest } from '../../client/graph-service';
+import { MAX_ENSEMBLE_MEMBERS, MIN_ENSEMBLE_MEMBERS } from '../../domain/ensemble';
+import { toolResult } from '../tool-result';
+import { writes } from './annotations';
+import { describeFields, LOOP_ID } from './fields';
+
+const MEMBERS =
+  `${MIN_ENSEMBLE_MEMBERS} to ${MAX_ENSEMBLE_MEMBERS} agent members, each {platform, model, prompt_override, timeout_minutes}, all optional; ` +
+  'members differ by platform/model, or review from another angle with their own prompt_override';
+
+const ENSEMBLE_REF = {
+  ensemble_id: 'Id of the ensemble (loop_get lists ensembles); give this or name',
+  name: 'Name of the ensemble; give this or ensemble_id',
+};
+
+export function registerEnsembleTools(server: McpServer, ctx: ClientContext): void {
+  server.registerTool(
+    'loop_add_ensemble',
+    {
+      title: 'Add an ensemble',
+      description:
+        'Add an ensemble in one call: its member agent nodes, the quorum node that waits for every member, and its wiring. ' +
+        'Every member gets the same prompt in parallel; the quorum passes when at least min_pass members passed and its output has one ' +
+        '`## <platform/model> [pass|fail]` section per member. Use it for N cheap models drafting or reviewing the same thing. ' +
+        'Nested ensembles are refused. A refused ensemble changes nothing and its error names each field to fix.',
+      inputSchema: describeFields(AddEnsembleRequest, {
+        loop_id: LOOP_ID,
+        name: 'Ensemble name, unique among the loop’s nodes and ensembles',
+        members: MEMBERS,
+        min_pass: 'Members that must pass for the quorum to pass (default: all of them)',
+        straggler_timeout_minutes: 'A member still running this long after its start is killed and counted as a fail',
+        timeout_minutes: 'Timeout of each member in minutes (default 30); a member’s own timeout_minutes wins',
+        entry_from_node: 'Node whose outcome starts the ensemble (entry wiring)',
+        entry_condition: 'Condition on the entry edge (default always)',
+        from_node: 'Same as entry_from_node',
+        condition: 'Same as entry_condition',
+      }),
+      annotations: writes({ destructive: false, idempotent: true }),
+    },
+    (input) => toolResult(() => addEnsemble(ctx, input)),
+  );
+
+  server.registerTool(
+    'loop_update_ensemble',
+    {
+      title: 'Update an ensemble',
+      description:
+        'Change an ensemble’s shared prompt (every member without its own prompt_override takes it), its members, its quorum settings or its wiring, ' +
+        'without touching member nodes directly. Fields left out stay; null clears an optional setting or removes that wiring. ' +
+        'Ensembles are not renamed: remove one and add another.',
+      inputSchema: describeFields(UpdateEnsembleRequest, {
+        loop_id: LOOP_ID,
+        ...ENSEMBLE_REF,
+        prompt_template: 'New prompt shared by every member without its own prompt_override',
+        members: `${MEMBERS}; replaces the member list`,
+        min_pass: 'Members that must pass for the quorum to pass; null: all of them',
+        straggler_timeout_minutes: 'A member still running this long after its start is killed and counted as a fail; null removes the limit',
+        timeout_minutes: 'Timeout of each member in minutes; null: the default (30)',
+        entry_from_node: 'Node whose outcome starts the ensemble; null removes the entry wiring',
+        entry_condition: 'Condition on the entry edge; null: always',
+        on_pass_to: 'Node the quorum routes to on pass; null removes that wiring',
+        on_fail_to: 'Node the quorum routes to on fail; null removes that wiring',
+      }),
+      annotations: writes({ destructive: true, idempotent: true }),
+    },
+    (input) => toolResult(() => updateEnsemble(ctx, input)),
+  );
+
+  server.registerTool(
+    'loop_remove_ensemble',
+    {
+      title: 'Remove an ensemble',
+      description: 'Remove an ensemble with its member and quorum nodes and every edge and wiring touching it; returns it as it was.',
+      inputSchema: describeFields(RemoveEnsembleRequest, { loop_id: LOOP_ID, ...ENSEMBLE_REF }),
+      annotations: writes({ destructive: true, idempotent: true }),
+    },
+    (input) => toolResult(() => removeEnsemble(ctx, input)),
+  );
+}

@@ -1,0 +1,107 @@
+// Tools for loops as records: create, list, get, update, delete, archive and restore.
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { ClientContext } from '../../client/context';
+import { archiveLoop, createLoop, deleteLoop, getLoop, ListLoopsRequest, listLoops, restoreLoop, updateLoop, UpdateLoopRequest } from '../../client/loops-service';
+import { DEFAULT_MAX_ITERATIONS, LoopCreateInput } from '../../domain/loop';
+import { HOOK_PLACEHOLDERS } from '../../graph/templates';
+import { toolResult } from '../tool-result';
+import { READ_ONLY, writes } from './annotations';
+import { describeFields, LOOP_ID, LoopIdInput } from './fields';
+
+const SETTINGS = `Loop settings; max_iterations is the round budget of every loop-back whose head node sets none (default ${DEFAULT_MAX_ITERATIONS})`;
+
+export function registerLoopTools(server: McpServer, ctx: ClientContext): void {
+  server.registerTool(
+    'loop_create',
+    {
+      title: 'Create a loop',
+      description:
+        'Create an empty loop bound to a working directory. Build its graph next with loop_add_node, loop_add_edge and ' +
+        'loop_add_ensemble (or create a whole loop from a document with loop_import instead), and give it work with spec_create. ' +
+        'Loop names are unique within a workdir.',
+      inputSchema: describeFields(LoopCreateInput, { settings: SETTINGS }),
+      annotations: writes({ destructive: false, idempotent: true }),
+    },
+    (input) => toolResult(() => createLoop(ctx, input)),
+  );
+
+  server.registerTool(
+    'loop_list',
+    {
+      title: 'List loops',
+      description: 'List loops by name with their status and workdir. Archived loops are left out unless include_archived is true. Use loop_get for one loop’s graph and specs.',
+      inputSchema: ListLoopsRequest,
+      annotations: READ_ONLY,
+    },
+    (input) => toolResult(async () => ({ loops: await listLoops(ctx, input) })),
+  );
+
+  server.registerTool(
+    'loop_get',
+    {
+      title: 'Get a loop',
+      description:
+        'One loop, archived or not, with its whole graph and its specs: every node with its id (ensemble member and quorum nodes included), ' +
+        'every edge with its id and the names of its ends, and each ensemble as one unit (members, quorum settings, wiring). ' +
+        'Use it to find the ids other tools take. For run progress use loop_info.',
+      inputSchema: LoopIdInput,
+      annotations: READ_ONLY,
+    },
+    ({ loop_id }) => toolResult(() => getLoop(ctx, loop_id)),
+  );
+
+  server.registerTool(
+    'loop_update',
+    {
+      title: 'Update a loop',
+      description:
+        'Change a loop’s name, description, workdir, settings (replaced whole) or on_completed hook (null removes it). ' +
+        'Fields left out keep their values. The graph is edited with the node, edge and ensemble tools, specs with spec_update.',
+      inputSchema: describeFields(UpdateLoopRequest, {
+        loop_id: LOOP_ID,
+        name: 'New name, unique within the loop’s workdir',
+        description: 'New description of what the loop is for',
+        workdir: 'New working directory (made absolute)',
+        settings: `${SETTINGS}; replaces the current settings whole`,
+        on_completed: `Agent run once each time a run completes: platform, model, prompt (placeholders ${HOOK_PLACEHOLDERS.map((name) => `{{${name}}}`).join(' ')}), timeout_minutes; null removes it`,
+      }),
+      annotations: writes({ destructive: true, idempotent: true }),
+    },
+    (input) => toolResult(() => updateLoop(ctx, input)),
+  );
+
+  server.registerTool(
+    'loop_delete',
+    {
+      title: 'Delete a loop',
+      description:
+        'Delete a loop with its graph and run history for good; its specs return to the backlog. Refused while a run of it is open ' +
+        '(running, paused or blocked). To hide a loop without losing anything, use loop_archive.',
+      inputSchema: LoopIdInput,
+      annotations: writes({ destructive: true, idempotent: true }),
+    },
+    ({ loop_id }) => toolResult(() => deleteLoop(ctx, loop_id)),
+  );
+
+  server.registerTool(
+    'loop_archive',
+    {
+      title: 'Archive a loop',
+      description: 'Hide a loop from loop_list without losing anything: its specs and history stay and loop_get still finds it. Refused while it runs (pause it first). Undo with loop_restore.',
+      inputSchema: LoopIdInput,
+      annotations: writes({ destructive: false, idempotent: true }),
+    },
+    ({ loop_id }) => toolResult(() => archiveLoop(ctx, loop_id)),
+  );
+
+  server.registerTool(
+    'loop_restore',
+    {
+      title: 'Restore a loop',
+      description: 'Bring an archived loop back into loop_list. A plain flag flip: nothing is moved or lost.',
+      inputSchema: LoopIdInput,
+      annotations: writes({ destructive: false, idempotent: true }),
+    },
+    ({ loop_id }) => toolResult(() => restoreLoop(ctx, loop_id)),
+  );
+}

@@ -1,0 +1,46 @@
+// Tools for node run history: list runs to find the one that failed, then read its full input and output.
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import type { ClientContext } from '../../client/context';
+import { getRun, listRuns, MAX_RUNS_LISTED } from '../../client/node-runs-service';
+import { Id } from '../../domain/common';
+import { toolResult } from '../tool-result';
+import { READ_ONLY } from './annotations';
+import { LOOP_ID, NODE_ID, SPEC_ID } from './fields';
+
+const ListRunsRequest = z.strictObject({
+  loop_id: Id.describe(LOOP_ID),
+  node_id: Id.optional().describe(`${NODE_ID}; only this node’s runs`),
+  spec_id: Id.optional().describe(`${SPEC_ID}; only runs for this spec`),
+  limit: z.number().int().min(1).max(MAX_RUNS_LISTED).optional().describe(`How many runs, newest first (default 20, at most ${MAX_RUNS_LISTED})`),
+});
+
+const GetRunRequest = z.strictObject({ run_id: Id.describe('Id of the node run (loop_node_runs_list lists them)') });
+
+export function registerNodeRunTools(server: McpServer, ctx: ClientContext): void {
+  server.registerTool(
+    'loop_node_runs_list',
+    {
+      title: 'List node runs',
+      description:
+        'A loop’s node runs, newest first: node, spec, round, outcome, failure kind, reason and a short excerpt of the output. ' +
+        'Use it to find the run that failed, then read it whole with loop_node_run_get. Secret-shaped text is redacted.',
+      inputSchema: ListRunsRequest,
+      annotations: READ_ONLY,
+    },
+    (input) => toolResult(async () => ({ runs: await listRuns(ctx, input) })),
+  );
+
+  server.registerTool(
+    'loop_node_run_get',
+    {
+      title: 'Get a node run',
+      description:
+        'One node run in full: the rendered prompt or command it got, stdout, stderr, exit code, its self-report, HEAD before and after, ' +
+        'and the infra_attempt marker (above 1 when a worker died and the run was retried). Secret-shaped text is redacted; outputs can be large.',
+      inputSchema: GetRunRequest,
+      annotations: READ_ONLY,
+    },
+    ({ run_id }) => toolResult(() => getRun(ctx, run_id)),
+  );
+}

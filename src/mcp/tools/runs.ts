@@ -1,0 +1,118 @@
+// Tools that run and steer loops on Temporal: preflight, run, pause, continue, reset, autorun, and the status view.
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { scheduleAutorun } from '../../client/autorun-service';
+import type { ClientContext } from '../../client/context';
+import { loopStatus } from '../../client/loop-status-service';
+import { preflight } from '../../client/preflight-service';
+import { continueLoop, pauseLoop, resetLoop, startLoopRun } from '../../client/runs-service';
+import { Id } from '../../domain/common';
+import { toolResult } from '../tool-result';
+import { READ_ONLY, writes } from './annotations';
+import { LOOP_ID, LoopIdInput, QUEUE_ID } from './fields';
+
+const RunRequest = z.strictObject({
+  loop_id: Id.describe(LOOP_ID),
+  queue_id: Id.optional().describe(`${QUEUE_ID}; drain this queue’s pending specs instead of the loop’s own`),
+});
+
+const ContinueRequest = z.strictObject({
+  loop_id: Id.describe(LOOP_ID),
+  strategy: z.enum(['retry', 'skip']).default('retry').describe('retry reruns the failed or blocked node (default); skip treats it as passed'),
+});
+
+const AutorunRequest = z.strictObject({
+  loop_id: Id.describe(LOOP_ID),
+  at: z.string().min(1).optional().describe('Future ISO-8601 time, e.g. 2026-12-01T09:00:00Z; leave it out to cancel a pending autorun'),
+});
+
+export function registerRunTools(server: McpServer, ctx: ClientContext): void {
+  server.registerTool(
+    'loop_preflight',
+    {
+      title: 'Check a loop is ready to run',
+      description:
+        'Check everything loop_run needs, one check each with what to fix: the graph validates, every agent has a platform that is configured ' +
+        'and whose binary is on PATH, the workdir exists and is a clean git repository, and there are pending specs. Changes nothing.',
+      inputSchema: LoopIdInput,
+      annotations: READ_ONLY,
+    },
+    ({ loop_id }) => toolResult(() => preflight(ctx, loop_id)),
+  );
+
+  server.registerTool(
+    'loop_run',
+    {
+      title: 'Run a loop',
+      description:
+        'Start a durable run that drains the loop’s pending specs in order (or a queue’s, with queue_id) through its graph, spawning agents and ' +
+        'commands in its workdir. Returns at once; follow it with loop_info. One run per loop at a time; refused for archived loops and without ' +
+        'pending specs. workers_polling 0 means no worker executes it yet (start `canopy up`). Needs Temporal.',
+      inputSchema: RunRequest,
+      annotations: writes({ destructive: true, idempotent: false, startsAgents: true }),
+    },
+    ({ loop_id, queue_id }) => toolResult(() => startLoopRun(ctx, loop_id, { queueId: queue_id })),
+  );
+
+  server.registerTool(
+    'loop_pause',
+    {
+      title: 'Pause a loop',
+      description: 'Ask a running loop to stop after the node running now; resume it with loop_continue. Only a running loop can be paused.',
+      inputSchema: LoopIdInput,
+      annotations: writes({ destructive: false, idempotent: true }),
+    },
+    ({ loop_id }) => toolResult(() => pauseLoop(ctx, loop_id)),
+  );
+
+  server.registerTool(
+    'loop_continue',
+    {
+      title: 'Continue a loop',
+      description:
+        'Resume a paused or blocked loop in its open run, or restart a failed loop from the node where it failed. ' +
+        'strategy retry reruns that node; skip treats it as passed. Other statuses are refused (a completed loop needs loop_reset, then loop_run).',
+      inputSchema: ContinueRequest,
+      annotations: writes({ destructive: true, idempotent: false, startsAgents: true }),
+    },
+    ({ loop_id, strategy }) => toolResult(() => continueLoop(ctx, loop_id, strategy)),
+  );
+
+  server.registerTool(
+    'loop_reset',
+    {
+      title: 'Reset a loop',
+      description: 'Return a completed or failed loop and its specs to pending so loop_run can start it again; a failed loop loses its resume point. Other statuses are refused.',
+      inputSchema: LoopIdInput,
+      annotations: writes({ destructive: true, idempotent: true }),
+    },
+    ({ loop_id }) => toolResult(() => resetLoop(ctx, loop_id)),
+  );
+
+  server.registerTool(
+    'loop_schedule_autorun',
+    {
+      title: 'Schedule a loop to resume',
+      description:
+        'Resume the loop once at a future time, e.g. after a quota resets: a pending loop starts, a failed, paused or blocked one continues (retry). ' +
+        'Replaces any pending autorun; without at it cancels it. Needs Temporal.',
+      inputSchema: AutorunRequest,
+      annotations: writes({ destructive: true, idempotent: true, startsAgents: true }),
+    },
+    ({ loop_id, at }) => toolResult(() => scheduleAutorun(ctx, loop_id, at)),
+  );
+
+  server.registerTool(
+    'loop_info',
+    {
+      title: 'Loop status',
+      description:
+        'Where a loop stands: its status and specs, its last run (failing node, failure kind, reason, resume point), the progress of the queue ' +
+        'that run drained, and, while a run is open, the workflow’s live state (spec, node, rounds, ensemble members). ' +
+        'The first step of diagnosing a failure; the node runs themselves come from loop_node_runs_list.',
+      inputSchema: LoopIdInput,
+      annotations: READ_ONLY,
+    },
+    ({ loop_id }) => toolResult(() => loopStatus(ctx, loop_id)),
+  );
+}

@@ -1,0 +1,125 @@
+// The MCP HTTP endpoint: loopback only, a bearer token on every request, every tool for the operator, and a run token limited to its own run.
+import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { hashRunToken } from '../../src/activities/agent-node';
+import { openContext, type ClientContext } from '../../src/client/context';
+import { createLoop, listLoops } from '../../src/client/loops-service';
+import { loadConfig } from '../../src/config';
+import type { NodeRun } from '../../src/domain/node-run';
+import { startMcpHttpServer, type McpHttpServer } from '../../src/mcp/http';
+import { operatorToken } from '../../src/mcp/operator-token';
+import { getNodeRun, insertNodeRun, updateNodeRun } from '../../src/store/node-runs-repository';
+import { freePort } from '../../src/temporal/free-port';
+import { tempDir } from '../helpers/store';
+import { ALL_TOOLS, callOk, callRefused, connectHttp, SELF_REPORT_TOOLS, toolNames } from './mcp-client';
+
+const INITIALIZE = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+
+describe('MCP over HTTP', () => {
+  let home: string;
+  let ctx: ClientContext;
+  let port: number;
+  let server: McpHttpServer;
+  let token: string;
+  let loopId: string;
+
+  before(async () => {
+    home = tempDir('canopy-mcp-http-');
+    ctx = await openContext(loadConfig({ CANOPY_HOME: home }));
+    port = await freePort();
+    token = await operatorToken(home);
+    server = await startMcpHttpServer({ ctx, port, operatorToken: token });
+    loopId = (await createLoop(ctx, { name: 'reported on', workdir: path.join(home, 'project') })).id;
+  });
+
+  after(async () => {
+    await server.close();
+    await ctx.close();
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  /** A raw initialize request, so the HTTP status itself can be checked. */
+  const post = (headers: Record<string, string>) =>
+    fetch(server.url, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(INITIALIZE) });
+
+  const runningRun = (runToken: string) =>
+    insertNodeRun(ctx.db, { loop_id: loopId, node_name: 'implement', kind: 'agent', round: 1, status: 'running', run_token_hash: hashRunToken(runToken) });
+
+  it('serves /mcp on 127.0.0.1 at the port asked for, and on no other address', async () => {
+    assert.equal(server.url, `http://127.0.0.1:${port}/mcp`);
+    assert.equal(await canConnect('127.0.0.1', port), true);
+    // 127.0.0.2 is loopback too, but only a wildcard bind (0.0.0.0 or ::) would answer there.
+    const elsewhere = ['127.0.0.2', '::1', ...Object.values(os.networkInterfaces()).flat().filter((i) => i && !i.internal).map((i) => i!.address)];
+    for (const host of elsewhere) assert.equal(await canConnect(host, port), false, `the endpoint answers on ${host}`);
+  });
+
+  it('answers 401 without a token, naming the header to send and where the operator token is', async () => {
+    const response = await post({});
+    assert.equal(response.status, 401);
+    assert.match(response.headers.get('www-authenticate') ?? '', /^Bearer/);
+    const body = (await response.json()) as { message: string };
+    assert.match(body.message, /Authorization: Bearer <token>/);
+    assert.ok(body.message.includes(path.join(home, 'mcp-token')), body.message);
+  });
+
+  it('answers 401 to a wrong token and to a run token whose run has ended', async () => {
+    assert.equal((await post({ Authorization: `Bearer not-${token}` })).status, 401);
+    const ended = await runningRun('token-of-an-ended-run');
+    await updateNodeRun(ctx.db, ended.id, { status: 'pass' });
+    assert.equal((await post({ Authorization: 'Bearer token-of-an-ended-run' })).status, 401);
+    assert.equal((await post({ Authorization: `Bearer ${token}` })).status, 200, 'the operator token opens the same request');
+  });
+
+  it('gives the operator token every tool but the self-reports, which a run’s own token makes', async () => {
+    const client = await connectHttp(server.url, token);
+    try {
+      assert.deepEqual(await toolNames(client), ALL_TOOLS.filter((name) => !SELF_REPORT_TOOLS.includes(name)));
+      const created = await callOk(client, 'loop_create', { name: 'over http', workdir: path.join(home, 'other') });
+      assert.ok((await listLoops(ctx)).some((loop) => loop.id === created.id), 'the loop is in the daemon’s store');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('gives a run token only the two self-report tools, and loop_complete_node reports on exactly that run', async () => {
+    const own = await runningRun('token-of-this-run');
+    const other = await runningRun('token-of-another-run');
+    const client = await connectHttp(server.url, 'token-of-this-run');
+    try {
+      assert.deepEqual(await toolNames(client), SELF_REPORT_TOOLS);
+      const { tools } = await client.listTools();
+      for (const tool of tools) assert.ok(!('run_token' in (tool.inputSchema.properties ?? {})), `${tool.name} takes no token argument over HTTP`);
+
+      await callRefused(client, 'loop_create', { name: 'not allowed', workdir: home });
+      await callRefused(client, 'loop_complete_node', { status: 'fail', run_token: 'token-of-another-run' });
+      const reported = await callOk(client, 'loop_complete_node', { status: 'pass', output: 'implemented and tested' });
+      assert.deepEqual(reported, { run_id: own.id, node: 'implement', status: 'pass' });
+    } finally {
+      await client.close();
+    }
+    assert.deepEqual(reportOf(await getNodeRun(ctx.db, own.id)), { reported_status: 'pass', reported_output: 'implemented and tested' });
+    assert.deepEqual(reportOf(await getNodeRun(ctx.db, other.id)), { reported_status: null, reported_output: null });
+    assert.equal((await listLoops(ctx)).some((loop) => loop.name === 'not allowed'), false);
+  });
+});
+
+function reportOf(run: NodeRun | undefined) {
+  return { reported_status: run?.reported_status, reported_output: run?.reported_output };
+}
+
+function canConnect(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port, timeout: 2_000 });
+    const settle = (connected: boolean) => {
+      socket.destroy();
+      resolve(connected);
+    };
+    socket.once('connect', () => settle(true));
+    socket.once('error', () => settle(false));
+    socket.once('timeout', () => settle(false));
+  });
+}

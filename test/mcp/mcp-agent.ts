@@ -1,0 +1,24 @@
+// A stand-in agent CLI for the MCP tests, doing what a real one does with canopy's MCP config: connect with
+// the headers it holds, list its tools, and report on itself. Arguments: <mcp config file> <status>|<output>.
+import { readFileSync } from 'node:fs';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+
+async function main(): Promise<void> {
+  const [configFile, instruction] = process.argv.slice(2);
+  const { url, headers } = JSON.parse(readFileSync(configFile, 'utf8')).mcpServers.canopy;
+  const client = new Client({ name: 'mcp-agent', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+  const { tools } = await client.listTools();
+  console.log(`CANOPY_MCP_URL is the config's url: ${process.env.CANOPY_MCP_URL === url}`);
+  console.log(`tools: ${tools.map((tool) => tool.name).sort().join(' ')}`);
+  const [status, output] = instruction.split('|');
+  const result = await client.callTool({ name: 'loop_complete_node', arguments: { status, output } });
+  console.log(`reported: ${JSON.stringify(result.structuredContent)}`);
+  await client.close();
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,131 @@
+// `canopy mcp` over stdio, driven by the SDK's client: the tool list, authoring a loop, refusals, export/import, specs and self-reports.
+import assert from 'node:assert/strict';
+import { readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { hashRunToken } from '../../src/activities/agent-node';
+import { openContext, type ClientContext } from '../../src/client/context';
+import { loadConfig } from '../../src/config';
+import { getNodeRun, insertNodeRun } from '../../src/store/node-runs-repository';
+import { SEED_EXAMPLE_PATH, tempDir } from '../helpers/store';
+import { ALL_TOOLS, callOk, callRefused, connectStdio, type StdioSession } from './mcp-client';
+
+const ENV_RUN_TOKEN = 'token-from-the-environment';
+
+describe('canopy mcp (stdio)', () => {
+  let home: string;
+  let session: StdioSession;
+  /** The test's own view of the store the server process uses. */
+  let ctx: ClientContext;
+
+  before(async () => {
+    home = tempDir('canopy-mcp-stdio-');
+    session = await connectStdio({ ...(process.env as Record<string, string>), CANOPY_HOME: home, CANOPY_DATABASE_URL: '', CANOPY_RUN_TOKEN: ENV_RUN_TOKEN });
+    ctx = await openContext(loadConfig({ CANOPY_HOME: home }));
+  });
+
+  after(async () => {
+    await session.client.close();
+    await ctx.close();
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  const workdir = (name = 'project') => path.join(home, name);
+
+  it('lists every tool, each with a title, a description, annotations and a described input schema', async () => {
+    const { tools } = await session.client.listTools();
+    assert.deepEqual(tools.map((tool) => tool.name).sort(), ALL_TOOLS);
+    for (const tool of tools) {
+      assert.ok(tool.title && tool.description, `${tool.name} needs a title and a description`);
+      assert.equal(typeof tool.annotations?.readOnlyHint, 'boolean', `${tool.name} states whether it only reads`);
+      assert.equal(tool.inputSchema.type, 'object');
+      for (const [field, schema] of Object.entries(tool.inputSchema.properties ?? {})) {
+        assert.ok((schema as { description?: string }).description, `${tool.name}.${field} has no description`);
+      }
+    }
+    const byName = new Map(tools.map((tool) => [tool.name, tool]));
+    assert.equal(byName.get('loop_get')!.annotations!.readOnlyHint, true);
+    assert.equal(byName.get('loop_delete')!.annotations!.destructiveHint, true);
+    assert.ok('run_token' in byName.get('loop_complete_node')!.inputSchema.properties!, 'over stdio a self-report may name its run');
+  });
+
+  it('builds a loop node by node and refuses a cycle of flow edges with the loopback hint, leaving the graph as it was', async () => {
+    const loop = await callOk(session.client, 'loop_create', { name: 'built by mcp', workdir: workdir() });
+    assert.match(loop.id, /^loop_/);
+    await callOk(session.client, 'loop_add_node', { loop_id: loop.id, name: 'implement', kind: 'agent', config: { prompt_template: 'Do {{spec_content}}' } });
+    await callOk(session.client, 'loop_add_node', { loop_id: loop.id, name: 'test', kind: 'check', config: { command: 'npm test' } });
+    const edge = await callOk(session.client, 'loop_add_edge', { loop_id: loop.id, source: 'implement', target: 'test', condition: 'pass' });
+    assert.deepEqual([edge.source, edge.target, edge.condition, edge.type], ['implement', 'test', 'pass', 'flow']);
+
+    const before = await callOk(session.client, 'loop_get', { loop_id: loop.id });
+    const refusal = await callRefused(session.client, 'loop_add_edge', { loop_id: loop.id, source: 'test', target: 'implement', condition: 'fail' });
+    assert.match(refusal, /nothing was changed/);
+    assert.match(refusal, /edge: .*closes the cycle implement -> test -> implement.*loopback/s);
+    assert.deepEqual(await callOk(session.client, 'loop_get', { loop_id: loop.id }), before);
+
+    const loopback = await callOk(session.client, 'loop_add_edge', { loop_id: loop.id, source: 'test', target: 'implement', condition: 'fail', type: 'loopback' });
+    assert.equal(loopback.type, 'loopback');
+  });
+
+  it('refuses bad arguments and unknown ids as isError results that name what to change', async () => {
+    assert.match(await callRefused(session.client, 'loop_create', { name: 'no workdir' }), /workdir/);
+    assert.match(await callRefused(session.client, 'loop_get', { loop_id: 'loop_missing' }), /No loop with id 'loop_missing'.*loop_list/s);
+    const loop = await callOk(session.client, 'loop_create', { name: 'gates', workdir: workdir() });
+    const refusal = await callRefused(session.client, 'loop_add_node', { loop_id: loop.id, name: 'gate', kind: 'gate', config: {} });
+    assert.match(refusal, /config: a gate needs at least one of output_contains/);
+  });
+
+  it('imports a document, reporting the agents left without a platform, and exports it back unchanged', async () => {
+    const document = JSON.parse(readFileSync(SEED_EXAMPLE_PATH, 'utf8'));
+    const imported = await callOk(session.client, 'loop_import', { document, workdir: workdir('imported') });
+    assert.equal(imported.name, 'implement-and-review');
+    assert.deepEqual(imported.nodes_missing_platform, ['implementer', 'committer', 'reviewers/member-1', 'reviewers/member-2']);
+    assert.deepEqual(await callOk(session.client, 'loop_export', { loop_id: imported.loop_id }), document);
+
+    const fromText = await callOk(session.client, 'loop_import', { document: JSON.stringify(document), workdir: workdir('imported') });
+    assert.equal(fromText.name, 'implement-and-review (2)');
+
+    const listed = await callOk(session.client, 'loop_list', {});
+    assert.ok(listed.loops.some((loop: { id: string }) => loop.id === imported.loop_id));
+  });
+
+  it('refuses an invalid document and creates no loop', async () => {
+    const before = (await callOk(session.client, 'loop_list', { include_archived: true })).loops.length;
+    const refusal = await callRefused(session.client, 'loop_import', { document: { format_version: 2, name: 'x', nodes: [], edges: [] }, workdir: workdir() });
+    assert.match(refusal, /format_version/);
+    assert.equal((await callOk(session.client, 'loop_list', { include_archived: true })).loops.length, before);
+  });
+
+  it('creates and lists specs', async () => {
+    const loop = await callOk(session.client, 'loop_create', { name: 'with specs', workdir: workdir() });
+    const bound = await callOk(session.client, 'spec_create', { name: 'first', content: 'Add a README', loop_id: loop.id });
+    const backlog = await callOk(session.client, 'spec_create', { name: 'later' });
+    assert.equal(bound.loop_id, loop.id);
+    assert.equal(backlog.loop_id, null);
+    const ofLoop = await callOk(session.client, 'spec_list', { loop_id: loop.id });
+    assert.deepEqual(ofLoop.specs.map((spec: { id: string }) => spec.id), [bound.id]);
+    const inBacklog = await callOk(session.client, 'spec_list', { backlog: true });
+    assert.ok(inBacklog.specs.some((spec: { id: string }) => spec.id === backlog.id));
+  });
+
+  it('records a self-report on the run its token names: the run_token argument, or CANOPY_RUN_TOKEN by default', async () => {
+    const loop = await callOk(session.client, 'loop_create', { name: 'reporting', workdir: workdir() });
+    const running = (token: string) => insertNodeRun(ctx.db, { loop_id: loop.id, node_name: 'implement', kind: 'agent', round: 1, status: 'running', run_token_hash: hashRunToken(token) });
+    const fromEnv = await running(ENV_RUN_TOKEN);
+    const fromArgument = await running('token-given-as-argument');
+
+    assert.equal((await callOk(session.client, 'loop_complete_node', { status: 'fail', output: 'tests fail' })).run_id, fromEnv.id);
+    assert.equal((await callOk(session.client, 'loop_complete_node', { status: 'pass', run_token: 'token-given-as-argument' })).run_id, fromArgument.id);
+    assert.deepEqual(pick(await getNodeRun(ctx.db, fromEnv.id)), { reported_status: 'fail', reported_output: 'tests fail' });
+    assert.deepEqual(pick(await getNodeRun(ctx.db, fromArgument.id)), { reported_status: 'pass', reported_output: null });
+    assert.match(await callRefused(session.client, 'loop_complete_node', { status: 'pass', run_token: 'unknown' }), /matches no node run/);
+  });
+
+  it('wrote nothing but protocol messages on stdout', () => {
+    assert.deepEqual(session.errors, [], session.stderr());
+  });
+});
+
+function pick(run: { reported_status: string | null; reported_output: string | null } | undefined) {
+  return { reported_status: run?.reported_status, reported_output: run?.reported_output };
+}
