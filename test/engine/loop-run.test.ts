@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import { continueLoop, liveState, pauseLoop, startLoopRun, waitForLoopRun } from '../../src/client/runs-service';
 import { getLoop } from '../../src/store/loops-repository';
 import { listSpecs } from '../../src/store/specs-repository';
+import { loopStatus } from '../../src/client/loop-status-service';
 import { useEngineHarness } from '../helpers/engine';
 import { git, headOf, tempGitRepo } from '../helpers/git';
 import { agent, check, loopWithSpecs, runsOf, runToEnd, scratchDir } from '../helpers/loops';
@@ -168,6 +169,45 @@ describe('loop runs', () => {
     assert.equal(runs.length, 1);
     assert.match(runs[0].stdout, /committed but has no commit rights/);
     assert.equal(git(repo, 'log', '-1', '--format=%s'), 'sneaky commit');
+    assert.equal((await loopStatus(h.ctx, loopId)).last_run?.reason, result.reason, 'loop info shows the reason');
+  });
+
+  it("hands a commit-rights violation to the next node's previous_feedback, and judges an ensemble as a group", async () => {
+    const repo = tempGitRepo();
+    const loopId = await loopWithSpecs(
+      h.ctx,
+      repo,
+      {
+        nodes: [
+          agent('implementer', 1, '@write a.txt a\n@commit too early'),
+          check('notice', 2, 'echo "{{previous_feedback}}"'),
+          agent('committer', 4, '@commit land', { commit_rights: true }),
+        ],
+        edges: [
+          { source: 'implementer', target: 'notice', condition: 'fail' },
+          { source: 'notice', target: 'reviewers' },
+        ],
+        ensembles: [
+          {
+            name: 'reviewers',
+            prompt_template: '@print reviewed',
+            members: [{ platform: 'fake', model: 'quiet' }, { platform: 'fake', model: 'sneaky', prompt_override: '@write b.txt b\n@commit member commit' }],
+            timeout_minutes: 1,
+            on_pass_to: 'committer',
+          },
+        ],
+      },
+      [{ name: 'spec' }],
+    );
+    const result = await h.withWorker(() => runToEnd(h.ctx, loopId));
+    const runs = await runsOf(h.ctx, loopId);
+    const implementer = runs.find((r) => r.node_name === 'implementer')!;
+    assert.equal(implementer.failure_kind, 'commit_rights');
+    assert.ok(runs.find((r) => r.node_name === 'notice')!.stdout.includes(implementer.reason!), 'the reason reaches previous_feedback');
+    assert.equal(result.failingNode, 'reviewers');
+    assert.equal(result.failureKind, 'commit_rights');
+    assert.match(result.reason!, /^Ensemble 'reviewers' committed but has no commit rights: HEAD moved [0-9a-f]{40} -> [0-9a-f]{40}$/);
+    assert.equal(runs.find((r) => r.node_name === 'reviewers/member-2')!.outcome, 'pass', 'members are not judged one by one');
   });
 
   it("records a committer's commit as spec_committed_head, which the seed's check accepts", async () => {
