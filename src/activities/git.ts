@@ -1,10 +1,22 @@
 // Git facts the engine needs: HEAD of a workdir, and whether it is a clean repository.
+import { execFile } from 'node:child_process';
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { simpleGit } from 'simple-git';
 
-/** HEAD commit of the workdir, or '' when it is not a git repository or has no commit yet. */
+const execFileAsync = promisify(execFile);
+
+/**
+ * HEAD commit of the workdir, or '' when it is not inside a git repository or has no commit yet.
+ * Read twice per node step, so it skips git entirely outside a repository and otherwise calls
+ * `git rev-parse` directly, which costs a third of the same call through simple-git.
+ */
 export async function readHead(workdir: string): Promise<string> {
+  if (!insideRepository(workdir)) return '';
   try {
-    return (await simpleGit({ baseDir: workdir }).revparse(['HEAD'])).trim();
+    const { stdout } = await execFileAsync('git', ['rev-parse', '--verify', '--quiet', 'HEAD'], { cwd: workdir });
+    return stdout.trim();
   } catch {
     return '';
   }
@@ -17,5 +29,13 @@ export async function repositoryState(workdir: string): Promise<{ isRepo: boolea
     return { isRepo: true, clean: (await git.status()).isClean() };
   } catch {
     return { isRepo: false, clean: false };
+  }
+}
+
+/** A `.git` entry (directory, or file for worktrees) in the workdir or one of its parents. */
+function insideRepository(workdir: string): boolean {
+  for (let dir = path.resolve(workdir); ; dir = path.dirname(dir)) {
+    if (statSync(path.join(dir, '.git'), { throwIfNoEntry: false })) return true;
+    if (path.dirname(dir) === dir) return false;
   }
 }
