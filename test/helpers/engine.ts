@@ -45,6 +45,7 @@ export function testConfig(home: string, overrides: Record<string, string> = {})
 export function childEnv(config: CanopyConfig): NodeJS.ProcessEnv {
   return {
     ...process.env,
+    ...(config.databaseUrl ? { CANOPY_DATABASE_URL: config.databaseUrl } : {}),
     CANOPY_HOME: config.home,
     TEMPORAL_ADDRESS: config.temporalAddress,
     CANOPY_TASK_QUEUE: config.taskQueue,
@@ -60,8 +61,9 @@ export interface EngineHarness {
   close(): Promise<void>;
 }
 
-export async function engineHarness(): Promise<EngineHarness> {
-  const config = testConfig(tempHome());
+/** `env` overrides settings, e.g. CANOPY_DATABASE_URL to run on PostgreSQL. */
+export async function engineHarness(env: Record<string, string> = {}): Promise<EngineHarness> {
+  const config = testConfig(tempHome(), env);
   const ctx = await openContext(config);
   const connection = await connectWorker(config.temporalAddress);
   const activities = createActivities(activityDeps(ctx, null));

@@ -22,12 +22,12 @@ export interface StoreUnderTest {
   readonly options: StoreOptions;
 }
 
-interface ScratchStore {
+export interface ScratchStore {
   options: StoreOptions;
   dispose(): Promise<void>;
 }
 
-interface DialectFixture {
+export interface DialectFixture {
   name: DialectName;
   /** Why this dialect cannot run here, or undefined when it can. */
   unavailable(): Promise<string | undefined>;
@@ -45,7 +45,7 @@ const sqlite: DialectFixture = {
 
 let postgresProbe: Promise<string | undefined> | undefined;
 
-const postgres: DialectFixture = {
+export const postgres: DialectFixture = {
   name: 'postgres',
   unavailable() {
     postgresProbe ??= withPostgres(async () => undefined).catch(
