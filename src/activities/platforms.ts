@@ -18,7 +18,7 @@ export type Platform = z.infer<typeof Platform>;
 export const CanopyFileConfig = z
   .object({
     platforms: z.record(z.string().regex(/^[a-z0-9_-]+$/i, 'platform names use letters, digits, "_" and "-"'), Platform).default({}),
-    ensemble_concurrency: z.number().int().min(1).max(64).optional(),
+    ensemble_concurrency: z.number().int().min(1).max(64).optional().describe('Ensemble members started at once (default 4)'),
   })
   .strict();
 export type CanopyFileConfig = z.infer<typeof CanopyFileConfig>;

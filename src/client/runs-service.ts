@@ -1,5 +1,7 @@
 // Running loops on Temporal: start, wait, pause, continue, reset, and the live view of a run.
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
+import { loadFileConfig } from '../activities/platforms';
+import { DEFAULT_ENSEMBLE_CONCURRENCY } from '../domain/defaults';
 import { CanopyError, notFound } from '../domain/errors';
 import type { Loop } from '../domain/loop';
 import { latestLoopRun, type LoopRun } from '../store/loop-runs-repository';
@@ -10,11 +12,11 @@ import { LOOP_ID_KEY, LOOP_NAME_KEY, WORKDIR_KEY } from '../temporal/search-attr
 import type { loopRunWorkflow } from '../workflows/loop-run';
 import {
   continueSignal,
-  DEFAULT_ENGINE_SETTINGS,
   loopWorkflowId,
   pauseSignal,
   stateQuery,
   type ContinueStrategy,
+  type EngineSettings,
   type LiveState,
   type LoopRunInput,
   type LoopRunResult,
@@ -104,7 +106,10 @@ export function resumePointOf(run: LoopRun | undefined): ResumePoint | null {
 async function startWorkflow(ctx: ClientContext, loop: Loop, input: Omit<LoopRunInput, 'engine'>): Promise<StartedRun> {
   const client = await ctx.temporal();
   const workflowId = loopWorkflowId(loop.id);
-  const engine = { ...DEFAULT_ENGINE_SETTINGS, heartbeatTimeoutSeconds: ctx.config.heartbeatTimeoutSeconds };
+  const engine: EngineSettings = {
+    heartbeatTimeoutSeconds: ctx.config.heartbeatTimeoutSeconds,
+    ensembleConcurrency: loadFileConfig(ctx.config.home).ensemble_concurrency ?? DEFAULT_ENSEMBLE_CONCURRENCY,
+  };
   try {
     const handle = await client.workflow.start<typeof loopRunWorkflow>('loopRunWorkflow', {
       taskQueue: ctx.config.taskQueue,

@@ -35,8 +35,6 @@ export interface EngineSettings {
   ensembleConcurrency: number;
 }
 
-export const DEFAULT_ENGINE_SETTINGS: EngineSettings = { heartbeatTimeoutSeconds: 30, ensembleConcurrency: 4 };
-
 /** What a node execution returns to the workflow: ids and a short excerpt, never the full output. */
 export interface NodeOutcome {
   nodeRunId: string;

@@ -1,6 +1,8 @@
 // Ensembles, the on_completed hook, blockers, queues, autorun, run-time refusals and redaction, on a real dev server.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, it } from 'node:test';
 import { scheduleAutorun } from '../../src/client/autorun-service';
 import { archiveLoop } from '../../src/client/loops-service';
@@ -58,6 +60,35 @@ describe('ensembles, hooks and steering', () => {
     const headings = quorum.stdout.split('\n').filter((line) => line.startsWith('## '));
     assert.deepEqual(headings, ['## fake/m1 [pass]', '## fake/m2 [fail]', '## fake/m3 [fail]']);
     assert.equal(runs.find((r) => r.node_name === 'after')!.stdout.trim(), '3');
+  });
+
+  it('starts no more ensemble members at once than config.json’s ensemble_concurrency', async () => {
+    const configFile = path.join(h.config.home, 'config.json');
+    const original = readFileSync(configFile, 'utf8');
+    writeFileSync(configFile, JSON.stringify({ ...JSON.parse(original), ensemble_concurrency: 1 }));
+    try {
+      const loopId = await loopWithSpecs(
+        h.ctx,
+        scratchDir(),
+        {
+          nodes: [],
+          ensembles: [
+            {
+              name: 'pair',
+              prompt_template: '@sleep 0.5\n@print done',
+              members: [{ platform: 'fake', model: 'a' }, { platform: 'fake', model: 'b' }],
+              timeout_minutes: 1,
+            },
+          ],
+        },
+        [{ name: 'spec' }],
+      );
+      assert.equal((await h.withWorker(() => runToEnd(h.ctx, loopId))).status, 'completed');
+      const [first, second] = (await runsOf(h.ctx, loopId)).filter((r) => r.node_name.startsWith('pair/member-')).sort((a, b) => a.started_at.localeCompare(b.started_at));
+      assert.ok(first.ended_at! <= second.started_at, 'the second member started after the first ended');
+    } finally {
+      writeFileSync(configFile, original);
+    }
   });
 
   it('fires the on_completed hook once per completing run, again after a reset', async () => {
