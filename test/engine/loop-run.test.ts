@@ -37,6 +37,15 @@ describe('loop runs', () => {
     assert.equal(runs.find((r) => r.node_name === 'three')!.stdout.trim(), 'spec=first spec');
     assert.equal((await getLoop(h.ctx.db, loopId))!.status, 'completed');
     assert.deepEqual((await listSpecs(h.ctx.db, { loopId })).map((s) => s.status), ['completed']);
+
+    const client = await h.ctx.temporal();
+    const found = await waitUntil('the run to be searchable by loop id', async () => {
+      const runs = [];
+      for await (const run of client.workflow.list({ query: `CanopyLoopId = "${loopId}" AND CanopyWorkdir = "${workdir}"` })) runs.push(run);
+      return runs.length > 0 && runs;
+    });
+    assert.equal(found[0].workflowId, `loop-${loopId}`);
+    assert.deepEqual(found[0].memo, { loop_name: 'engine test', workdir, queue_id: null });
   });
 
   it('follows a fail edge into a fixer and loops back to the implementer, passing on round 2', async () => {
