@@ -10,7 +10,8 @@ import { startLoopRun, waitForLoopRun } from '../src/client/runs-service';
 import { createSpec } from '../src/client/specs-service';
 import { loadConfig } from '../src/config';
 import { listNodeRuns } from '../src/store/node-runs-repository';
-import { missingBinaryMessage, PROJECT_ROOT, resolveTemporalBinary } from '../src/temporal/binary';
+import { missingBinaryMessage, resolveTemporalBinary } from '../src/temporal/binary';
+import { PROJECT_ROOT } from '../src/project';
 import { startDevServer } from '../src/temporal/dev-server';
 import { freePort } from '../src/temporal/free-port';
 

@@ -1,3 +1,3 @@
 #!/usr/bin/env node
 // The canopy CLI, from the compiled sources (`npm run build`).
-require('../dist/src/client/cli/index.js').main();
+require('../dist/src/cli/index.js').main();

@@ -2,7 +2,7 @@
 import { mkdirSync, existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { PROJECT_ROOT } from './temporal/binary';
+import { PROJECT_ROOT } from './project';
 
 export const WORKFLOW_BUNDLE_PATH = path.join(PROJECT_ROOT, 'dist', 'workflow-bundle.js');
 export const WORKFLOWS_PATH = require.resolve('./workflows');

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { it } from 'node:test';
-import { PROJECT_ROOT } from '../src/temporal/binary';
+import { PROJECT_ROOT } from '../src/project';
 
 const SOURCES = path.join(PROJECT_ROOT, 'src');
 

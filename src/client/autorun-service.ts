@@ -1,9 +1,9 @@
 // One-shot autorun: a Temporal Schedule `autorun-<loop id>` that resumes the loop at a given time.
-import { ScheduleNotFoundError, MONTHS } from '@temporalio/client';
 import { CanopyError } from '../domain/errors';
 import type { autorunWorkflow } from '../workflows/autorun';
 import type { ClientContext } from './context';
 import { requireLoop } from './design-service';
+import { temporalClientSdk } from '../temporal/sdk';
 
 export const autorunScheduleId = (loopId: string): string => `autorun-${loopId}`;
 
@@ -20,6 +20,7 @@ export async function scheduleAutorun(ctx: ClientContext, loopId: string, at?: s
   const scheduleId = autorunScheduleId(loop.id);
   const when = at ? parseFutureTime(at) : null;
   const client = await ctx.temporal();
+  const { MONTHS } = temporalClientSdk();
   await deleteIfPresent(client.schedule.getHandle(scheduleId));
   if (!when) return { loop_id: loop.id, schedule_id: scheduleId, at: null };
   await client.schedule.create<typeof autorunWorkflow>({
@@ -55,6 +56,7 @@ function parseFutureTime(at: string): Date {
 }
 
 async function deleteIfPresent(handle: { delete(): Promise<void> }): Promise<void> {
+  const { ScheduleNotFoundError } = temporalClientSdk();
   try {
     await handle.delete();
   } catch (error) {

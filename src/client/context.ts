@@ -1,29 +1,40 @@
 // What every service needs: the configuration, the store and (lazily) a Temporal client.
-import { Client, Connection } from '@temporalio/client';
+import type { Client, Connection } from '@temporalio/client';
 import type { Kysely } from 'kysely';
 import { loadConfig, type CanopyConfig } from '../config';
 import { openDatabase, type Database } from '../store/database';
+import { temporalClientSdk } from '../temporal/sdk';
 
 export interface ClientContext {
   config: CanopyConfig;
   db: Kysely<Database>;
-  /** Connects on first use, so commands that only touch the store never wait for Temporal. */
-  temporal(): Promise<Client>;
+  /**
+   * Connects on first use, so commands that only touch the store never load the SDK or wait for
+   * Temporal; the first caller decides how long the connection may take.
+   */
+  temporal(connectTimeoutMs?: number): Promise<Client>;
   close(): Promise<void>;
 }
+
+/** How long a command that needs Temporal (run, pause, autorun…) waits for it to answer. */
+const COMMAND_CONNECT_TIMEOUT_MS = 5_000;
+
+/** How long a read waits for Temporal before it prints what the store knows and says the live state is unavailable. */
+export const LIVE_STATE_CONNECT_TIMEOUT_MS = 1_000;
 
 export async function openContext(config: CanopyConfig = loadConfig()): Promise<ClientContext> {
   const db = await openDatabase({ url: config.databaseUrl, home: config.home });
   let connection: Promise<Connection> | undefined;
-  const connect = () => (connection ??= Connection.connect({ address: config.temporalAddress, connectTimeout: 5_000 }));
   return {
     config,
     db,
-    async temporal() {
-      return new Client({ connection: await connect(), namespace: config.namespace });
+    async temporal(connectTimeoutMs = COMMAND_CONNECT_TIMEOUT_MS) {
+      const sdk = temporalClientSdk();
+      connection ??= sdk.Connection.connect({ address: config.temporalAddress, connectTimeout: connectTimeoutMs });
+      return new sdk.Client({ connection: await connection, namespace: config.namespace });
     },
     async close() {
-      if (connection) await (await connection).close().catch(() => undefined);
+      await connection?.then((open) => open.close()).catch(() => undefined);
       await db.destroy();
     },
   };

@@ -1,17 +1,20 @@
 // `canopy doctor`: what canopy would use and whether each part answers.
 import { spawnSync } from 'node:child_process';
-import { Connection } from '@temporalio/client';
-import { temporal } from '@temporalio/proto';
+import type { Connection } from '@temporalio/client';
 import { loadPlatforms, renderArgv } from '../activities/platforms';
 import type { CanopyConfig } from '../config';
+import { LIVE_STATE_CONNECT_TIMEOUT_MS } from './context';
 import { openDatabase, storeLocation } from '../store/database';
 import { findOnPath, resolveTemporalBinary } from '../temporal/binary';
+import { temporalClientSdk, temporalProto } from '../temporal/sdk';
 
 export interface DoctorReport {
   home: string;
   temporal_binary: { path: string; source: string; version: string } | null;
   temporal_address: string;
   temporal_reachable: boolean;
+  /** Why Temporal did not answer, when it did not. */
+  temporal_error: string | null;
   namespace: string;
   task_queue: string;
   /** Workers polling the task queue, or null when Temporal does not answer. */
@@ -28,6 +31,7 @@ export async function diagnose(config: CanopyConfig): Promise<DoctorReport> {
     temporal_binary: binary && { ...binary, version: binaryVersion(binary.path) },
     temporal_address: config.temporalAddress,
     temporal_reachable: temporalState.reachable,
+    temporal_error: temporalState.error,
     namespace: config.namespace,
     task_queue: config.taskQueue,
     workers_polling: temporalState.pollers,
@@ -38,6 +42,7 @@ export async function diagnose(config: CanopyConfig): Promise<DoctorReport> {
 
 /** Workers polling canopy's task queue (0 when none), or null when Temporal does not answer. */
 export async function countPollers(connection: Pick<Connection, 'workflowService'>, config: CanopyConfig): Promise<number> {
+  const { temporal } = temporalProto();
   const response = await connection.workflowService.describeTaskQueue({
     namespace: config.namespace,
     taskQueue: { name: config.taskQueue },
@@ -46,13 +51,14 @@ export async function countPollers(connection: Pick<Connection, 'workflowService
   return response.pollers?.length ?? 0;
 }
 
-async function probeTemporal(config: CanopyConfig): Promise<{ reachable: boolean; pollers: number | null }> {
+async function probeTemporal(config: CanopyConfig): Promise<{ reachable: boolean; pollers: number | null; error: string | null }> {
   let connection: Connection | undefined;
   try {
-    connection = await Connection.connect({ address: config.temporalAddress, connectTimeout: 2_000 });
-    return { reachable: true, pollers: await countPollers(connection, config) };
-  } catch {
-    return { reachable: false, pollers: null };
+    const { Connection } = temporalClientSdk();
+    connection = await Connection.connect({ address: config.temporalAddress, connectTimeout: LIVE_STATE_CONNECT_TIMEOUT_MS });
+    return { reachable: true, pollers: await countPollers(connection, config), error: null };
+  } catch (error) {
+    return { reachable: false, pollers: null, error: (error as Error).message };
   } finally {
     await connection?.close();
   }

@@ -8,7 +8,7 @@ import type { LiveState, ResumePoint } from '../workflows/shared';
 import type { ClientContext } from './context';
 import { requireLoop } from './design-service';
 import { redact } from './redact';
-import { liveState, resumePointOf } from './runs-service';
+import { liveState, liveStateUnavailable, resumePointOf } from './runs-service';
 
 interface SpecLine {
   id: string;
@@ -37,13 +37,25 @@ export interface LoopStatusReport {
   } | null;
   /** Progress of the queue the last run drained, rebuilt from its specs' statuses. */
   queue: { queue_id: string; specs: SpecLine[] } | null;
-  /** The running workflow's own view; null when no run is open. */
+  /** The running workflow's own view; null when no run is open or Temporal did not answer. */
   live: LiveState | null;
+  /** Why the live view is missing when Temporal did not answer; null when it did. */
+  live_unavailable: string | null;
 }
 
 export async function loopStatus(ctx: ClientContext, loopId: string): Promise<LoopStatusReport> {
   const loop = await requireLoop(ctx.db, loopId);
-  const [specs, run, live] = await Promise.all([listSpecs(ctx.db, { loopId: loop.id }), latestLoopRun(ctx.db, loop.id), liveState(ctx, loop.id).catch(() => null)]);
+  let liveUnavailable: string | null = null;
+  const [specs, run, live] = await Promise.all([
+    listSpecs(ctx.db, { loopId: loop.id }),
+    latestLoopRun(ctx.db, loop.id),
+    hasOpenRun(loop)
+      ? liveState(ctx, loop.id).catch((error: unknown) => {
+          liveUnavailable = liveStateUnavailable(ctx, error);
+          return null;
+        })
+      : null,
+  ]);
   const resume = resumePointOf(run);
   return {
     loop_id: loop.id,
@@ -68,7 +80,13 @@ export async function loopStatus(ctx: ClientContext, loopId: string): Promise<Lo
       : null,
     queue: run?.queue_id ? await queueProgress(ctx, run.queue_id) : null,
     live,
+    live_unavailable: liveUnavailable,
   };
+}
+
+/** Only these statuses have a workflow open in Temporal; the store alone describes the others. */
+function hasOpenRun(loop: Loop): boolean {
+  return loop.status === 'running' || loop.status === 'paused' || loop.status === 'blocked';
 }
 
 async function queueProgress(ctx: ClientContext, queueId: string): Promise<LoopStatusReport['queue']> {

@@ -1,5 +1,5 @@
 // Running loops on Temporal: start, wait, pause, continue, reset, and the live view of a run.
-import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
+import type { Client, WorkflowHandle } from '@temporalio/client';
 import { loadFileConfig } from '../activities/platforms';
 import { DEFAULT_ENSEMBLE_CONCURRENCY } from '../domain/defaults';
 import { CanopyError, notFound } from '../domain/errors';
@@ -22,9 +22,10 @@ import {
   type LoopRunResult,
   type ResumePoint,
 } from '../workflows/shared';
-import type { ClientContext } from './context';
+import { LIVE_STATE_CONNECT_TIMEOUT_MS, type ClientContext } from './context';
 import { requireLoop } from './design-service';
 import { countPollers } from './doctor-service';
+import { temporalClientSdk } from '../temporal/sdk';
 
 export interface StartedRun {
   loop_id: string;
@@ -86,17 +87,32 @@ export async function resetLoop(ctx: ClientContext, loopId: string): Promise<{ l
   return { loop_id: loop.id, status: 'pending', specs_reset: specs.length };
 }
 
-/** The running workflow's own view (spec, node, rounds, member states), or null when no run is open. */
+/** How long a read waits for the running workflow to answer its state query once Temporal is reached. */
+const LIVE_STATE_DEADLINE_MS = 1_500;
+
+/**
+ * The running workflow's own view (spec, node, rounds, member states), or null when no run is open.
+ * Bounded in time, so a read never waits long on a Temporal server or worker that does not answer.
+ */
 export async function liveState(ctx: ClientContext, loopId: string): Promise<LiveState | null> {
+  const client = await ctx.temporal(LIVE_STATE_CONNECT_TIMEOUT_MS);
+  const { WorkflowNotFoundError } = temporalClientSdk();
+  const handle = client.workflow.getHandle<typeof loopRunWorkflow>(loopWorkflowId(loopId));
   try {
-    const handle = await handleOf(ctx, loopId);
-    const description = await handle.describe();
-    if (description.status.name !== 'RUNNING') return null;
-    return await handle.query(stateQuery);
+    return await client.connection.withDeadline(Date.now() + LIVE_STATE_DEADLINE_MS, async () => {
+      const description = await handle.describe();
+      return description.status.name === 'RUNNING' ? await handle.query(stateQuery) : null;
+    });
   } catch (error) {
     if (error instanceof WorkflowNotFoundError) return null;
     throw error;
   }
+}
+
+/** One line for a person: why the live state could not be read. */
+export function liveStateUnavailable(ctx: ClientContext, error: unknown): string {
+  const why = error instanceof Error ? error.message : String(error);
+  return `live state unavailable: Temporal at ${ctx.config.temporalAddress} did not answer (${why}); showing what the store knows`;
 }
 
 export function resumePointOf(run: LoopRun | undefined): ResumePoint | null {
@@ -125,6 +141,7 @@ async function startWorkflow(ctx: ClientContext, loop: Loop, input: Omit<LoopRun
     await setLoopStatus(ctx.db, loop.id, 'running');
     return { loop_id: loop.id, workflow_id: workflowId, run_id: handle.firstExecutionRunId, workers_polling: await pollers(ctx, client) };
   } catch (error) {
+    const { WorkflowExecutionAlreadyStartedError } = temporalClientSdk();
     if (error instanceof WorkflowExecutionAlreadyStartedError) {
       throw new CanopyError('conflict', `Loop ${loop.id} is already running (workflow ${workflowId}); pause it or wait for it to finish.`);
     }
@@ -155,6 +172,7 @@ async function signalRunning(ctx: ClientContext, loop: Loop, send: (handle: Work
   try {
     await send(await handleOf(ctx, loop.id));
   } catch (error) {
+    const { WorkflowNotFoundError } = temporalClientSdk();
     if (error instanceof WorkflowNotFoundError) {
       throw new CanopyError('conflict', `Loop ${loop.id} is marked ${loop.status} but no run of it is open in Temporal; reset it with \`canopy loop reset ${loop.id}\`.`);
     }

@@ -1,13 +1,9 @@
 // The canopy MCP server: one McpServer carrying the tools a caller's access allows.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ClientContext } from '../client/context';
-import { PROJECT_ROOT } from '../temporal/binary';
+import { packageVersion } from '../project';
 import type { McpAccess } from './access';
 import { registerTools } from './tools';
-
-const VERSION: string = JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')).version;
 
 const OPERATOR_INSTRUCTIONS =
   'canopy runs graphs of coding-agent steps (agent, check, gate, router nodes and ensembles) over ordered specs, durably on Temporal. ' +
@@ -20,7 +16,7 @@ const RUN_INSTRUCTIONS =
 
 export function createMcpServer(ctx: ClientContext, access: McpAccess): McpServer {
   const server = new McpServer(
-    { name: 'canopy', version: VERSION },
+    { name: 'canopy', version: packageVersion() },
     { instructions: access.kind === 'operator' ? OPERATOR_INSTRUCTIONS : RUN_INSTRUCTIONS },
   );
   registerTools(server, ctx, access);

@@ -3,7 +3,6 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { CompiledQuery, PostgresDialect, SqliteAdapter, SqliteDialect, SqliteDriver, type DatabaseConnection, type Dialect } from 'kysely';
-import { Pool } from 'pg';
 
 const SQLITE_BUSY_TIMEOUT_MS = 5000;
 
@@ -23,6 +22,9 @@ export function sqliteDialect(file: string): Dialect {
 }
 
 export function postgresDialect(url: string): Dialect {
+  // Loaded here, not at the top: SQLite users (every CLI read by default) never pay for the driver.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { Pool } = require('pg') as typeof import('pg');
   const pool = new Pool({ connectionString: url });
   // An idle client whose connection dies (a server restart) is dropped by the pool and the next
   // query reconnects; without a listener the 'error' event would crash the process.

@@ -1,6 +1,7 @@
 // Finds the Temporal CLI: $CANOPY_TEMPORAL_BIN, `temporal` on PATH, then the project-local build.
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
+import { PROJECT_ROOT } from '../project';
 
 export const PINNED_TEMPORAL_CLI = 'v1.5.1';
 export const TEMPORAL_CLI_MODULE = 'github.com/temporalio/cli/cmd/temporal';
@@ -12,7 +13,6 @@ export interface ResolvedBinary {
   source: BinarySource;
 }
 
-export const PROJECT_ROOT = findProjectRoot(__dirname);
 export const PROJECT_TOOLS_BIN = path.join(PROJECT_ROOT, '.tools', 'bin');
 
 export function resolveTemporalBinary(env: NodeJS.ProcessEnv = process.env, projectBin = PROJECT_TOOLS_BIN): ResolvedBinary | null {
@@ -53,19 +53,5 @@ function isExecutable(file: string): boolean {
     return true;
   } catch {
     return false;
-  }
-}
-
-function findProjectRoot(start: string): string {
-  let dir = start;
-  while (true) {
-    try {
-      accessSync(path.join(dir, 'package.json'));
-      return dir;
-    } catch {
-      const parent = path.dirname(dir);
-      if (parent === dir) return start;
-      dir = parent;
-    }
   }
 }

@@ -1,7 +1,7 @@
 // The search attributes every loop-run workflow carries, so the Temporal UI can find a loop's runs.
 import type { Connection } from '@temporalio/client';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
-import { temporal } from '@temporalio/proto';
+import { temporalProto } from './sdk';
 
 export const LOOP_ID_KEY = defineSearchAttributeKey('CanopyLoopId', SearchAttributeType.KEYWORD);
 export const LOOP_NAME_KEY = defineSearchAttributeKey('CanopyLoopName', SearchAttributeType.KEYWORD);
@@ -19,6 +19,7 @@ export async function ensureSearchAttributes(connection: Pick<Connection, 'opera
   const { customAttributes } = await connection.operatorService.listSearchAttributes({ namespace });
   const missing = CANOPY_SEARCH_ATTRIBUTES.filter((key) => !(key.name in (customAttributes ?? {})));
   if (missing.length === 0) return;
+  const { temporal } = temporalProto();
   await connection.operatorService.addSearchAttributes({
     namespace,
     searchAttributes: Object.fromEntries(missing.map((key) => [key.name, temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD])),

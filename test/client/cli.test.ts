@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { PROJECT_ROOT } from '../../src/temporal/binary';
+import { PROJECT_ROOT } from '../../src/project';
 import { SEED_EXAMPLE_PATH, tempDir } from '../helpers/store';
 
 const CANOPY_BIN = path.join(PROJECT_ROOT, 'bin', 'canopy.js');

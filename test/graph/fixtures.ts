@@ -1,4 +1,4 @@
-// Builders for designs in graph tests, and the repository root the shared vectors sit beside.
+// Builders for designs in graph tests, and the repository root the test fixtures live under.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Design, DesignEdge, DesignEnsemble, DesignNode } from '../../src/domain/design';

@@ -11,8 +11,8 @@ interface Vector {
   bodies: Record<string, string[]>;
 }
 
-test('shared loop-body vectors', async (t) => {
-  const file = path.join(repoRoot(), '..', 'shared', 'vectors', 'loop-bodies.json');
+test('loop-body vectors of the product description', async (t) => {
+  const file = path.join(repoRoot(), 'test', 'fixtures', 'loop-bodies.json');
   const vectors = JSON.parse(fs.readFileSync(file, 'utf8')) as Vector[];
   assert.ok(vectors.length > 0, `${file} holds no vectors`);
   for (const vector of vectors) {

@@ -12,7 +12,7 @@ import { loadConfig, type CanopyConfig } from '../../src/config';
 import { openContext, type ClientContext } from '../../src/client/context';
 import { activityDeps } from '../../src/daemon';
 import { connectWorker, createWorker } from '../../src/worker';
-import { PROJECT_ROOT } from '../../src/temporal/binary';
+import { PROJECT_ROOT } from '../../src/project';
 
 export const FAKE_AGENT = path.join(PROJECT_ROOT, 'examples', 'fake-agent.js');
 export const CANOPY_BIN = path.join(PROJECT_ROOT, 'bin', 'canopy.js');

@@ -8,7 +8,7 @@ import { afterEach, beforeEach } from 'node:test';
 import { openContext, type ClientContext } from '../../src/client/context';
 import { loadConfig } from '../../src/config';
 import { CanopyError, type ErrorCode } from '../../src/domain/errors';
-import { PROJECT_ROOT } from '../../src/temporal/binary';
+import { PROJECT_ROOT } from '../../src/project';
 
 /** The seed's complete export example, kept verbatim. */
 export const SEED_EXAMPLE_PATH = path.join(PROJECT_ROOT, 'test', 'fixtures', 'implement-and-review.json');

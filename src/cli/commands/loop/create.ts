@@ -1,0 +1,22 @@
+// `canopy loop create`: a new, empty loop bound to a workdir.
+import type { Command } from 'commander';
+import { withContext } from '../../../client/context';
+import { createLoop } from '../../../client/loops-service';
+import { action, emit } from '../../output';
+import { describeLoop } from './describe';
+
+export function registerLoopCreate(loop: Command): void {
+  loop
+    .command('create')
+    .description('Create an empty loop (add nodes with `canopy loop node add`, or import a whole design with `canopy loop import`)')
+    .requiredOption('--name <name>', 'loop name, unique within its workdir')
+    .requiredOption('--workdir <dir>', 'directory the loop works in')
+    .option('--description <text>', 'what the loop is for')
+    .option('--json', 'print JSON')
+    .action(
+      action(async (options: { name: string; workdir: string; description?: string; json?: boolean }) => {
+        const created = await withContext((ctx) => createLoop(ctx, { name: options.name, workdir: options.workdir, description: options.description }));
+        emit(created, options, (loop) => `Created loop ${describeLoop(loop)}.`);
+      }),
+    );
+}

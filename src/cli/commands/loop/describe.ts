@@ -1,0 +1,60 @@
+// How people see loops and their graph parts in the terminal (`--json` prints the same data as JSON).
+import type { Loop } from '../../../domain/loop';
+import type { StoredNode } from '../../../graph/stored-graph';
+import type { EdgeView, EnsembleView } from '../../../client/graph-view-service';
+import type { LoopDetail } from '../../../client/loops-service';
+import { table } from '../../output';
+
+export function describeLoop(loop: Loop): string {
+  return `${loop.name} (${loop.id}), ${loop.status}${loop.archived ? ', archived' : ''}, in ${loop.workdir}`;
+}
+
+export function describeNode(node: StoredNode): string {
+  return `${node.kind} node '${node.name}' (${node.id}) at position ${node.position}`;
+}
+
+export function describeEdge(edge: EdgeView): string {
+  return `${edge.type} edge ${edge.source} -> ${edge.target} on ${edge.condition} (${edge.id})`;
+}
+
+export function describeEnsemble(ensemble: EnsembleView): string {
+  const wiring = [
+    ensemble.entry_from_node && `from ${ensemble.entry_from_node} on ${ensemble.entry_condition ?? 'always'}`,
+    ensemble.on_pass_to && `pass -> ${ensemble.on_pass_to}`,
+    ensemble.on_fail_to && `fail -> ${ensemble.on_fail_to}`,
+  ].filter(Boolean);
+  const models = ensemble.members.map((member) => [member.platform ?? '(no platform)', member.model].filter(Boolean).join('/'));
+  return (
+    `ensemble '${ensemble.name}' (${ensemble.ensemble_id}): ${ensemble.members.length} members [${models.join(', ')}], ` +
+    `min_pass ${ensemble.min_pass ?? 'all'}${wiring.length ? `; ${wiring.join(', ')}` : ''}`
+  );
+}
+
+export function describeLoopDetail(loop: LoopDetail): string {
+  const plainNodes = loop.nodes.filter((node) => node.ensemble_id === null);
+  const sections = [
+    describeLoop(loop),
+    loop.description,
+    section('Nodes', table(plainNodes.map((node) => [node.id, node.name, node.kind, String(node.position), platformOf(node)]))),
+    section('Ensembles', loop.ensembles.map(describeEnsemble).join('\n')),
+    section('Edges', table(loop.edges.map((edge) => [edge.id, `${edge.source} -> ${edge.target}`, edge.condition, edge.type]))),
+    section('Specs', table(loop.specs.map((spec) => [spec.id, spec.status, spec.name]))),
+  ];
+  return sections.filter(Boolean).join('\n');
+}
+
+function section(title: string, body: string): string {
+  return `\n${title}:\n${body ? indent(body) : '  (none)'}`;
+}
+
+function indent(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => `  ${line}`)
+    .join('\n');
+}
+
+function platformOf(node: StoredNode): string {
+  if (node.kind !== 'agent') return '';
+  return typeof node.config.platform === 'string' ? node.config.platform : '(no platform)';
+}

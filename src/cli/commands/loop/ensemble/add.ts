@@ -1,0 +1,27 @@
+// `canopy loop ensemble add`: an ensemble as one unit, from its fields given as JSON.
+import type { Command } from 'commander';
+import { withContext } from '../../../../client/context';
+import { addEnsemble } from '../../../../client/graph-service';
+import { action, emit } from '../../../output';
+import { describeEnsemble } from '../describe';
+import { badOption, jsonOptions, readJsonOption } from '../json-option';
+
+export function registerEnsembleAdd(ensemble: Command): void {
+  const command = ensemble
+    .command('add <loop_id>')
+    .description(
+      'Add an ensemble of 2-8 agents and its quorum in one go. Fields: name, prompt_template, members [{platform, model, ' +
+        'prompt_override, timeout_minutes}], min_pass, straggler_timeout_minutes, timeout_minutes, entry_from_node (or from_node), ' +
+        'entry_condition (or condition), on_pass_to, on_fail_to, position',
+    );
+  jsonOptions(command, 'config', 'the ensemble’s fields')
+    .option('--json', 'print JSON')
+    .action(
+      action(async (loopId: string, options: { json?: boolean }) => {
+        const fields = readJsonOption(options, 'config');
+        if (!fields) throw badOption('--config', 'is required: give the ensemble’s fields with --config or --config-file');
+        const added = await withContext((ctx) => addEnsemble(ctx, { ...fields, loop_id: loopId }));
+        emit(added, options, (e) => `Added ${describeEnsemble(e)}.`);
+      }),
+    );
+}

@@ -1,0 +1,27 @@
+// `canopy loop ensemble update`: change an ensemble's prompt, members, settings or wiring.
+import type { Command } from 'commander';
+import { withContext } from '../../../../client/context';
+import { updateEnsemble } from '../../../../client/graph-service';
+import { action, emit } from '../../../output';
+import { describeEnsemble } from '../describe';
+import { badOption, jsonOptions, readJsonOption } from '../json-option';
+
+export function registerEnsembleUpdate(ensemble: Command): void {
+  const command = ensemble
+    .command('update <loop_id> <ensemble_name>')
+    .description(
+      'Change an ensemble: the fields to change as JSON (prompt_template, members, min_pass, straggler_timeout_minutes, timeout_minutes, ' +
+        'entry_from_node, entry_condition, on_pass_to, on_fail_to, position); null removes an optional one. ' +
+        'Members without a prompt_override take a new prompt_template.',
+    );
+  jsonOptions(command, 'config', 'the fields to change')
+    .option('--json', 'print JSON')
+    .action(
+      action(async (loopId: string, name: string, options: { json?: boolean }) => {
+        const changes = readJsonOption(options, 'config');
+        if (!changes) throw badOption('--config', 'is required: give the fields to change with --config or --config-file');
+        const updated = await withContext((ctx) => updateEnsemble(ctx, { ...changes, loop_id: loopId, name }));
+        emit(updated, options, (e) => `Updated ${describeEnsemble(e)}.`);
+      }),
+    );
+}

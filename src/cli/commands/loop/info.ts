@@ -1,0 +1,39 @@
+// `canopy loop info`: status, specs, the last run's failing node and reason, and the live workflow state.
+import type { Command } from 'commander';
+import { withContext } from '../../../client/context';
+import { loopStatus, type LoopStatusReport } from '../../../client/loop-status-service';
+import { action, emit } from '../../output';
+
+export function registerLoopInfo(loop: Command): void {
+  loop
+    .command('info <loop_id>')
+    .description('Show a loop’s status, specs, last run (failing node and reason) and live state')
+    .option('--json', 'print JSON')
+    .action(
+      action(async (loopId: string, options: { json?: boolean }) => {
+        emit(await withContext((ctx) => loopStatus(ctx, loopId)), options, describeStatus);
+      }),
+    );
+}
+
+export function describeStatus(report: LoopStatusReport): string {
+  const lines = [`${report.name} (${report.loop_id})  ${report.status}${report.archived ? ' [archived]' : ''}`, `workdir  ${report.workdir}`];
+  const run = report.last_run;
+  if (run) {
+    lines.push(`last run ${run.status} (${run.workflow_id}, started ${run.started_at})`);
+    if (run.failing_node) lines.push(`failed at ${run.failing_node}${run.failure_kind ? ` [${run.failure_kind}]` : ''}: ${run.reason ?? ''}`);
+  }
+  if (report.live_unavailable) lines.push(report.live_unavailable);
+  if (report.live) {
+    const rounds = Object.entries(report.live.rounds).map(([head, round]) => `${head}:${round}`).join(' ');
+    lines.push(`now      spec ${report.live.specName ?? '-'}, node ${report.live.vertex ?? '-'}${rounds ? `, rounds ${rounds}` : ''} (${report.live.status})`);
+    for (const [member, state] of Object.entries(report.live.memberStates)) lines.push(`         ${member}: ${state}`);
+  }
+  lines.push('specs');
+  for (const spec of report.specs) lines.push(`  ${spec.status.padEnd(10)} ${spec.name} (${spec.id})`);
+  if (report.queue) {
+    lines.push(`queue ${report.queue.queue_id}`);
+    for (const spec of report.queue.specs) lines.push(`  ${spec.status.padEnd(10)} ${spec.name} (${spec.id})`);
+  }
+  return lines.join('\n');
+}

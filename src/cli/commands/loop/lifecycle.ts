@@ -1,0 +1,58 @@
+// `canopy loop pause|continue|reset|autorun`: steering a loop's runs.
+import { Option, type Command } from 'commander';
+import { scheduleAutorun } from '../../../client/autorun-service';
+import { withContext } from '../../../client/context';
+import { continueLoop, pauseLoop, resetLoop } from '../../../client/runs-service';
+import { action, emit } from '../../output';
+import { registerLoopInfo } from './info';
+import { registerLoopRun } from './run';
+import { registerLoopRunHistory } from './runs';
+
+/** Adds the commands that run and steer a loop to the `loop` group. */
+export function registerLoopLifecycle(loop: Command): void {
+  registerLoopInfo(loop);
+  registerLoopRun(loop);
+  loop
+    .command('pause <loop_id>')
+    .description('Pause the loop after the node that is running now')
+    .option('--json', 'print JSON')
+    .action(
+      action(async (loopId: string, options: { json?: boolean }) => {
+        emit(await withContext((ctx) => pauseLoop(ctx, loopId)), options, (r) => `Pause requested for ${r.loop_id}; it stops after the running node.`);
+      }),
+    );
+  loop
+    .command('continue <loop_id>')
+    .description('Resume a paused, blocked or failed loop')
+    .addOption(new Option('--strategy <strategy>', 'retry reruns the failed or blocked node; skip treats it as passed').choices(['retry', 'skip']).default('retry'))
+    .option('--json', 'print JSON')
+    .action(
+      action(async (loopId: string, options: { strategy: 'retry' | 'skip'; json?: boolean }) => {
+        emit(await withContext((ctx) => continueLoop(ctx, loopId, options.strategy)), options, (r) =>
+          r.resumed === 'signal' ? `Loop ${r.loop_id} continues (${r.strategy}).` : `Loop ${r.loop_id} restarted from its resume point (${r.strategy}).`,
+        );
+      }),
+    );
+  loop
+    .command('reset <loop_id>')
+    .description('Return a completed or failed loop and its specs to pending, so it can run again')
+    .option('--json', 'print JSON')
+    .action(
+      action(async (loopId: string, options: { json?: boolean }) => {
+        emit(await withContext((ctx) => resetLoop(ctx, loopId)), options, (r) => `Loop ${r.loop_id} is pending again (${r.specs_reset} spec(s) reset).`);
+      }),
+    );
+  loop
+    .command('autorun <loop_id>')
+    .description('Resume the loop at a future time (a one-shot Temporal Schedule); without --at, cancel it')
+    .option('--at <time>', 'ISO-8601 time, e.g. 2026-12-01T09:00:00Z')
+    .option('--json', 'print JSON')
+    .action(
+      action(async (loopId: string, options: { at?: string; json?: boolean }) => {
+        emit(await withContext((ctx) => scheduleAutorun(ctx, loopId, options.at)), options, (r) =>
+          r.at ? `Loop ${r.loop_id} resumes at ${r.at} (schedule ${r.schedule_id}).` : `No autorun pending for ${r.loop_id}.`,
+        );
+      }),
+    );
+  registerLoopRunHistory(loop);
+}

@@ -1,0 +1,36 @@
+// `canopy loop node add`: a node from a kind and config, or from a blueprint with overrides.
+import type { Command } from 'commander';
+import { withContext } from '../../../../client/context';
+import { addNode } from '../../../../client/graph-service';
+import { action, emit } from '../../../output';
+import { describeNode } from '../describe';
+import { jsonOptions, readJsonOption } from '../json-option';
+
+export function registerNodeAdd(node: Command): void {
+  const command = node
+    .command('add <loop_id>')
+    .description('Add a node; give --kind and --config, or --blueprint with optional --config-overrides')
+    .requiredOption('--name <name>', 'node name, unique within the loop')
+    .option('--kind <kind>', 'agent, check, gate or router (taken from the blueprint when one is named)')
+    .option('--position <n>', 'canvas order (default: after every other node)', Number)
+    .option('--blueprint <name>', 'blueprint to start from (see `canopy blueprint list`)');
+  jsonOptions(command, 'config', 'the node’s config');
+  jsonOptions(command, 'config-overrides', 'keys laid over the blueprint’s config')
+    .option('--json', 'print JSON')
+    .action(
+      action(async (loopId: string, options: { name: string; kind?: string; position?: number; blueprint?: string; json?: boolean }) => {
+        const added = await withContext((ctx) =>
+          addNode(ctx, {
+            loop_id: loopId,
+            name: options.name,
+            kind: options.kind,
+            position: options.position,
+            blueprint: options.blueprint,
+            config: readJsonOption(options, 'config'),
+            config_overrides: readJsonOption(options, 'config-overrides'),
+          }),
+        );
+        emit(added, options, (n) => `Added ${describeNode(n)}.`);
+      }),
+    );
+}

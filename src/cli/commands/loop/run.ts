@@ -1,0 +1,51 @@
+// `canopy loop run`: start a loop run (its own specs, or a queue's), optionally waiting with progress.
+import type { Command } from 'commander';
+import { withContext, type ClientContext } from '../../../client/context';
+import { liveState, startLoopRun, waitForLoopRun } from '../../../client/runs-service';
+import { action, emit } from '../../output';
+
+const PROGRESS_INTERVAL_MS = 1_000;
+
+export function registerLoopRun(loop: Command): void {
+  loop
+    .command('run <loop_id>')
+    .description('Start a run of the loop: it drains the loop’s pending specs, or a queue’s with --queue')
+    .option('--queue <queue_id>', 'drain this queue’s pending specs instead of the loop’s own')
+    .option('--wait', 'wait for the run to end, showing progress; exit 0 only when it completed')
+    .option('--json', 'print JSON')
+    .action(
+      action(async (loopId: string, options: { queue?: string; wait?: boolean; json?: boolean }) => {
+        await withContext(async (ctx) => {
+          const started = await startLoopRun(ctx, loopId, { queueId: options.queue });
+          if (started.workers_polling === 0) {
+            process.stderr.write(`warning: no worker polls task queue '${ctx.config.taskQueue}'; the run waits until one starts (\`canopy up\` or \`canopy worker\`).\n`);
+          }
+          if (!options.wait) return emit(started, options, (s) => `Started ${s.workflow_id} (run ${s.run_id}).`);
+          const result = await waitWithProgress(ctx, loopId, !options.json);
+          emit({ ...started, ...result }, options, (r) =>
+            r.status === 'completed'
+              ? `Loop completed: ${r.completedSpecIds.length} spec(s).`
+              : `Loop failed at ${r.failingNode}${r.failureKind ? ` [${r.failureKind}]` : ''}: ${r.reason ?? ''}`,
+          );
+          if (result.status !== 'completed') process.exitCode = 1;
+        });
+      }),
+    );
+}
+
+/** Waits for the run's result while printing each change of spec, node or status to stderr. */
+async function waitWithProgress(ctx: ClientContext, loopId: string, show: boolean) {
+  let last = '';
+  const timer = setInterval(async () => {
+    const live = await liveState(ctx, loopId).catch(() => null);
+    if (!live || !show) return;
+    const line = `${live.status}: spec ${live.specName ?? '-'}, node ${live.vertex ?? '-'}`;
+    if (line !== last) process.stderr.write(`… ${line}\n`);
+    last = line;
+  }, PROGRESS_INTERVAL_MS);
+  try {
+    return await waitForLoopRun(ctx, loopId);
+  } finally {
+    clearInterval(timer);
+  }
+}

@@ -1,0 +1,51 @@
+// `canopy loop runs|run-get`: node run history, newest first, and one run's full input and output.
+import type { Command } from 'commander';
+import { withContext } from '../../../client/context';
+import { getRun, listRuns, type NodeRunSummary } from '../../../client/node-runs-service';
+import { action, emit, table } from '../../output';
+import { badOption } from './json-option';
+
+export function registerLoopRunHistory(loop: Command): void {
+  loop
+    .command('runs <loop_id>')
+    .description('List node runs, newest first (default 20, at most 200)')
+    .option('--node <node_id>', 'only this node’s runs')
+    .option('--spec <spec_id>', 'only runs for this spec')
+    .option('--limit <n>', 'how many runs (1-200)')
+    .option('--json', 'print JSON')
+    .action(
+      action(async (loopId: string, options: { node?: string; spec?: string; limit?: string; json?: boolean }) => {
+        const limit = options.limit === undefined ? undefined : Number(options.limit);
+        if (limit !== undefined && !Number.isInteger(limit)) throw badOption('--limit', 'must be a whole number from 1 to 200');
+        const runs = await withContext((ctx) => listRuns(ctx, { loop_id: loopId, node_id: options.node, spec_id: options.spec, limit }));
+        emit(runs, options, describeRuns);
+      }),
+    );
+  loop
+    .command('run-get <run_id>')
+    .description('Show one node run: its rendered input, stdout, stderr, report and engine markers')
+    .option('--json', 'print JSON')
+    .action(
+      action(async (runId: string, options: { json?: boolean }) => {
+        emit(await withContext((ctx) => getRun(ctx, runId)), options, (run) =>
+          [
+            `${run.node_name} round ${run.round}: ${run.outcome ?? run.status}${run.failure_kind ? ` [${run.failure_kind}]` : ''} (${run.id})`,
+            `infra_attempt ${run.infra_attempt}${run.unreported ? ', unreported' : ''}; HEAD ${run.head_before ?? '-'} -> ${run.head_after ?? '-'}`,
+            ...(run.reason ? [`reason: ${run.reason}`] : []),
+            '--- input', run.input,
+            '--- stdout', run.stdout,
+            '--- stderr', run.stderr,
+            ...(run.reported_status ? ['--- reported', `${run.reported_status}: ${run.reported_output ?? ''}`] : []),
+          ].join('\n'),
+        );
+      }),
+    );
+}
+
+function describeRuns(runs: NodeRunSummary[]): string {
+  if (runs.length === 0) return 'No node runs yet.';
+  return table([
+    ['RUN', 'NODE', 'ROUND', 'OUTCOME', 'STARTED', 'DETAIL'],
+    ...runs.map((r) => [r.run_id, r.node, String(r.round), r.outcome ?? r.status, r.started_at, (r.reason ?? r.excerpt).split('\n')[0].slice(0, 80)]),
+  ]);
+}

@@ -1,0 +1,46 @@
+// `canopy loop update`: rename, describe, move, set the round budget, or set or remove the on_completed hook.
+import type { Command } from 'commander';
+import { withContext } from '../../../client/context';
+import { updateLoop } from '../../../client/loops-service';
+import { action, emit } from '../../output';
+import { describeLoop } from './describe';
+import { badOption, jsonOptions, readJsonOption } from './json-option';
+
+interface UpdateOptions {
+  name?: string;
+  description?: string;
+  workdir?: string;
+  maxIterations?: number;
+  removeOnCompleted?: boolean;
+  json?: boolean;
+}
+
+export function registerLoopUpdate(loop: Command): void {
+  const command = loop
+    .command('update <loop_id>')
+    .description('Change a loop’s name, description, workdir, round budget or on_completed hook')
+    .option('--name <name>', 'new name, unique within the workdir')
+    .option('--description <text>', 'new description')
+    .option('--workdir <dir>', 'new workdir')
+    .option('--max-iterations <n>', 'round budget of loops whose head sets none', Number);
+  jsonOptions(command, 'on-completed', 'hook fired once when a run completes: {"platform", "model"?, "prompt", "timeout_minutes"?}')
+    .option('--remove-on-completed', 'remove the on_completed hook')
+    .option('--json', 'print JSON')
+    .action(
+      action(async (loopId: string, options: UpdateOptions & Record<string, unknown>) => {
+        const hook = readJsonOption(options, 'on-completed');
+        if (hook && options.removeOnCompleted) throw badOption('--remove-on-completed', 'give it or --on-completed, not both');
+        const updated = await withContext((ctx) =>
+          updateLoop(ctx, {
+            loop_id: loopId,
+            name: options.name,
+            description: options.description,
+            workdir: options.workdir,
+            settings: options.maxIterations === undefined ? undefined : { max_iterations: options.maxIterations },
+            on_completed: options.removeOnCompleted ? null : hook,
+          }),
+        );
+        emit(updated, options, (l) => `Updated loop ${describeLoop(l)}.`);
+      }),
+    );
+}

@@ -1,0 +1,47 @@
+// `canopy spec update`: change a spec's name, content, status, loop or workdir tag.
+import { Option, type Command } from 'commander';
+import { SPEC_STATUSES } from '../../../domain/spec';
+import { withContext } from '../../../client/context';
+import { updateSpec } from '../../../client/specs-service';
+import { action, emit } from '../../output';
+import { readContent, readList } from './content-option';
+
+interface UpdateOptions {
+  name?: string;
+  content?: string;
+  file?: string;
+  status?: string;
+  loop?: string;
+  backlog?: boolean;
+  workdir?: string;
+  json?: boolean;
+}
+
+export function registerSpecUpdate(spec: Command): void {
+  spec
+    .command('update <spec_id>')
+    .description('Change a spec; moving it to another loop or the backlog puts it at the end of that list')
+    .option('--name <name>', 'new name')
+    .option('--content <text>', 'new content')
+    .option('--file <path>', 'read the new content from this file')
+    .addOption(new Option('--status <status>', 'new status').choices(SPEC_STATUSES))
+    .option('--loop <loop_id>', 'move the spec to this loop')
+    .option('--backlog', 'move the spec to the backlog')
+    .option('--workdir <dir>', 'new workdir tag')
+    .option('--json', 'print JSON')
+    .action(
+      action(async (specId: string, options: UpdateOptions) => {
+        const updated = await withContext((ctx) =>
+          updateSpec(ctx, {
+            spec_id: specId,
+            name: options.name,
+            content: readContent(options),
+            status: options.status,
+            loop_id: readList(options),
+            workdir: options.workdir,
+          }),
+        );
+        emit(updated, options, (s) => `Updated spec '${s.name}' (${s.id}), ${s.status}, ${s.loop_id ? `in loop ${s.loop_id}` : 'in the backlog'}.`);
+      }),
+    );
+}

@@ -1,0 +1,49 @@
+// `canopy up`: Temporal (embedded unless TEMPORAL_ADDRESS is set), the worker and the MCP endpoint, until Ctrl-C.
+import type { Command } from 'commander';
+import { loadConfig } from '../../config';
+import { operatorToken, operatorTokenPath } from '../../mcp/operator-token';
+import { daemonModule, mcpHttpModule } from '../load-on-use';
+import { action } from '../output';
+
+export function registerUp(program: Command): void {
+  program
+    .command('up')
+    .description('Run everything on this machine: Temporal (embedded dev server unless TEMPORAL_ADDRESS is set), the worker and MCP over HTTP')
+    .action(
+      action(async () => {
+        const { startDaemon } = daemonModule();
+        const { mcpEndpointUrl, startMcpHttpServer } = mcpHttpModule();
+        const config = loadConfig();
+        const token = await operatorToken(config.home);
+        const daemon = await startDaemon(config, { embedded: true, mcpUrl: mcpEndpointUrl(config.mcpPort), progress: (line) => console.log(line) });
+        const mcp = await startMcpHttpServer({ ctx: daemon.ctx, port: config.mcpPort, operatorToken: token }).catch(async (error: unknown) => {
+          await daemon.stop();
+          throw error;
+        });
+        console.log(`Temporal: ${daemon.endpoint.description}`);
+        if (daemon.endpoint.server) console.log(`Temporal UI: http://127.0.0.1:${config.uiPort}`);
+        console.log(`Worker polling task queue '${config.taskQueue}' in namespace '${config.namespace}'`);
+        console.log(`MCP: ${mcp.url} (send "Authorization: Bearer <token>", the token is in ${operatorTokenPath(config.home)})`);
+        console.log('canopy is up. Press Ctrl-C to stop.');
+        await waitForStopSignal(daemon.running);
+        console.log('Stopping…');
+        await mcp.close();
+        await daemon.stop();
+        console.log('Stopped.');
+      }),
+    );
+}
+
+/** Resolves on SIGINT or SIGTERM, or when the worker stops on its own. */
+export function waitForStopSignal(running: Promise<void>): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      process.off('SIGINT', done);
+      process.off('SIGTERM', done);
+      resolve();
+    };
+    process.once('SIGINT', done);
+    process.once('SIGTERM', done);
+    running.then(done, done);
+  });
+}

@@ -1,0 +1,22 @@
+// `canopy worker`: a worker alone, against the Temporal server at TEMPORAL_ADDRESS (workers are stateless; run many).
+import type { Command } from 'commander';
+import { loadConfig } from '../../config';
+import { daemonModule } from '../load-on-use';
+import { action } from '../output';
+import { waitForStopSignal } from './up';
+
+export function registerWorker(program: Command): void {
+  program
+    .command('worker')
+    .description('Run a worker against the Temporal server at TEMPORAL_ADDRESS (default 127.0.0.1:7233)')
+    .action(
+      action(async () => {
+        const { startDaemon } = daemonModule();
+        const config = loadConfig();
+        const daemon = await startDaemon(config, { embedded: false, mcpUrl: null, progress: (line) => console.log(line) });
+        console.log(`Worker polling task queue '${config.taskQueue}' on ${daemon.endpoint.address}. Press Ctrl-C to stop.`);
+        await waitForStopSignal(daemon.running);
+        await daemon.stop();
+      }),
+    );
+}

@@ -1,0 +1,34 @@
+// The `canopy` command line: one file per command, assembled here.
+import { Command } from 'commander';
+import { packageVersion } from '../project';
+import { registerBlueprint } from './commands/blueprint';
+import { registerDoctor } from './commands/doctor';
+import { registerLoop } from './commands/loop';
+import { registerLoopLifecycle } from './commands/loop/lifecycle';
+import { registerMcp } from './commands/mcp';
+import { registerNode } from './commands/node';
+import { registerQueue } from './commands/queue';
+import { registerSpec } from './commands/spec';
+import { registerUp } from './commands/up';
+import { registerWorker } from './commands/worker';
+
+export function buildProgram(): Command {
+  const program = new Command('canopy')
+    .description('Durable graphs of AI coding agents, shell checks and gates, run unattended on Temporal')
+    .version(packageVersion(), '-V, --version', 'print the canopy version')
+    .showHelpAfterError();
+  registerUp(program);
+  registerWorker(program);
+  registerDoctor(program);
+  registerNode(program);
+  registerLoopLifecycle(registerLoop(program));
+  registerSpec(program);
+  registerQueue(program);
+  registerBlueprint(program);
+  registerMcp(program);
+  return program;
+}
+
+export async function main(argv: string[] = process.argv): Promise<void> {
+  await buildProgram().parseAsync(argv);
+}
