@@ -20,7 +20,12 @@ const CONCURRENCY_LEVELS = [1, 5, 20];
 const STEPS_PER_CONCURRENT_LOOP = 10;
 
 function chainDocument(length: number) {
-  const nodes = Array.from({ length }, (_, i) => ({ name: `step-${i + 1}`, kind: 'check', position: i + 1, config: { command: 'true', timeout_minutes: 1 } }));
+  const nodes = Array.from({ length }, (_, i) => ({
+    name: `step-${i + 1}`,
+    kind: 'check',
+    position: i + 1,
+    config: { command: 'true', timeout_minutes: 1 },
+  }));
   const edges = nodes.slice(1).map((node, i) => ({ source: nodes[i].name, target: node.name, condition: 'pass' }));
   return { format_version: 1, name: `chain of ${length}`, description: '', nodes, edges, ensembles: [] };
 }
@@ -46,7 +51,9 @@ async function runChain(ctx: ClientContext, length: number): Promise<{ wallMs: n
   await startLoopRun(ctx, loop_id);
   await waitForLoopRun(ctx, loop_id);
   const wallMs = Date.now() - started;
-  const runs = (await listNodeRuns(ctx.db, { loopId: loop_id, limit: 200 })).sort((a, b) => a.node_name.localeCompare(b.node_name, 'en', { numeric: true }));
+  const runs = (await listNodeRuns(ctx.db, { loopId: loop_id, limit: 200 })).sort((a, b) =>
+    a.node_name.localeCompare(b.node_name, 'en', { numeric: true }),
+  );
   const starts = runs.map((run) => Date.parse(run.started_at));
   rmSync(workdir, { recursive: true, force: true });
   return { wallMs, gapsMs: starts.slice(1).map((start, i) => start - starts[i]) };
@@ -79,8 +86,13 @@ async function main(): Promise<void> {
   const address = `127.0.0.1:${await freePort()}`;
   const server = await startDevServer({ binary: binary.path, address, uiPort: null });
   const env = { ...process.env, CANOPY_HOME: home, TEMPORAL_ADDRESS: address, CANOPY_TASK_QUEUE: 'canopy-bench' };
-  const worker = spawn(process.execPath, [path.join(PROJECT_ROOT, 'bin', 'canopy.js'), 'worker'], { env, stdio: ['ignore', 'pipe', 'ignore'] });
-  await new Promise<void>((resolve) => worker.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('Worker polling') && resolve()));
+  const worker = spawn(process.execPath, [path.join(PROJECT_ROOT, 'bin', 'canopy.js'), 'worker'], {
+    env,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  await new Promise<void>((resolve) =>
+    worker.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('Worker polling') && resolve()),
+  );
   const ctx = await openContext(loadConfig(env));
   try {
     await runChain(ctx, 20); // warm-up: workflow cache, SQLite pages, Temporal task queues
@@ -89,11 +101,17 @@ async function main(): Promise<void> {
     const spawnP50 = percentile(spawnCost, 50);
     const overhead = chain.gapsMs.map((gap) => gap - spawnP50);
     console.log(`(a) chain of ${CHAIN_LENGTH} checks running \`true\`: wall ${chain.wallMs} ms`);
-    console.log(`    per step: p50 ${percentile(chain.gapsMs, 50).toFixed(1)} ms, p95 ${percentile(chain.gapsMs, 95).toFixed(1)} ms (node start to next node start)`);
+    console.log(
+      `    per step: p50 ${percentile(chain.gapsMs, 50).toFixed(1)} ms, p95 ${percentile(chain.gapsMs, 95).toFixed(1)} ms (node start to next node start)`,
+    );
     console.log(`    direct \`bash -c true\` spawn: p50 ${spawnP50.toFixed(1)} ms, p95 ${percentile(spawnCost, 95).toFixed(1)} ms`);
-    console.log(`    engine overhead per step (step minus direct spawn p50): p50 ${percentile(overhead, 50).toFixed(1)} ms, p95 ${percentile(overhead, 95).toFixed(1)} ms`);
+    console.log(
+      `    engine overhead per step (step minus direct spawn p50): p50 ${percentile(overhead, 50).toFixed(1)} ms, p95 ${percentile(overhead, 95).toFixed(1)} ms`,
+    );
     for (const loops of CONCURRENCY_LEVELS) {
-      console.log(`(b) ${String(loops).padStart(2)} loop(s) at once on ${loops} workdir(s), ${STEPS_PER_CONCURRENT_LOOP} steps each: ${(await throughput(ctx, loops)).toFixed(1)} node steps/s`);
+      console.log(
+        `(b) ${String(loops).padStart(2)} loop(s) at once on ${loops} workdir(s), ${STEPS_PER_CONCURRENT_LOOP} steps each: ${(await throughput(ctx, loops)).toFixed(1)} node steps/s`,
+      );
     }
     console.log(`(c) worker peak RSS: ${peakRssMb(worker.pid!).toFixed(0)} MB`);
   } finally {

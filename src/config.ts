@@ -16,7 +16,6 @@ export interface CanopyConfig {
   heartbeatTimeoutSeconds: number;
 }
 
-
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): CanopyConfig {
   return {
     home: path.resolve(env.CANOPY_HOME || path.join(os.homedir(), '.canopy')),

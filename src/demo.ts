@@ -67,7 +67,9 @@ async function main(): Promise<void> {
     const runs = (await listNodeRuns(ctx.db, { loopId: imported.loop_id, limit: 200 })).reverse();
     for (const run of runs) {
       const what = excerpt(run.reason && run.outcome === 'fail' ? run.reason : run.reported_output || run.stdout).split('\n')[0];
-      console.log(`${(specNames.get(run.spec_id ?? '') ?? '').padEnd(12)} ${run.node_name.padEnd(10)} round ${run.round}  ${(run.outcome ?? '').padEnd(5)} ${what}`);
+      console.log(
+        `${(specNames.get(run.spec_id ?? '') ?? '').padEnd(12)} ${run.node_name.padEnd(10)} round ${run.round}  ${(run.outcome ?? '').padEnd(5)} ${what}`,
+      );
     }
     console.log(`\nLoop ${result.status}: ${result.completedSpecIds.length} specs completed.`);
     console.log(execFileSync('git', ['log', '--oneline'], { cwd: repo, encoding: 'utf8' }));

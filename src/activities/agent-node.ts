@@ -24,9 +24,15 @@ export async function executeAgent(deps: ActivityDeps, execution: Execution): Pr
   const prompt = renderTemplate(config.prompt_template, execution.values);
   await execution.recordInput(prompt);
   const platforms = loadPlatforms(deps.home);
-  if (!config.platform) return refuse(`Node '${scene.node.name}' has no platform; set config.platform with loop_update_node (known: ${Object.keys(platforms).join(', ')}).`);
+  if (!config.platform)
+    return refuse(
+      `Node '${scene.node.name}' has no platform; set config.platform with loop_update_node (known: ${Object.keys(platforms).join(', ')}).`,
+    );
   const platform = platforms[config.platform];
-  if (!platform) return refuse(`Unknown platform '${config.platform}'; known: ${Object.keys(platforms).join(', ')}. Add it under "platforms" in ${path.join(deps.home, 'config.json')}.`);
+  if (!platform)
+    return refuse(
+      `Unknown platform '${config.platform}'; known: ${Object.keys(platforms).join(', ')}. Add it under "platforms" in ${path.join(deps.home, 'config.json')}.`,
+    );
 
   const token = randomBytes(24).toString('hex');
   await updateNodeRun(deps.db, run.id, { run_token_hash: hashRunToken(token) });
@@ -34,7 +40,12 @@ export async function executeAgent(deps: ActivityDeps, execution: Execution): Pr
   const ownLimit = config.timeout_minutes ?? DEFAULT_AGENT_TIMEOUT_MINUTES;
   const straggler = execution.stragglerMinutes !== null && execution.stragglerMinutes < ownLimit;
   const limitMinutes = straggler ? execution.stragglerMinutes! : ownLimit;
-  const [command, ...args] = renderArgv(platform, { prompt, model: config.model ?? '', mcp_config: mcpConfig, workdir: scene.loop.workdir });
+  const [command, ...args] = renderArgv(platform, {
+    prompt,
+    model: config.model ?? '',
+    mcp_config: mcpConfig,
+    workdir: scene.loop.workdir,
+  });
   try {
     const result = await runInProcessGroup(command, args, {
       cwd: scene.loop.workdir,

@@ -29,7 +29,12 @@ export function completionHookActivities(deps: ActivityDeps) {
       const run = await openNodeRun(
         deps,
         { loopId: loop.id, specId: null, nodeId: null, nodeName: HOOK_NODE_NAME, kind: 'hook' },
-        { runKey, workflowId: Context.current().info.workflowExecution?.workflowId ?? '', round: 1, infraAttempt: Context.current().info.attempt },
+        {
+          runKey,
+          workflowId: Context.current().info.workflowExecution?.workflowId ?? '',
+          round: 1,
+          infraAttempt: Context.current().info.attempt,
+        },
       );
       notifyHuman('Loop completed', `${loop.name} completed; on_completed hook launched.`);
       const node = {
@@ -40,7 +45,12 @@ export function completionHookActivities(deps: ActivityDeps) {
         position: 0,
         ensemble_id: null,
         member_index: null,
-        config: { platform: hook.platform, model: hook.model, prompt_template: hook.prompt, timeout_minutes: hook.timeout_minutes ?? DEFAULT_HOOK_TIMEOUT_MINUTES },
+        config: {
+          platform: hook.platform,
+          model: hook.model,
+          prompt_template: hook.prompt,
+          timeout_minutes: hook.timeout_minutes ?? DEFAULT_HOOK_TIMEOUT_MINUTES,
+        },
       };
       const result = await executeAgent(deps, {
         scene: { loop, node },

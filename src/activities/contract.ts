@@ -64,7 +64,11 @@ export interface LoopActivities {
     loopRunId: string;
     workdir: string;
   }>;
-  claimNextSpec(input: { loopId: string; queueId: string | null; resumeSpecId: string | null }): Promise<{ specId: string; specName: string } | null>;
+  claimNextSpec(input: {
+    loopId: string;
+    queueId: string | null;
+    resumeSpecId: string | null;
+  }): Promise<{ specId: string; specName: string } | null>;
   loadTopology(input: { loopId: string }): Promise<SpecTopology>;
   readHead(input: { workdir: string }): Promise<string>;
   runNode(input: RunNodeInput): Promise<NodeOutcome>;

@@ -31,7 +31,13 @@ export function nodeActivities(deps: ActivityDeps) {
     };
     const result = scene.node.kind === 'check' ? await executeCheck(execution) : await executeAgent(deps, execution);
     if (result.cancelled) {
-      await updateNodeRun(deps.db, run.id, { status: 'cancelled', stdout: result.stdout, stderr: result.stderr, pgid: null, ended_at: new Date().toISOString() });
+      await updateNodeRun(deps.db, run.id, {
+        status: 'cancelled',
+        stdout: result.stdout,
+        stderr: result.stderr,
+        pgid: null,
+        ended_at: new Date().toISOString(),
+      });
       throw new CancelledFailure('Node run cancelled; its process group was killed.');
     }
     const headAfter = await readHead(scene.loop.workdir);
@@ -80,7 +86,11 @@ export function nodeActivities(deps: ActivityDeps) {
     const scene = await loadScene(deps, { ...input, nodeName: input.quorumNode, previousRunId: null });
     const run = await openNodeRun(deps, subjectOf(scene), { ...input, infraAttempt: Context.current().info.attempt });
     const members = await Promise.all(input.memberRunIds.map((id) => getNodeRun(deps.db, id)));
-    const quorum = await buildQuorum(deps, members.filter((m) => m !== undefined), input.minPass);
+    const quorum = await buildQuorum(
+      deps,
+      members.filter((m) => m !== undefined),
+      input.minPass,
+    );
     const headAfter = input.judgeCommitRights ? await readHead(scene.loop.workdir) : null;
     const head = headMoveVerdict({
       subject: `Ensemble '${input.ensembleName}'`,
@@ -89,7 +99,10 @@ export function nodeActivities(deps: ActivityDeps) {
       before: input.headBefore,
       after: headAfter ?? input.headBefore,
     });
-    await updateNodeRun(deps.db, run.id, { input: `members: ${members.map((m) => m?.node_name).join(', ')}`, head_before: input.headBefore || null });
+    await updateNodeRun(deps.db, run.id, {
+      input: `members: ${members.map((m) => m?.node_name).join(', ')}`,
+      head_before: input.headBefore || null,
+    });
     return closeNodeRun(deps, run, {
       verdict: head.violation ?? quorum.verdict,
       stdout: head.violation ? `${quorum.document}\n[canopy] ${head.violation.reason}\n` : quorum.document,

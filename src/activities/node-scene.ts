@@ -18,7 +18,10 @@ export interface NodeScene {
   previous: NodeRun | null;
 }
 
-export async function loadScene(deps: ActivityDeps, input: RunContext & { nodeName: string; previousRunId: string | null }): Promise<NodeScene> {
+export async function loadScene(
+  deps: ActivityDeps,
+  input: RunContext & { nodeName: string; previousRunId: string | null },
+): Promise<NodeScene> {
   const [loop, node, spec, previous] = await Promise.all([
     getLoop(deps.db, input.loopId),
     getNodeByName(deps.db, input.loopId, input.nodeName),

@@ -9,7 +9,10 @@ const ArgvEntry = z.union([z.string(), z.array(z.string()).min(1)]);
 
 export const Platform = z
   .object({
-    argv: z.array(ArgvEntry).min(1, 'argv needs at least the command').describe('Command and arguments with {{prompt}} {{model}} {{mcp_config}} {{workdir}}'),
+    argv: z
+      .array(ArgvEntry)
+      .min(1, 'argv needs at least the command')
+      .describe('Command and arguments with {{prompt}} {{model}} {{mcp_config}} {{workdir}}'),
     env: z.record(z.string(), z.string()).default({}),
   })
   .strict();
@@ -65,8 +68,7 @@ export interface ArgvValues {
 
 export function renderArgv(platform: Platform, values: ArgvValues): string[] {
   const fill = (text: string) => text.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => values[name as keyof ArgvValues] ?? '');
-  const hasEmptyPlaceholder = (text: string) =>
-    [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].some((m) => !values[m[1] as keyof ArgvValues]);
+  const hasEmptyPlaceholder = (text: string) => [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].some((m) => !values[m[1] as keyof ArgvValues]);
   return platform.argv.flatMap((entry) => {
     if (typeof entry === 'string') return [fill(entry)];
     return entry.some(hasEmptyPlaceholder) ? [] : entry.map(fill);

@@ -5,7 +5,11 @@ import type { Verdict } from '../graph/verdicts';
 import { getNode } from '../store/graph-repository';
 import type { ActivityDeps } from './deps';
 
-export async function buildQuorum(deps: ActivityDeps, members: NodeRun[], minPass: number): Promise<{ document: string; verdict: Verdict }> {
+export async function buildQuorum(
+  deps: ActivityDeps,
+  members: NodeRun[],
+  minPass: number,
+): Promise<{ document: string; verdict: Verdict }> {
   const sections = await Promise.all(
     members.map(async (run) => {
       const node = run.node_id ? await getNode(deps.db, run.node_id) : undefined;

@@ -8,4 +8,5 @@ export const mcpHttpModule = (): typeof import('../mcp/http') => require('../mcp
 
 export const mcpServerModule = (): typeof import('../mcp/server') => require('../mcp/server');
 
-export const mcpStdioSdk = (): typeof import('@modelcontextprotocol/sdk/server/stdio.js') => require('@modelcontextprotocol/sdk/server/stdio.js');
+export const mcpStdioSdk = (): typeof import('@modelcontextprotocol/sdk/server/stdio.js') =>
+  require('@modelcontextprotocol/sdk/server/stdio.js');

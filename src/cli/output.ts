@@ -15,7 +15,9 @@ export function reportError(error: unknown, options: OutputOptions): void {
   const canopy = error instanceof CanopyError ? error : null;
   const message = error instanceof Error ? error.message : String(error);
   if (options.json) {
-    const body = { error: { code: canopy?.code ?? 'error', message: canopy ? message.split('\n')[0] : message, issues: canopy?.issues ?? [] } };
+    const body = {
+      error: { code: canopy?.code ?? 'error', message: canopy ? message.split('\n')[0] : message, issues: canopy?.issues ?? [] },
+    };
     process.stderr.write(JSON.stringify(body, null, 2) + '\n');
   } else {
     process.stderr.write(`canopy: ${message}\n`);
@@ -39,5 +41,12 @@ export function action<A extends unknown[]>(run: (...args: A) => Promise<void>):
 export function table(rows: string[][]): string {
   if (rows.length === 0) return '';
   const widths = rows[0].map((_, col) => Math.max(...rows.map((row) => (row[col] ?? '').length)));
-  return rows.map((row) => row.map((cell, col) => cell.padEnd(widths[col])).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((row) =>
+      row
+        .map((cell, col) => cell.padEnd(widths[col]))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }

@@ -37,7 +37,13 @@ export async function scheduleAutorun(ctx: ClientContext, loopId: string, at?: s
         },
       ],
     },
-    action: { type: 'startWorkflow', workflowType: 'autorunWorkflow', args: [{ loopId: loop.id }], taskQueue: ctx.config.taskQueue, workflowId: scheduleId },
+    action: {
+      type: 'startWorkflow',
+      workflowType: 'autorunWorkflow',
+      args: [{ loopId: loop.id }],
+      taskQueue: ctx.config.taskQueue,
+      workflowId: scheduleId,
+    },
     state: { remainingActions: 1, note: `resume loop ${loop.name}` },
     memo: { loop_name: loop.name, workdir: loop.workdir },
   });
@@ -50,7 +56,10 @@ function parseFutureTime(at: string): Date {
     throw new CanopyError('invalid_input', `at: '${at}' is not a time; give an ISO-8601 time such as 2026-12-01T09:00:00Z.`);
   }
   if (when.getTime() <= Date.now()) {
-    throw new CanopyError('invalid_input', `at: ${when.toISOString()} is in the past; give a future time, or omit at to cancel the autorun.`);
+    throw new CanopyError(
+      'invalid_input',
+      `at: ${when.toISOString()} is in the past; give a future time, or omit at to cancel the autorun.`,
+    );
   }
   return when;
 }

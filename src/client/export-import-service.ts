@@ -42,9 +42,10 @@ export async function exportLoop(ctx: ClientContext, loopId: string, options: Ex
     name: loop.name,
     description: loop.description,
     ...(Object.keys(loop.settings).length > 0 && { settings: loop.settings }),
-    nodes: design.nodes.map(
-      (node): ExportNode => ({ ...node, config: node.kind === 'agent' && !withModels ? withoutModel(node.config) : node.config }),
-    ),
+    nodes: design.nodes.map((node): ExportNode => ({
+      ...node,
+      config: node.kind === 'agent' && !withModels ? withoutModel(node.config) : node.config,
+    })),
     edges: design.edges.map(({ type, ...edge }): ExportEdge => (type === 'flow' ? edge : { ...edge, type })),
     ensembles: design.ensembles.map((ensemble) => exportedEnsemble(design, ensemble, withModels)),
   };

@@ -46,9 +46,7 @@ export const RemoveNodeRequest = z.object({ loop_id: Id.optional(), node_id: Id 
 
 export const AddEdgeRequest = z.object({ loop_id: Id, ...EdgeInput.shape }).strict();
 
-export const UpdateEdgeRequest = z
-  .object({ edge_id: Id, condition: EdgeCondition.optional(), type: EdgeType.optional() })
-  .strict();
+export const UpdateEdgeRequest = z.object({ edge_id: Id, condition: EdgeCondition.optional(), type: EdgeType.optional() }).strict();
 
 export const RemoveEdgeRequest = z.object({ edge_id: Id }).strict();
 
@@ -97,78 +95,129 @@ interface Edit {
 export async function addNode(ctx: ClientContext, request: unknown): Promise<StoredNode> {
   const input = parseOrThrow(AddNodeRequest, request, 'The node');
   const { kind, config } = await nodeKindAndConfig(ctx, input);
-  return editGraph(ctx, input.loop_id, 'The node', ({ design }) => {
-    const node: DesignNode = { name: input.name, kind, position: input.position ?? nextPosition(design), config };
-    return { design: { ...design, nodes: [...design.nodes, node] }, subject: { path: `nodes[${design.nodes.length}]`, label: 'node' } };
-  }, (saved) => saved.nodes.find((node) => node.name === input.name)!);
+  return editGraph(
+    ctx,
+    input.loop_id,
+    'The node',
+    ({ design }) => {
+      const node: DesignNode = { name: input.name, kind, position: input.position ?? nextPosition(design), config };
+      return { design: { ...design, nodes: [...design.nodes, node] }, subject: { path: `nodes[${design.nodes.length}]`, label: 'node' } };
+    },
+    (saved) => saved.nodes.find((node) => node.name === input.name)!,
+  );
 }
 
 /** Changes a plain node; its id stays, even when it is renamed. Edges and wiring follow a rename. */
 export async function updateNode(ctx: ClientContext, request: unknown): Promise<StoredNode> {
   const input = parseOrThrow(UpdateNodeRequest, request, 'The node');
   const located = await locatePlainNode(ctx, input.node_id, input.loop_id, 'edit the ensemble with loop_update_ensemble');
-  return editGraph(ctx, located.loop_id, 'The node', ({ design, stored }) => {
-    const current = nodeIn(stored, input.node_id);
-    const index = design.nodes.findIndex((node) => node.name === current.name);
-    const name = input.name ?? current.name;
-    const node: DesignNode = { ...design.nodes[index], name, position: input.position ?? current.position, config: input.config ?? current.config };
-    const nodes = design.nodes.map((other, i) => (i === index ? node : other));
-    return {
-      design: redirect({ ...design, nodes }, current.name, name),
-      previous: { ...stored, nodes: stored.nodes.map((other) => (other.id === current.id ? { ...other, name } : other)) },
-      subject: { path: `nodes[${index}]`, label: 'node' },
-    };
-  }, (saved) => saved.nodes.find((node) => node.id === input.node_id)!);
+  return editGraph(
+    ctx,
+    located.loop_id,
+    'The node',
+    ({ design, stored }) => {
+      const current = nodeIn(stored, input.node_id);
+      const index = design.nodes.findIndex((node) => node.name === current.name);
+      const name = input.name ?? current.name;
+      const node: DesignNode = {
+        ...design.nodes[index],
+        name,
+        position: input.position ?? current.position,
+        config: input.config ?? current.config,
+      };
+      const nodes = design.nodes.map((other, i) => (i === index ? node : other));
+      return {
+        design: redirect({ ...design, nodes }, current.name, name),
+        previous: { ...stored, nodes: stored.nodes.map((other) => (other.id === current.id ? { ...other, name } : other)) },
+        subject: { path: `nodes[${index}]`, label: 'node' },
+      };
+    },
+    (saved) => saved.nodes.find((node) => node.id === input.node_id)!,
+  );
 }
 
 /** Removes a plain node with every edge and ensemble wiring touching it; returns the node as it was. */
 export async function removeNode(ctx: ClientContext, request: unknown): Promise<StoredNode> {
   const input = parseOrThrow(RemoveNodeRequest, request, 'The request');
-  const located = await locatePlainNode(ctx, input.node_id, input.loop_id, 'change its members with loop_update_ensemble, or remove it with loop_remove_ensemble');
-  return editGraph(ctx, located.loop_id, 'The graph', ({ design, stored }) => {
-    const { name } = nodeIn(stored, input.node_id);
-    const remaining = redirect(design, name, null);
-    return { design: { ...remaining, nodes: remaining.nodes.filter((node) => node.name !== name) } };
-  }, (_saved, before) => before.nodes.find((node) => node.id === input.node_id)!);
+  const located = await locatePlainNode(
+    ctx,
+    input.node_id,
+    input.loop_id,
+    'change its members with loop_update_ensemble, or remove it with loop_remove_ensemble',
+  );
+  return editGraph(
+    ctx,
+    located.loop_id,
+    'The graph',
+    ({ design, stored }) => {
+      const { name } = nodeIn(stored, input.node_id);
+      const remaining = redirect(design, name, null);
+      return { design: { ...remaining, nodes: remaining.nodes.filter((node) => node.name !== name) } };
+    },
+    (_saved, before) => before.nodes.find((node) => node.id === input.node_id)!,
+  );
 }
 
 /** Adds an edge between two nodes or ensembles, named as authors name them. */
 export async function addEdge(ctx: ClientContext, request: unknown): Promise<EdgeView> {
   const { loop_id, ...edge } = parseOrThrow(AddEdgeRequest, request, 'The edge');
-  return editGraph(ctx, loop_id, 'The edge', ({ design }) => {
-    const flat = withWiringAsEdges(design);
-    refuseDuplicateEdge(flat.edges, edge);
-    return { design: { ...flat, edges: [...flat.edges, edge] }, subject: { path: `edges[${flat.edges.length}]`, label: 'edge' } };
-  }, (saved) => saved.edges.find((view) => sameEdge(view, edge))!);
+  return editGraph(
+    ctx,
+    loop_id,
+    'The edge',
+    ({ design }) => {
+      const flat = withWiringAsEdges(design);
+      refuseDuplicateEdge(flat.edges, edge);
+      return { design: { ...flat, edges: [...flat.edges, edge] }, subject: { path: `edges[${flat.edges.length}]`, label: 'edge' } };
+    },
+    (saved) => saved.edges.find((view) => sameEdge(view, edge))!,
+  );
 }
 
 /** Changes an edge's condition or type; it keeps its id. */
 export async function updateEdge(ctx: ClientContext, request: unknown): Promise<EdgeView> {
   const input = parseOrThrow(UpdateEdgeRequest, request, 'The edge');
   const located = await locateEdge(ctx, input.edge_id);
-  return editGraph(ctx, located.loop_id, 'The edge', ({ design, stored }) => {
-    const current = edgeIn(stored, input.edge_id);
-    const changed: DesignEdge = { ...current, condition: input.condition ?? current.condition, type: input.type ?? current.type };
-    const flat = withWiringAsEdges(design);
-    const others = flat.edges.filter((edge) => !sameEdge(edge, current));
-    refuseDuplicateEdge(others, changed);
-    return {
-      design: { ...flat, edges: [...others, changed] },
-      previous: { ...stored, edges: stored.edges.map((edge) => (edge.id === current.id ? { ...edge, condition: changed.condition, type: changed.type } : edge)) },
-      subject: { path: `edges[${others.length}]`, label: 'edge' },
-    };
-  }, (saved) => saved.edges.find((edge) => edge.id === input.edge_id)!);
+  return editGraph(
+    ctx,
+    located.loop_id,
+    'The edge',
+    ({ design, stored }) => {
+      const current = edgeIn(stored, input.edge_id);
+      const changed: DesignEdge = { ...current, condition: input.condition ?? current.condition, type: input.type ?? current.type };
+      const flat = withWiringAsEdges(design);
+      const others = flat.edges.filter((edge) => !sameEdge(edge, current));
+      refuseDuplicateEdge(others, changed);
+      return {
+        design: { ...flat, edges: [...others, changed] },
+        previous: {
+          ...stored,
+          edges: stored.edges.map((edge) =>
+            edge.id === current.id ? { ...edge, condition: changed.condition, type: changed.type } : edge,
+          ),
+        },
+        subject: { path: `edges[${others.length}]`, label: 'edge' },
+      };
+    },
+    (saved) => saved.edges.find((edge) => edge.id === input.edge_id)!,
+  );
 }
 
 /** Removes an edge (an ensemble's entry or exit wiring included); returns it as it was. */
 export async function removeEdge(ctx: ClientContext, request: unknown): Promise<EdgeView> {
   const input = parseOrThrow(RemoveEdgeRequest, request, 'The request');
   const located = await locateEdge(ctx, input.edge_id);
-  return editGraph(ctx, located.loop_id, 'The graph', ({ design, stored }) => {
-    const removed = edgeIn(stored, input.edge_id);
-    const flat = withWiringAsEdges(design);
-    return { design: { ...flat, edges: flat.edges.filter((edge) => !sameEdge(edge, removed)) } };
-  }, (_saved, before) => before.edges.find((edge) => edge.id === input.edge_id)!);
+  return editGraph(
+    ctx,
+    located.loop_id,
+    'The graph',
+    ({ design, stored }) => {
+      const removed = edgeIn(stored, input.edge_id);
+      const flat = withWiringAsEdges(design);
+      return { design: { ...flat, edges: flat.edges.filter((edge) => !sameEdge(edge, removed)) } };
+    },
+    (_saved, before) => before.edges.find((edge) => edge.id === input.edge_id)!,
+  );
 }
 
 /** Adds an ensemble as one unit: its member and quorum nodes and its wiring are made from it. */
@@ -176,13 +225,23 @@ export async function addEnsemble(ctx: ClientContext, request: unknown): Promise
   const { loop_id, from_node, condition, ...fields } = parseOrThrow(AddEnsembleRequest, request, 'The ensemble');
   const ensemble = parseOrThrow(
     EnsembleInput,
-    { ...fields, entry_from_node: alias(fields.entry_from_node, from_node, 'from_node'), entry_condition: alias(fields.entry_condition, condition, 'condition') },
+    {
+      ...fields,
+      entry_from_node: alias(fields.entry_from_node, from_node, 'from_node'),
+      entry_condition: alias(fields.entry_condition, condition, 'condition'),
+    },
     'The ensemble',
   );
-  return editGraph(ctx, loop_id, 'The ensemble', ({ design }) => ({
-    design: { ...design, ensembles: [...design.ensembles, stripUndefined(ensemble)] },
-    subject: { path: `ensembles[${design.ensembles.length}]`, label: 'ensemble' },
-  }), (saved) => saved.ensembles.find((view) => view.name === ensemble.name)!);
+  return editGraph(
+    ctx,
+    loop_id,
+    'The ensemble',
+    ({ design }) => ({
+      design: { ...design, ensembles: [...design.ensembles, stripUndefined(ensemble)] },
+      subject: { path: `ensembles[${design.ensembles.length}]`, label: 'ensemble' },
+    }),
+    (saved) => saved.ensembles.find((view) => view.name === ensemble.name)!,
+  );
 }
 
 /**
@@ -192,25 +251,37 @@ export async function addEnsemble(ctx: ClientContext, request: unknown): Promise
 export async function updateEnsemble(ctx: ClientContext, request: unknown): Promise<EnsembleView> {
   const { loop_id, ensemble_id, name, ...changes } = parseOrThrow(UpdateEnsembleRequest, request, 'The ensemble');
   const ref = await locateEnsemble(ctx, loop_id, ensemble_id, name);
-  return editGraph(ctx, loop_id, 'The ensemble', ({ design }) => {
-    const index = ensembleIndex(design, ref);
-    const updated = applyChanges(design.ensembles[index], changes);
-    return {
-      design: { ...design, ensembles: design.ensembles.map((ensemble, i) => (i === index ? updated : ensemble)) },
-      subject: { path: `ensembles[${index}]`, label: 'ensemble' },
-    };
-  }, (saved) => saved.ensembles.find((view) => view.name === ref.name)!);
+  return editGraph(
+    ctx,
+    loop_id,
+    'The ensemble',
+    ({ design }) => {
+      const index = ensembleIndex(design, ref);
+      const updated = applyChanges(design.ensembles[index], changes);
+      return {
+        design: { ...design, ensembles: design.ensembles.map((ensemble, i) => (i === index ? updated : ensemble)) },
+        subject: { path: `ensembles[${index}]`, label: 'ensemble' },
+      };
+    },
+    (saved) => saved.ensembles.find((view) => view.name === ref.name)!,
+  );
 }
 
 /** Removes an ensemble with its member and quorum nodes and every edge and wiring touching it; returns it as it was. */
 export async function removeEnsemble(ctx: ClientContext, request: unknown): Promise<EnsembleView> {
   const { loop_id, ensemble_id, name } = parseOrThrow(RemoveEnsembleRequest, request, 'The request');
   const ref = await locateEnsemble(ctx, loop_id, ensemble_id, name);
-  return editGraph(ctx, loop_id, 'The graph', ({ design }) => {
-    const index = ensembleIndex(design, ref);
-    const remaining = redirect(design, ref.name, null);
-    return { design: { ...remaining, ensembles: remaining.ensembles.filter((_, i) => i !== index) } };
-  }, (_saved, before) => before.ensembles.find((view) => view.name === ref.name)!);
+  return editGraph(
+    ctx,
+    loop_id,
+    'The graph',
+    ({ design }) => {
+      const index = ensembleIndex(design, ref);
+      const remaining = redirect(design, ref.name, null);
+      return { design: { ...remaining, ensembles: remaining.ensembles.filter((_, i) => i !== index) } };
+    },
+    (_saved, before) => before.ensembles.find((view) => view.name === ref.name)!,
+  );
 }
 
 /** Loads, edits, validates and stores the loop's design in one transaction; `pick` finds the result in the graph after (or before) the edit. */
@@ -234,8 +305,10 @@ async function editGraph<T>(
 async function nodeKindAndConfig(ctx: ClientContext, input: z.output<typeof AddNodeRequest>): Promise<Pick<DesignNode, 'kind' | 'config'>> {
   if (input.blueprint === undefined) {
     const issues: Issue[] = [];
-    if (input.kind === undefined) issues.push({ field: 'kind', message: 'is required: give agent, check, gate or router, or name a blueprint' });
-    if (input.config_overrides !== undefined) issues.push({ field: 'config_overrides', message: 'applies to a blueprint only: name one, or give config' });
+    if (input.kind === undefined)
+      issues.push({ field: 'kind', message: 'is required: give agent, check, gate or router, or name a blueprint' });
+    if (input.config_overrides !== undefined)
+      issues.push({ field: 'config_overrides', message: 'applies to a blueprint only: name one, or give config' });
     if (issues.length) throw invalidInput('The node', issues);
     return { kind: input.kind!, config: input.config ?? {} };
   }
@@ -267,7 +340,12 @@ async function locateEdge(ctx: ClientContext, edgeId: string): Promise<{ loop_id
   return edge;
 }
 
-async function locateEnsemble(ctx: ClientContext, loopId: string, ensembleId: string | undefined, name: string | undefined): Promise<{ name: string }> {
+async function locateEnsemble(
+  ctx: ClientContext,
+  loopId: string,
+  ensembleId: string | undefined,
+  name: string | undefined,
+): Promise<{ name: string }> {
   if ((ensembleId === undefined) === (name === undefined)) {
     throw invalidInput('The request', [{ field: 'ensemble_id', message: 'give either ensemble_id or name (not both)' }]);
   }
@@ -297,7 +375,10 @@ function edgeIn(stored: StoredGraph, edgeId: string): EdgeView {
 }
 
 function nextPosition(design: Design): number {
-  const positions = [...design.nodes.map((node) => node.position), ...design.ensembles.map((ensemble) => ensemblePosition(design, ensemble))];
+  const positions = [
+    ...design.nodes.map((node) => node.position),
+    ...design.ensembles.map((ensemble) => ensemblePosition(design, ensemble)),
+  ];
   return positions.length ? Math.max(...positions) + 1 : 1;
 }
 
@@ -334,8 +415,8 @@ function redirect(design: Design, from: string, to: string | null): Design {
     return stripUndefined({
       ...unit,
       ...(entry !== null && { entry_from_node: entry, entry_condition }),
-      on_pass_to: on_pass_to === undefined ? undefined : end(on_pass_to) ?? undefined,
-      on_fail_to: on_fail_to === undefined ? undefined : end(on_fail_to) ?? undefined,
+      on_pass_to: on_pass_to === undefined ? undefined : (end(on_pass_to) ?? undefined),
+      on_fail_to: on_fail_to === undefined ? undefined : (end(on_fail_to) ?? undefined),
     });
   });
   return { ...design, edges, ensembles };
@@ -355,7 +436,9 @@ function applyChanges(ensemble: DesignEnsemble, changes: Record<string, unknown>
 /** The canonical field wins; its alias may repeat it but not contradict it. */
 function alias(canonical: string | undefined, aliasValue: string | undefined, aliasName: string): string | undefined {
   if (canonical !== undefined && aliasValue !== undefined && canonical !== aliasValue) {
-    throw invalidInput('The ensemble', [{ field: aliasName, message: `contradicts its canonical field ('${canonical}' vs '${aliasValue}'); give one of them` }]);
+    throw invalidInput('The ensemble', [
+      { field: aliasName, message: `contradicts its canonical field ('${canonical}' vs '${aliasValue}'); give one of them` },
+    ]);
   }
   return canonical ?? aliasValue;
 }

@@ -8,9 +8,9 @@ import { designFromStored, type StoredGraph, type StoredNode } from '../graph/st
 export type EdgeView = Edge & { source: string; target: string };
 
 export type EnsembleView = { ensemble_id: string; loop_id: string } & DesignEnsemble & {
-  member_node_ids: string[];
-  quorum_node_id: string;
-};
+    member_node_ids: string[];
+    quorum_node_id: string;
+  };
 
 export interface GraphView {
   nodes: StoredNode[];

@@ -23,9 +23,7 @@ import { viewGraph, type GraphView } from './graph-view-service';
 /** loop_get: the loop, its whole graph with ids (member and quorum nodes included) and its specs. */
 export type LoopDetail = Loop & GraphView & { specs: StoredSpec[] };
 
-export const ListLoopsRequest = z
-  .object({ include_archived: z.boolean().default(false).describe('Also list archived loops') })
-  .strict();
+export const ListLoopsRequest = z.object({ include_archived: z.boolean().default(false).describe('Also list archived loops') }).strict();
 
 export const UpdateLoopRequest = z.object({ loop_id: Id, ...LoopUpdateInput.shape }).strict();
 
@@ -105,7 +103,10 @@ async function refuseTakenName(db: DatabaseOrTransaction, workdir: string, name:
 }
 
 function nameTaken(workdir: string, name: string): CanopyError {
-  return new CanopyError('conflict', `A loop named '${name}' already exists in ${workdir}; choose another name (loop names are unique per workdir).`);
+  return new CanopyError(
+    'conflict',
+    `A loop named '${name}' already exists in ${workdir}; choose another name (loop names are unique per workdir).`,
+  );
 }
 
 function braced(name: string): string {

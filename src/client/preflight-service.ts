@@ -54,12 +54,18 @@ function graphCheck(design: Design): PreflightCheck {
   }
   const issues = validateDesign(design);
   if (issues.length) return { name: 'graph', ok: false, detail: issues.map((issue) => `${issue.field}: ${issue.message}`).join('; ') };
-  return { name: 'graph', ok: true, detail: `${design.nodes.length} nodes, ${design.ensembles.length} ensembles, ${design.edges.length} edges; valid` };
+  return {
+    name: 'graph',
+    ok: true,
+    detail: `${design.nodes.length} nodes, ${design.ensembles.length} ensembles, ${design.edges.length} edges; valid`,
+  };
 }
 
 function agentPlatforms(design: Design): AgentPlatform[] {
   return [
-    ...design.nodes.filter((node) => node.kind === 'agent').map((node) => ({ node: node.name, platform: node.config.platform as string | undefined })),
+    ...design.nodes
+      .filter((node) => node.kind === 'agent')
+      .map((node) => ({ node: node.name, platform: node.config.platform as string | undefined })),
     ...design.ensembles.flatMap((ensemble) =>
       ensemble.members.map((member, index) => ({ node: memberNodeName(ensemble.name, index), platform: member.platform })),
     ),
@@ -88,7 +94,11 @@ async function platformChecks(home: string, agents: AgentPlatform[]): Promise<Pr
     used.map(async (name): Promise<PreflightCheck> => {
       const platform = platforms[name];
       if (!platform) {
-        return { name: `platform ${name}`, ok: false, detail: `not configured; known: ${Object.keys(platforms).join(', ')} (add it to ${path.join(home, 'config.json')})` };
+        return {
+          name: `platform ${name}`,
+          ok: false,
+          detail: `not configured; known: ${Object.keys(platforms).join(', ')} (add it to ${path.join(home, 'config.json')})`,
+        };
       }
       const [command] = renderArgv(platform, { prompt: '', model: '', mcp_config: '', workdir: '' });
       const found = await locateCommand(command);
@@ -112,7 +122,10 @@ async function workdirChecks(workdir: string): Promise<PreflightCheck[]> {
     (stats) => stats.isDirectory(),
     () => false,
   );
-  if (!isDirectory) return [{ name: 'workdir', ok: false, detail: `${workdir} is not a directory; create it or point the loop elsewhere with loop_update` }];
+  if (!isDirectory)
+    return [
+      { name: 'workdir', ok: false, detail: `${workdir} is not a directory; create it or point the loop elsewhere with loop_update` },
+    ];
   const repository = await repositoryState(workdir);
   return [
     { name: 'workdir', ok: true, detail: workdir },
@@ -122,7 +135,15 @@ async function workdirChecks(workdir: string): Promise<PreflightCheck[]> {
       detail: repository.isRepo ? 'yes' : 'not a git repository; commit rights and HEAD tracking need one (`git init`)',
     },
     ...(repository.isRepo
-      ? [{ name: 'git clean', ok: repository.clean, detail: repository.clean ? 'no uncommitted changes' : 'uncommitted changes; commit or stash them so reviewers see only this run’s diff' }]
+      ? [
+          {
+            name: 'git clean',
+            ok: repository.clean,
+            detail: repository.clean
+              ? 'no uncommitted changes'
+              : 'uncommitted changes; commit or stash them so reviewers see only this run’s diff',
+          },
+        ]
       : []),
   ];
 }

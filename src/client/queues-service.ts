@@ -16,7 +16,9 @@ import {
 import type { ClientContext } from './context';
 import { requireSpec } from './specs-service';
 
-export const CreateQueueRequest = z.object({ name: z.string().trim().min(1, 'must not be empty').max(200).describe('Queue name, unique') }).strict();
+export const CreateQueueRequest = z
+  .object({ name: z.string().trim().min(1, 'must not be empty').max(200).describe('Queue name, unique') })
+  .strict();
 
 export const QueueSpecRequest = z.object({ queue_id: Id, spec_id: Id }).strict();
 
@@ -57,7 +59,10 @@ export async function removeQueueSpec(ctx: ClientContext, request: unknown): Pro
   const { queue_id, spec_id } = parseOrThrow(QueueSpecRequest, request, 'The request');
   const queue = await requireQueue(ctx, queue_id);
   if (!queue.spec_ids.includes(spec_id)) {
-    throw new CanopyError('not_found', `Spec ${spec_id} is not in queue ${queue_id}; it holds: ${queue.spec_ids.join(', ') || '(nothing)'}.`);
+    throw new CanopyError(
+      'not_found',
+      `Spec ${spec_id} is not in queue ${queue_id}; it holds: ${queue.spec_ids.join(', ') || '(nothing)'}.`,
+    );
   }
   return (await removeSpecFromQueue(ctx.db, queue_id, spec_id))!;
 }

@@ -12,7 +12,8 @@ const SECRET_PATTERNS: RegExp[] = [
 ];
 
 /** `KEY=value` and `"token": "value"` where the key names a secret: the value is masked, the key kept. */
-const SECRET_ASSIGNMENT = /\b([A-Za-z0-9_]*(?:api[_-]?key|secret|token|password|passwd|authorization)[A-Za-z0-9_]*)("?\s*[:=]\s*"?)(?:Bearer\s+)?([^\s"',;]{6,})/gi;
+const SECRET_ASSIGNMENT =
+  /\b([A-Za-z0-9_]*(?:api[_-]?key|secret|token|password|passwd|authorization)[A-Za-z0-9_]*)("?\s*[:=]\s*"?)(?:Bearer\s+)?([^\s"',;]{6,})/gi;
 
 export const REDACTED = '[REDACTED]';
 

@@ -37,7 +37,8 @@ export interface StartedRun {
 
 export async function startLoopRun(ctx: ClientContext, loopId: string, options: { queueId?: string | null } = {}): Promise<StartedRun> {
   const loop = await requireLoop(ctx.db, loopId);
-  if (loop.archived) throw new CanopyError('refused', `Loop ${loop.id} is archived; restore it with \`canopy loop restore ${loop.id}\` before running it.`);
+  if (loop.archived)
+    throw new CanopyError('refused', `Loop ${loop.id} is archived; restore it with \`canopy loop restore ${loop.id}\` before running it.`);
   await requireWork(ctx, loop, options.queueId ?? null);
   return startWorkflow(ctx, loop, { loopId: loop.id, queueId: options.queueId ?? null, resume: null });
 }
@@ -48,7 +49,8 @@ export async function waitForLoopRun(ctx: ClientContext, loopId: string): Promis
 
 export async function pauseLoop(ctx: ClientContext, loopId: string): Promise<{ loop_id: string; requested: 'pause' }> {
   const loop = await requireLoop(ctx.db, loopId);
-  if (loop.status !== 'running') throw new CanopyError('refused', `Loop ${loop.id} is ${loop.status}, not running; only a running loop can be paused.`);
+  if (loop.status !== 'running')
+    throw new CanopyError('refused', `Loop ${loop.id} is ${loop.status}, not running; only a running loop can be paused.`);
   await signalRunning(ctx, loop, (handle) => handle.signal(pauseSignal));
   return { loop_id: loop.id, requested: 'pause' };
 }
@@ -57,7 +59,11 @@ export async function pauseLoop(ctx: ClientContext, loopId: string): Promise<{ l
  * A paused or blocked loop resumes in its running workflow; a failed one starts a new run from its
  * resume point, rerunning the failed node (retry) or treating it as passed (skip).
  */
-export async function continueLoop(ctx: ClientContext, loopId: string, strategy: ContinueStrategy = 'retry'): Promise<{ loop_id: string; strategy: ContinueStrategy; resumed: 'signal' | 'new_run' }> {
+export async function continueLoop(
+  ctx: ClientContext,
+  loopId: string,
+  strategy: ContinueStrategy = 'retry',
+): Promise<{ loop_id: string; strategy: ContinueStrategy; resumed: 'signal' | 'new_run' }> {
   const loop = await requireLoop(ctx.db, loopId);
   if (loop.status === 'paused' || loop.status === 'blocked') {
     await signalRunning(ctx, loop, (handle) => handle.signal(continueSignal, { strategy }));
@@ -66,7 +72,11 @@ export async function continueLoop(ctx: ClientContext, loopId: string, strategy:
   if (loop.status === 'failed') {
     const last = await latestLoopRun(ctx.db, loop.id);
     const resume = resumePointOf(last);
-    if (!resume) throw new CanopyError('refused', `Loop ${loop.id} failed without a resume point; reset it with \`canopy loop reset ${loop.id}\` and run it again.`);
+    if (!resume)
+      throw new CanopyError(
+        'refused',
+        `Loop ${loop.id} failed without a resume point; reset it with \`canopy loop reset ${loop.id}\` and run it again.`,
+      );
     await startWorkflow(ctx, loop, { loopId: loop.id, queueId: last?.queue_id ?? null, resume: { ...resume, strategy } });
     return { loop_id: loop.id, strategy, resumed: 'new_run' };
   }
@@ -155,12 +165,16 @@ async function requireWork(ctx: ClientContext, loop: Loop, queueId: string | nul
     if (!queue) throw notFound('queue', queueId, 'List queues with `canopy queue list`.');
     const specs = await listSpecs(ctx.db, {});
     const pending = specs.filter((spec) => queue.spec_ids.includes(spec.id) && spec.status === 'pending');
-    if (pending.length === 0) throw new CanopyError('refused', `Queue ${queueId} has no pending specs; add some with \`canopy queue add\`.`);
+    if (pending.length === 0)
+      throw new CanopyError('refused', `Queue ${queueId} has no pending specs; add some with \`canopy queue add\`.`);
     return;
   }
   const pending = await listSpecs(ctx.db, { loopId: loop.id, status: 'pending' });
   if (pending.length === 0) {
-    throw new CanopyError('refused', `Loop ${loop.id} has no pending specs; add one with \`canopy spec create --loop ${loop.id} --name <name> --content <text>\`, or reset the loop.`);
+    throw new CanopyError(
+      'refused',
+      `Loop ${loop.id} has no pending specs; add one with \`canopy spec create --loop ${loop.id} --name <name> --content <text>\`, or reset the loop.`,
+    );
   }
 }
 
@@ -168,13 +182,20 @@ async function handleOf(ctx: ClientContext, loopId: string): Promise<WorkflowHan
   return (await ctx.temporal()).workflow.getHandle(loopWorkflowId(loopId));
 }
 
-async function signalRunning(ctx: ClientContext, loop: Loop, send: (handle: WorkflowHandle<typeof loopRunWorkflow>) => Promise<void>): Promise<void> {
+async function signalRunning(
+  ctx: ClientContext,
+  loop: Loop,
+  send: (handle: WorkflowHandle<typeof loopRunWorkflow>) => Promise<void>,
+): Promise<void> {
   try {
     await send(await handleOf(ctx, loop.id));
   } catch (error) {
     const { WorkflowNotFoundError } = temporalClientSdk();
     if (error instanceof WorkflowNotFoundError) {
-      throw new CanopyError('conflict', `Loop ${loop.id} is marked ${loop.status} but no run of it is open in Temporal; reset it with \`canopy loop reset ${loop.id}\`.`);
+      throw new CanopyError(
+        'conflict',
+        `Loop ${loop.id} is marked ${loop.status} but no run of it is open in Temporal; reset it with \`canopy loop reset ${loop.id}\`.`,
+      );
     }
     throw error;
   }

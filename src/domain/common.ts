@@ -16,10 +16,6 @@ export const TimeoutMinutes = z
   .positive('must be a positive number of minutes')
   .max(24 * 60, 'must be at most 1440 minutes (one day)');
 
-export const MaxIterations = z
-  .number()
-  .int('must be a whole number')
-  .min(1, 'must be at least 1')
-  .max(1000, 'must be at most 1000');
+export const MaxIterations = z.number().int('must be a whole number').min(1, 'must be at least 1').max(1000, 'must be at most 1000');
 
 export const Timestamp = z.string().describe('ISO-8601 time');

@@ -11,16 +11,15 @@ export const EXECUTED_EDGE_TYPES: readonly EdgeType[] = ['flow', 'loopback'];
 
 export const OUTCOME_CONDITIONS = ['pass', 'fail', 'always'] as const;
 
-export const EdgeCondition = z
-  .string()
-  .min(1)
-  .describe('pass, fail or always; on edges leaving a router, one of its route labels');
+export const EdgeCondition = z.string().min(1).describe('pass, fail or always; on edges leaving a router, one of its route labels');
 
 export const EdgeInput = z.object({
   source: z.string().min(1).describe('Name of the node the edge leaves'),
   target: z.string().min(1).describe('Name of the node the edge enters'),
   condition: EdgeCondition.default('pass'),
-  type: EdgeType.default('flow').describe('flow (default), loopback (closes a bounded loop), or the non-executed wires tool and agent_result'),
+  type: EdgeType.default('flow').describe(
+    'flow (default), loopback (closes a bounded loop), or the non-executed wires tool and agent_result',
+  ),
 });
 export type EdgeInput = z.infer<typeof EdgeInput>;
 

@@ -23,7 +23,9 @@ const ensembleFields = {
     .min(MIN_ENSEMBLE_MEMBERS, `an ensemble needs at least ${MIN_ENSEMBLE_MEMBERS} members`)
     .max(MAX_ENSEMBLE_MEMBERS, `an ensemble takes at most ${MAX_ENSEMBLE_MEMBERS} members`),
   min_pass: z.number().int().min(1).optional().describe('Members that must pass for the quorum to pass (default: all)'),
-  straggler_timeout_minutes: TimeoutMinutes.optional().describe('A member still running this long after its start is killed and counted as fail'),
+  straggler_timeout_minutes: TimeoutMinutes.optional().describe(
+    'A member still running this long after its start is killed and counted as fail',
+  ),
   timeout_minutes: TimeoutMinutes.optional().describe('Timeout of each member (default 30)'),
   entry_from_node: z.string().min(1).optional().describe('Node whose outcome starts the ensemble'),
   entry_condition: z.string().min(1).optional().describe('Condition on the entry edge (default always)'),

@@ -10,7 +10,9 @@ export const DEFAULT_MAX_ITERATIONS = 5;
 
 export const LoopSettings = z
   .object({
-    max_iterations: MaxIterations.optional().describe(`Round budget of every loop in the graph whose head sets none (default ${DEFAULT_MAX_ITERATIONS})`),
+    max_iterations: MaxIterations.optional().describe(
+      `Round budget of every loop in the graph whose head sets none (default ${DEFAULT_MAX_ITERATIONS})`,
+    ),
   })
   .strict();
 export type LoopSettings = z.infer<typeof LoopSettings>;

@@ -20,9 +20,7 @@ export function loopBodies(edges: TypedEdge[]): Record<string, string[]> {
   const tailsByHead = adjacency(edges.filter((edge) => edge.type === 'loopback').map((edge) => [edge.target, edge.source]));
 
   // Object.fromEntries defines own properties, so a node named "__proto__" stays an ordinary key.
-  return Object.fromEntries(
-    [...tailsByHead].map(([head, tails]) => [head, bodyOf(head, tails, successors, predecessors)]),
-  );
+  return Object.fromEntries([...tailsByHead].map(([head, tails]) => [head, bodyOf(head, tails, successors, predecessors)]));
 }
 
 function bodyOf(head: string, tails: string[], successors: Adjacency, predecessors: Adjacency): string[] {

@@ -58,9 +58,12 @@ export function designFromStored(graph: StoredGraph): Design {
       position: stored.position,
     });
   });
-  const nodes = sortByPosition(graph.nodes.filter((n) => n.ensemble_id === null)).map(
-    (node): DesignNode => ({ name: node.name, kind: node.kind, position: node.position, config: node.config }),
-  );
+  const nodes = sortByPosition(graph.nodes.filter((n) => n.ensemble_id === null)).map((node): DesignNode => ({
+    name: node.name,
+    kind: node.kind,
+    position: node.position,
+    config: node.config,
+  }));
   return { nodes, edges: named.filter((edge) => !wiring.has(edge)), ensembles };
 }
 
@@ -74,7 +77,13 @@ export function expandDesign(loopId: string, design: Design, previous: StoredGra
   const oldEdgeId = new Map(previous.edges.map((e) => [edgeKey(e.source_id, e.target_id, e.condition, e.type), e.id]));
   const nodeId = (name: string) => oldNodeId.get(name) ?? newId('node');
 
-  const nodes: StoredNode[] = design.nodes.map((n) => ({ id: nodeId(n.name), loop_id: loopId, ensemble_id: null, member_index: null, ...n }));
+  const nodes: StoredNode[] = design.nodes.map((n) => ({
+    id: nodeId(n.name),
+    loop_id: loopId,
+    ensemble_id: null,
+    member_index: null,
+    ...n,
+  }));
   const ensembles: StoredEnsemble[] = [];
   const vertexId = new Map(nodes.map((n) => [n.name, n.id]));
   for (const ensemble of design.ensembles) {
@@ -90,7 +99,16 @@ export function expandDesign(loopId: string, design: Design, previous: StoredGra
       nodes.push({ id: nodeId(name), loop_id: loopId, name, kind: 'agent', position, config, ensemble_id: id, member_index: index });
     });
     const quorumConfig = { min_pass: ensemble.min_pass ?? ensemble.members.length };
-    nodes.push({ id: quorumId, loop_id: loopId, name: quorum, kind: 'quorum', position, config: quorumConfig, ensemble_id: id, member_index: null });
+    nodes.push({
+      id: quorumId,
+      loop_id: loopId,
+      name: quorum,
+      kind: 'quorum',
+      position,
+      config: quorumConfig,
+      ensemble_id: id,
+      member_index: null,
+    });
     vertexId.set(ensemble.name, quorumId);
   }
   const edges: Edge[] = allDesignEdges(design).map((edge) => {
@@ -116,7 +134,9 @@ export function memberConfig(ensemble: DesignEnsemble, index: number): Record<st
 /** Explicit edges plus the flow edges ensemble wiring stands for. */
 export function allDesignEdges(design: Design): DesignEdge[] {
   const wiring = design.ensembles.flatMap((e): DesignEdge[] => [
-    ...(e.entry_from_node ? [{ source: e.entry_from_node, target: e.name, condition: e.entry_condition ?? 'always', type: 'flow' as const }] : []),
+    ...(e.entry_from_node
+      ? [{ source: e.entry_from_node, target: e.name, condition: e.entry_condition ?? 'always', type: 'flow' as const }]
+      : []),
     ...(e.on_pass_to ? [{ source: e.name, target: e.on_pass_to, condition: 'pass', type: 'flow' as const }] : []),
     ...(e.on_fail_to ? [{ source: e.name, target: e.on_fail_to, condition: 'fail', type: 'flow' as const }] : []),
   ]);
@@ -138,5 +158,7 @@ function sortEdges(edges: DesignEdge[]): DesignEdge[] {
 
 /** Drops absent fields (undefined or a null column) so designs and configs carry only what was given. */
 function withoutUndefined<T extends Record<string, unknown>>(value: T): { [K in keyof T]: Exclude<T[K], null> } {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined && v !== null)) as { [K in keyof T]: Exclude<T[K], null> };
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined && v !== null)) as {
+    [K in keyof T]: Exclude<T[K], null>;
+  };
 }

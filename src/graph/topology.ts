@@ -50,9 +50,7 @@ export function entryVertex(topology: Topology): string | null {
 
 /** The executed steps leaving `vertex` that its outcome takes: those whose condition is the outcome or always. */
 export function nextSteps(topology: Topology, vertex: string, outcome: string): Step[] {
-  return topology.edges.filter(
-    (step) => step.source === vertex && (step.condition === outcome || step.condition === 'always'),
-  );
+  return topology.edges.filter((step) => step.source === vertex && (step.condition === outcome || step.condition === 'always'));
 }
 
 function designVertices(design: Design): Vertex[] {

@@ -11,15 +11,7 @@ import { placeholderIssues } from './validation/placeholder-issues';
 
 type Rule = (design: Design, wires: DesignWire[]) => Issue[];
 
-const RULES: Rule[] = [
-  nodeIssues,
-  ensembleIssues,
-  duplicateNameIssues,
-  endpointIssues,
-  cycleIssues,
-  conditionIssues,
-  placeholderIssues,
-];
+const RULES: Rule[] = [nodeIssues, ensembleIssues, duplicateNameIssues, endpointIssues, cycleIssues, conditionIssues, placeholderIssues];
 
 /** Every problem with the design, each naming its field and the fix; [] when the design is valid. */
 export function validateDesign(design: Design): Issue[] {

@@ -37,7 +37,9 @@ export function agentVerdict(end: ProcessEnd, report: AgentReport | null, requir
   const failure = processFailure(end);
   if (failure) return failure;
   if (report) {
-    return report.status === 'pass' ? PASS : fail('reported_fail', report.output ? `Agent reported fail: ${firstLine(report.output)}` : 'Agent reported fail.');
+    return report.status === 'pass'
+      ? PASS
+      : fail('reported_fail', report.output ? `Agent reported fail: ${firstLine(report.output)}` : 'Agent reported fail.');
   }
   if (end.exitCode !== 0) return fail('exit_code', `Agent exited with code ${end.exitCode}.`);
   if (requireReport) {
@@ -48,26 +50,27 @@ export function agentVerdict(end: ProcessEnd, report: AgentReport | null, requir
 }
 
 /** Judges a HEAD move: only nodes with commit rights may commit, and only while some node has them. */
-export function headMoveVerdict(input: {
-  subject: string;
-  hasCommitRights: boolean;
-  enforced: boolean;
-  before: string;
-  after: string;
-}): { violation: Verdict | null; committedHead: string | null } {
+export function headMoveVerdict(input: { subject: string; hasCommitRights: boolean; enforced: boolean; before: string; after: string }): {
+  violation: Verdict | null;
+  committedHead: string | null;
+} {
   const moved = input.before !== input.after && input.after !== '';
   if (!moved) return { violation: null, committedHead: null };
   if (input.hasCommitRights) return { violation: null, committedHead: input.after };
   if (!input.enforced) return { violation: null, committedHead: null };
   return {
-    violation: fail('commit_rights', `${input.subject} committed but has no commit rights: HEAD moved ${input.before || '(none)'} -> ${input.after}`),
+    violation: fail(
+      'commit_rights',
+      `${input.subject} committed but has no commit rights: HEAD moved ${input.before || '(none)'} -> ${input.after}`,
+    ),
     committedHead: null,
   };
 }
 
 function processFailure(end: ProcessEnd): Verdict | null {
   if (end.spawnError) return fail('spawn_error', `Could not start the process: ${end.spawnError}`);
-  if (end.timedOut && end.straggler) return fail('straggler', `Ensemble member still running after straggler_timeout_minutes (${end.limitMinutes}); killed.`);
+  if (end.timedOut && end.straggler)
+    return fail('straggler', `Ensemble member still running after straggler_timeout_minutes (${end.limitMinutes}); killed.`);
   if (end.timedOut) return fail('timeout', `Killed after timeout_minutes (${end.limitMinutes}).`);
   return null;
 }

@@ -31,7 +31,8 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
   const server = http.createServer((request, response) => {
     serve(options, request, response).catch((error: unknown) => {
       console.error('canopy mcp: request failed:', error);
-      if (!response.headersSent) sendJson(response, 500, { jsonrpc: '2.0', error: { code: -32603, message: 'Internal server error' }, id: null });
+      if (!response.headersSent)
+        sendJson(response, 500, { jsonrpc: '2.0', error: { code: -32603, message: 'Internal server error' }, id: null });
     });
   });
   await listen(server, options.port);
@@ -61,7 +62,12 @@ async function serve(options: McpHttpOptions, request: http.IncomingMessage, res
   }
   // Stateless: nothing is kept between requests, so there is no stream to open with GET nor session to end with DELETE.
   if (request.method !== 'POST') {
-    return sendJson(response, 405, { error: 'method_not_allowed', message: 'This endpoint is stateless: send MCP messages with POST.' }, { Allow: 'POST' });
+    return sendJson(
+      response,
+      405,
+      { error: 'method_not_allowed', message: 'This endpoint is stateless: send MCP messages with POST.' },
+      { Allow: 'POST' },
+    );
   }
   const mcp = createMcpServer(options.ctx, access);
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
@@ -80,7 +86,9 @@ function sendJson(response: http.ServerResponse, status: number, body: unknown, 
 function listen(server: http.Server, port: number): Promise<void> {
   return new Promise((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
-      reject(error.code === 'EADDRINUSE' ? new Error(`MCP port ${port} on ${LOOPBACK} is in use; choose another with CANOPY_MCP_PORT.`) : error);
+      reject(
+        error.code === 'EADDRINUSE' ? new Error(`MCP port ${port} on ${LOOPBACK} is in use; choose another with CANOPY_MCP_PORT.`) : error,
+      );
     });
     server.listen(port, LOOPBACK, () => resolve());
   });

@@ -2,15 +2,7 @@
 // PostgreSQL when given a postgres:// URL. Opening runs the migrations, so callers always see the
 // latest schema.
 import path from 'node:path';
-import {
-  Kysely,
-  sql,
-  type Generated,
-  type Insertable,
-  type Selectable,
-  type Transaction,
-  type Updateable,
-} from 'kysely';
+import { Kysely, sql, type Generated, type Insertable, type Selectable, type Transaction, type Updateable } from 'kysely';
 import type { EdgeType, FailureKind, LoopStatus, NodeKind, NodeRunStatus, SpecStatus } from '../domain';
 import { postgresDialect, sqliteDialect } from './dialects';
 import { migrateToLatest } from './migrations';

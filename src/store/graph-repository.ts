@@ -49,9 +49,18 @@ export async function getGraph(db: DatabaseOrTransaction, loopId: string): Promi
 export async function replaceGraph(db: DatabaseOrTransaction, loopId: string, graph: GraphRecords): Promise<void> {
   await inTransaction(db, async (tx) => {
     const current = await getGraph(tx, loopId);
-    const ensembles = diffRows(current.ensembles.map(ensembleToRow), graph.ensembles.map((e) => ensembleToRow({ ...e, loop_id: loopId })));
-    const nodes = diffRows(current.nodes.map(nodeToRow), graph.nodes.map((n) => nodeToRow({ ...n, loop_id: loopId })));
-    const edges = diffRows(current.edges.map(pickEdgeFields), graph.edges.map((e) => pickEdgeFields({ ...e, loop_id: loopId })));
+    const ensembles = diffRows(
+      current.ensembles.map(ensembleToRow),
+      graph.ensembles.map((e) => ensembleToRow({ ...e, loop_id: loopId })),
+    );
+    const nodes = diffRows(
+      current.nodes.map(nodeToRow),
+      graph.nodes.map((n) => nodeToRow({ ...n, loop_id: loopId })),
+    );
+    const edges = diffRows(
+      current.edges.map(pickEdgeFields),
+      graph.edges.map((e) => pickEdgeFields({ ...e, loop_id: loopId })),
+    );
 
     // Removals go from what references to what is referenced, additions the other way round.
     if (edges.removed.length) await tx.deleteFrom('edges').where('id', 'in', edges.removed).execute();
@@ -206,7 +215,14 @@ function nodeChangesToRow(changes: NodeChanges): NodeRowUpdate {
 
 /** Edge rows and domain edges have the same fields; picking them keeps stray properties out of queries. */
 function pickEdgeFields(edge: Edge): Edge {
-  return { id: edge.id, loop_id: edge.loop_id, source_id: edge.source_id, target_id: edge.target_id, condition: edge.condition, type: edge.type };
+  return {
+    id: edge.id,
+    loop_id: edge.loop_id,
+    source_id: edge.source_id,
+    target_id: edge.target_id,
+    condition: edge.condition,
+    type: edge.type,
+  };
 }
 
 function edgeChangesToRow(changes: EdgeChanges): EdgeRowUpdate {

@@ -30,7 +30,10 @@ export async function getLoop(db: DatabaseOrTransaction, id: string): Promise<Lo
   return row && loopFromRow(row);
 }
 
-export async function listLoops(db: DatabaseOrTransaction, { includeArchived = false }: { includeArchived?: boolean } = {}): Promise<Loop[]> {
+export async function listLoops(
+  db: DatabaseOrTransaction,
+  { includeArchived = false }: { includeArchived?: boolean } = {},
+): Promise<Loop[]> {
   let query = db.selectFrom('loops').selectAll().orderBy('name').orderBy('workdir');
   if (!includeArchived) query = query.where('archived', '=', toFlag(false));
   return (await query.execute()).map(loopFromRow);

@@ -5,7 +5,11 @@ import { inTransaction, type DatabaseOrTransaction, type QueueRow } from './data
 import { newId } from './ids';
 
 export async function createQueue(db: DatabaseOrTransaction, name: string): Promise<Queue> {
-  const row = await db.insertInto('queues').values({ id: newId('queue'), name, created_at: now() }).returningAll().executeTakeFirstOrThrow();
+  const row = await db
+    .insertInto('queues')
+    .values({ id: newId('queue'), name, created_at: now() })
+    .returningAll()
+    .executeTakeFirstOrThrow();
   return { ...pickQueueFields(row), spec_ids: [] };
 }
 
@@ -26,7 +30,12 @@ export async function listQueues(db: DatabaseOrTransaction): Promise<Queue[]> {
 }
 
 /** Adds the spec at `index` (0 is the front), or at the end when no index is given. */
-export async function addSpecToQueue(db: DatabaseOrTransaction, queueId: string, specId: string, index?: number): Promise<Queue | undefined> {
+export async function addSpecToQueue(
+  db: DatabaseOrTransaction,
+  queueId: string,
+  specId: string,
+  index?: number,
+): Promise<Queue | undefined> {
   return rewriteOrder(db, queueId, (specIds) => {
     const at = index === undefined ? specIds.length : Math.max(0, Math.min(index, specIds.length));
     return [...specIds.slice(0, at), specId, ...specIds.slice(at)];

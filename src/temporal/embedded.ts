@@ -31,5 +31,9 @@ export async function ensureTemporal(config: CanopyConfig, progress: (line: stri
     dbFile: path.join(config.home, 'temporal.db'),
     logFile: path.join(config.home, 'temporal.log'),
   });
-  return { address, server, description: `embedded dev server (pid ${server.pid}) at ${address}, data in ${path.join(config.home, 'temporal.db')}` };
+  return {
+    address,
+    server,
+    description: `embedded dev server (pid ${server.pid}) at ${address}, data in ${path.join(config.home, 'temporal.db')}`,
+  };
 }

@@ -215,7 +215,13 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
         failureKind: result.outcome.failureKind,
         reason: result.outcome.reason,
       };
-      await bookkeeping.finishLoopRun({ loopId, loopRunId, status: 'failed', ...failure, resume: result.resume && JSON.stringify(result.resume) });
+      await bookkeeping.finishLoopRun({
+        loopId,
+        loopRunId,
+        status: 'failed',
+        ...failure,
+        resume: result.resume && JSON.stringify(result.resume),
+      });
       state.status = 'failed';
       return { status: 'failed', ...failure, completedSpecIds };
     }
@@ -223,7 +229,15 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
     completedSpecIds.push(spec.specId);
   }
 
-  await bookkeeping.finishLoopRun({ loopId, loopRunId, status: 'completed', failingNode: null, failureKind: null, reason: null, resume: null });
+  await bookkeeping.finishLoopRun({
+    loopId,
+    loopRunId,
+    status: 'completed',
+    failingNode: null,
+    failureKind: null,
+    reason: null,
+    resume: null,
+  });
   state.status = 'completed';
   await execution.runCompletionHook({ loopId, loopRunId, completedSpecIds });
   return { status: 'completed', failingNode: null, failureKind: null, reason: null, completedSpecIds };
@@ -240,7 +254,14 @@ function unrunnable(error: unknown, vertex: string): SpecResult {
 }
 
 function skipped(nodeRunId: string | null): NodeOutcome {
-  return { nodeRunId: nodeRunId ?? '', outcome: 'pass', failureKind: null, reason: 'skipped by loop_continue', excerpt: '', committedHead: null };
+  return {
+    nodeRunId: nodeRunId ?? '',
+    outcome: 'pass',
+    failureKind: null,
+    reason: 'skipped by loop_continue',
+    excerpt: '',
+    committedHead: null,
+  };
 }
 
 async function mapWithConcurrency<T, R>(items: T[], limit: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {

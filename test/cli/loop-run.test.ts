@@ -45,7 +45,10 @@ describe('canopy loop run --wait', () => {
     assert.equal(result.workflow_id, `loop-${loopId}`);
     const info = JSON.parse((await canopy(env, 'loop', 'info', loopId, '--json')).stdout);
     assert.equal(info.status, 'completed');
-    assert.deepEqual(info.specs.map((s: { status: string }) => s.status), ['completed']);
+    assert.deepEqual(
+      info.specs.map((s: { status: string }) => s.status),
+      ['completed'],
+    );
   });
 
   it('exits non-zero when the loop failed, naming the node and reason', async () => {

@@ -22,7 +22,13 @@ function processesMentioning(text: string): number[] {
 
 it('canopy up runs Temporal and a worker, and SIGINT stops both', async () => {
   const home = tempHome();
-  const env: NodeJS.ProcessEnv = { ...process.env, CANOPY_HOME: home, CANOPY_TEMPORAL_PORT: String(await freePort()), CANOPY_UI_PORT: String(await freePort()), CANOPY_MCP_PORT: String(await freePort()) };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    CANOPY_HOME: home,
+    CANOPY_TEMPORAL_PORT: String(await freePort()),
+    CANOPY_UI_PORT: String(await freePort()),
+    CANOPY_MCP_PORT: String(await freePort()),
+  };
   delete env.TEMPORAL_ADDRESS;
   const up = spawnCanopy(['up'], env);
   await waitForOutput(up, /canopy is up/);

@@ -49,7 +49,10 @@ describe('canopy loop import (CLI)', () => {
     assert.equal(imported.stdout, '');
     const { error } = JSON.parse(imported.stderr);
     assert.equal(error.code, 'invalid_input');
-    assert.deepEqual(error.issues.map((issue: { field: string }) => issue.field), ['(document)']);
+    assert.deepEqual(
+      error.issues.map((issue: { field: string }) => issue.field),
+      ['(document)'],
+    );
 
     const listed = canopy('loop', 'list', '--all', '--json');
     assert.deepEqual(JSON.parse(listed.stdout), []);

@@ -22,7 +22,12 @@ function richDocument(): Record<string, unknown> {
     description: 'Every part of the format',
     settings: { max_iterations: 3 },
     nodes: [
-      { name: 'implement', kind: 'agent', position: 1, config: { platform: 'claude', model: 'opus', prompt_template: 'Do {{spec_content}}', max_iterations: 4 } },
+      {
+        name: 'implement',
+        kind: 'agent',
+        position: 1,
+        config: { platform: 'claude', model: 'opus', prompt_template: 'Do {{spec_content}}', max_iterations: 4 },
+      },
       { name: 'test', kind: 'check', position: 2, config: { command: 'npm test', timeout_minutes: 5 } },
       { name: 'triage', kind: 'router', position: 3, config: { routes: { bug: ['BUG'], flaky: ['FLAKY'] }, fallback: 'bug' } },
       { name: 'looks-done', kind: 'gate', position: 5, config: { output_contains: 'DONE' } },
@@ -68,7 +73,13 @@ describe('import', () => {
     });
     const loop = await getLoop(store.ctx, result.loop_id);
     assert.equal(loop.workdir, workdir());
-    assert.deepEqual(loop.nodes.map((node) => node.name).sort(), ['committer', 'implementer', 'reviewers/member-1', 'reviewers/member-2', 'reviewers/quorum']);
+    assert.deepEqual(loop.nodes.map((node) => node.name).sort(), [
+      'committer',
+      'implementer',
+      'reviewers/member-1',
+      'reviewers/member-2',
+      'reviewers/quorum',
+    ]);
     assert.deepEqual(loop.edges.map((edge) => `${edge.source} -${edge.condition}-> ${edge.target}`).sort(), [
       'implementer -always-> reviewers',
       'reviewers -pass-> committer',
@@ -95,7 +106,15 @@ describe('import', () => {
     assert.deepEqual(document.ensembles[0].members, [{}, { prompt_override: 'Be strict: {{previous_output}}', timeout_minutes: 7 }]);
     assert.equal(document.edges.find((edge) => edge.target === 'test')?.type, undefined, 'flow is the default type');
     const copy = await importLoop(store.ctx, document, { workdir: workdir('copy') });
-    assert.deepEqual(copy.nodes_missing_platform, ['implement', 'helper', 'reviewers/member-1', 'reviewers/member-2', 'voters/member-1', 'voters/member-2', 'voters/member-3']);
+    assert.deepEqual(copy.nodes_missing_platform, [
+      'implement',
+      'helper',
+      'reviewers/member-1',
+      'reviewers/member-2',
+      'voters/member-1',
+      'voters/member-2',
+      'voters/member-3',
+    ]);
   });
 
   it('takes a free name when the one asked for is taken in the workdir, and --name overrides the file’s', async () => {
@@ -115,7 +134,11 @@ describe('import', () => {
 describe('import refuses a bad file and creates no loop', () => {
   const refusals: [string, () => unknown, ExpectedRefusal][] = [
     ['text that is not JSON', () => '{"format_version": 1,', { code: 'invalid_input', field: '(document)', message: /not valid JSON/ }],
-    ['format_version 2', () => ({ ...seedDocument(), format_version: 2 }), { code: 'invalid_input', field: 'format_version', message: /must be 1/ }],
+    [
+      'format_version 2',
+      () => ({ ...seedDocument(), format_version: 2 }),
+      { code: 'invalid_input', field: 'format_version', message: /must be 1/ },
+    ],
     [
       'an unknown node kind',
       () => withNode(seedDocument(), { name: 'deploy', kind: 'deployer', position: 5, config: {} }),
@@ -131,8 +154,16 @@ describe('import refuses a bad file and creates no loop', () => {
       () => ({ ...seedDocument(), edges: [{ source: 'committer', target: 'implementer', condition: 'fail' }] }),
       { code: 'invalid_input', field: 'edges[0]', message: /closes the cycle.*loopback/ },
     ],
-    ['a one-member ensemble', () => withMembers(seedDocument(), 1), { code: 'invalid_input', field: 'ensembles.0.members', message: /at least 2/ }],
-    ['a nine-member ensemble', () => withMembers(seedDocument(), 9), { code: 'invalid_input', field: 'ensembles.0.members', message: /at most 8/ }],
+    [
+      'a one-member ensemble',
+      () => withMembers(seedDocument(), 1),
+      { code: 'invalid_input', field: 'ensembles.0.members', message: /at least 2/ },
+    ],
+    [
+      'a nine-member ensemble',
+      () => withMembers(seedDocument(), 9),
+      { code: 'invalid_input', field: 'ensembles.0.members', message: /at most 8/ },
+    ],
     [
       'a nested ensemble',
       () => {
@@ -152,9 +183,18 @@ describe('import refuses a bad file and creates no loop', () => {
   }
 
   it('names every problem of a file at once', async () => {
-    const document = { ...seedDocument(), edges: [{ source: 'committer', target: 'publisher', condition: 'pass' }, { source: 'ghost', target: 'implementer', condition: 'pass' }] };
+    const document = {
+      ...seedDocument(),
+      edges: [
+        { source: 'committer', target: 'publisher', condition: 'pass' },
+        { source: 'ghost', target: 'implementer', condition: 'pass' },
+      ],
+    };
     const error = await assertRefused(importLoop(store.ctx, document), { code: 'invalid_input' });
-    assert.deepEqual(error.issues.map((issue) => issue.field), ['edges[0].target', 'edges[1].source']);
+    assert.deepEqual(
+      error.issues.map((issue) => issue.field),
+      ['edges[0].target', 'edges[1].source'],
+    );
   });
 
   function withNode(document: Record<string, any>, node: unknown) {
@@ -171,7 +211,16 @@ describe('export', () => {
   it('refuses a loop whose names are not unique, naming them', async () => {
     const { loop_id } = await importLoop(store.ctx, seedText, { workdir: workdir() });
     // Only a store written outside the services can hold a node named like an ensemble.
-    await insertNode(store.ctx.db, { id: newId('node'), loop_id, name: 'reviewers', kind: 'check', position: 9, config: { command: 'true' }, ensemble_id: null, member_index: null });
+    await insertNode(store.ctx.db, {
+      id: newId('node'),
+      loop_id,
+      name: 'reviewers',
+      kind: 'check',
+      position: 9,
+      config: { command: 'true' },
+      ensemble_id: null,
+      member_index: null,
+    });
     await assertRefused(exportLoop(store.ctx, loop_id), { code: 'refused', message: /used more than once: reviewers\./ });
   });
 });

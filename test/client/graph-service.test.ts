@@ -28,7 +28,12 @@ async function baseLoop(): Promise<string> {
   const loop = await createLoop(store.ctx, { name: 'graph', workdir: path.join(store.home, 'project') });
   await addNode(store.ctx, { loop_id: loop.id, name: 'implement', kind: 'agent', config: agentConfig() });
   await addNode(store.ctx, { loop_id: loop.id, name: 'test', kind: 'check', config: { command: 'npm test' } });
-  await addNode(store.ctx, { loop_id: loop.id, name: 'triage', kind: 'router', config: { routes: { bug: ['BUG'], flaky: ['FLAKY'] }, fallback: 'bug' } });
+  await addNode(store.ctx, {
+    loop_id: loop.id,
+    name: 'triage',
+    kind: 'router',
+    config: { routes: { bug: ['BUG'], flaky: ['FLAKY'] }, fallback: 'bug' },
+  });
   await addEdge(store.ctx, { loop_id: loop.id, source: 'implement', target: 'test' });
   await addEdge(store.ctx, { loop_id: loop.id, source: 'test', target: 'triage', condition: 'fail' });
   return loop.id;
@@ -59,7 +64,14 @@ describe('graph service: adding and editing', () => {
     assert.match(fix.id, /^node_/);
     const edge = await addEdge(store.ctx, { loop_id: loopId, source: 'triage', target: 'fix', condition: 'bug' });
     assert.deepEqual(
-      { source: edge.source, target: edge.target, condition: edge.condition, type: edge.type, source_id: edge.source_id, target_id: edge.target_id },
+      {
+        source: edge.source,
+        target: edge.target,
+        condition: edge.condition,
+        type: edge.type,
+        source_id: edge.source_id,
+        target_id: edge.target_id,
+      },
       { source: 'triage', target: 'fix', condition: 'bug', type: 'flow', source_id: await nodeId(loopId, 'triage'), target_id: fix.id },
     );
   });
@@ -67,14 +79,24 @@ describe('graph service: adding and editing', () => {
   it('keeps the ids of untouched nodes and edges, and node runs stay attached through edits and renames', async () => {
     const before = await getLoop(store.ctx, loopId);
     const implementId = await nodeId(loopId, 'implement');
-    const run = await insertNodeRun(store.ctx.db, { loop_id: loopId, node_id: implementId, node_name: 'implement', kind: 'agent', round: 1 });
+    const run = await insertNodeRun(store.ctx.db, {
+      loop_id: loopId,
+      node_id: implementId,
+      node_name: 'implement',
+      kind: 'agent',
+      round: 1,
+    });
 
     await updateNode(store.ctx, { node_id: await nodeId(loopId, 'test'), config: { command: 'make check' } });
     await updateNode(store.ctx, { node_id: implementId, name: 'build' });
     await addNode(store.ctx, { loop_id: loopId, name: 'unrelated', kind: 'check', config: { command: 'true' } });
 
     const after = await getLoop(store.ctx, loopId);
-    const ids = (loop: typeof before) => loop.nodes.filter((node) => node.name !== 'unrelated').map((node) => node.id).sort();
+    const ids = (loop: typeof before) =>
+      loop.nodes
+        .filter((node) => node.name !== 'unrelated')
+        .map((node) => node.id)
+        .sort();
     assert.deepEqual(ids(after), ids(before));
     assert.deepEqual(after.edges.map((edge) => edge.id).sort(), before.edges.map((edge) => edge.id).sort());
     assert.deepEqual(
@@ -93,23 +115,37 @@ describe('graph service: adding and editing', () => {
 
     const removed = await removeEdge(store.ctx, { edge_id: first.id });
     assert.equal(removed.id, first.id);
-    assert.deepEqual((await getLoop(store.ctx, loopId)).edges.map((edge) => edge.source), ['test']);
+    assert.deepEqual(
+      (await getLoop(store.ctx, loopId)).edges.map((edge) => edge.source),
+      ['test'],
+    );
 
     await removeNode(store.ctx, { node_id: await nodeId(loopId, 'triage') });
     const loop = await getLoop(store.ctx, loopId);
-    assert.deepEqual(loop.nodes.map((node) => node.name), ['implement', 'test']);
+    assert.deepEqual(
+      loop.nodes.map((node) => node.name),
+      ['implement', 'test'],
+    );
     assert.deepEqual(loop.edges, []);
   });
 
   it('starts a node from a blueprint, laying config_overrides over its config', async () => {
-    const node = await addNode(store.ctx, { loop_id: loopId, name: 'coder', blueprint: 'implementer-claude', config_overrides: { model: 'opus', timeout_minutes: 5 } });
+    const node = await addNode(store.ctx, {
+      loop_id: loopId,
+      name: 'coder',
+      blueprint: 'implementer-claude',
+      config_overrides: { model: 'opus', timeout_minutes: 5 },
+    });
     const blueprint = BUILTIN_BLUEPRINTS.find((candidate) => candidate.name === 'implementer-claude')!;
     assert.equal(node.kind, blueprint.kind);
     assert.deepEqual(node.config, { ...blueprint.config, model: 'opus', timeout_minutes: 5 });
   });
 
   it('refuses an unknown blueprint with the list of every blueprint', async () => {
-    const error = await assertRefused(addNode(store.ctx, { loop_id: loopId, name: 'x', blueprint: 'no-such' }), { code: 'invalid_input', field: 'blueprint' });
+    const error = await assertRefused(addNode(store.ctx, { loop_id: loopId, name: 'x', blueprint: 'no-such' }), {
+      code: 'invalid_input',
+      field: 'blueprint',
+    });
     for (const { name } of BUILTIN_BLUEPRINTS) assert.match(error.message, new RegExp(name));
   });
 });
@@ -121,11 +157,15 @@ describe('graph service: refusals change nothing', () => {
   });
 
   it('a duplicate node name', () =>
-    assertRefusedUnchanged(loopId, () => addNode(store.ctx, { loop_id: loopId, name: 'test', kind: 'check', config: { command: 'true' } }), {
-      code: 'invalid_input',
-      field: 'name',
-      message: /unique within a loop/,
-    }));
+    assertRefusedUnchanged(
+      loopId,
+      () => addNode(store.ctx, { loop_id: loopId, name: 'test', kind: 'check', config: { command: 'true' } }),
+      {
+        code: 'invalid_input',
+        field: 'name',
+        message: /unique within a loop/,
+      },
+    ));
 
   it('an edge to a missing node', () =>
     assertRefusedUnchanged(loopId, () => addEdge(store.ctx, { loop_id: loopId, source: 'test', target: 'nowhere', condition: 'pass' }), {
@@ -147,18 +187,26 @@ describe('graph service: refusals change nothing', () => {
   });
 
   it('two edges matching one outcome', () =>
-    assertRefusedUnchanged(loopId, () => addEdge(store.ctx, { loop_id: loopId, source: 'implement', target: 'triage', condition: 'always' }), {
-      code: 'invalid_input',
-      field: 'edge',
-      message: /only one executed edge may leave a vertex/,
-    }));
+    assertRefusedUnchanged(
+      loopId,
+      () => addEdge(store.ctx, { loop_id: loopId, source: 'implement', target: 'triage', condition: 'always' }),
+      {
+        code: 'invalid_input',
+        field: 'edge',
+        message: /only one executed edge may leave a vertex/,
+      },
+    ));
 
   it('a router edge with an unknown label', () =>
-    assertRefusedUnchanged(loopId, () => addEdge(store.ctx, { loop_id: loopId, source: 'triage', target: 'implement', condition: 'feature', type: 'loopback' }), {
-      code: 'invalid_input',
-      field: 'condition',
-      message: /not an outcome of 'triage'.*bug, flaky, always/,
-    }));
+    assertRefusedUnchanged(
+      loopId,
+      () => addEdge(store.ctx, { loop_id: loopId, source: 'triage', target: 'implement', condition: 'feature', type: 'loopback' }),
+      {
+        code: 'invalid_input',
+        field: 'condition',
+        message: /not an outcome of 'triage'.*bug, flaky, always/,
+      },
+    ));
 
   it('a quorum node', () =>
     assertRefusedUnchanged(loopId, () => addNode(store.ctx, { loop_id: loopId, name: 'q', kind: 'quorum', config: { min_pass: 1 } }), {
@@ -175,24 +223,48 @@ describe('graph service: refusals change nothing', () => {
     }));
 
   it('an ensemble of one member', () =>
-    assertRefusedUnchanged(loopId, () => addEnsemble(store.ctx, { loop_id: loopId, name: 'solo', prompt_template: 'Review', members: [{}] }), {
-      code: 'invalid_input',
-      field: 'members',
-      message: /at least 2 members/,
-    }));
+    assertRefusedUnchanged(
+      loopId,
+      () => addEnsemble(store.ctx, { loop_id: loopId, name: 'solo', prompt_template: 'Review', members: [{}] }),
+      {
+        code: 'invalid_input',
+        field: 'members',
+        message: /at least 2 members/,
+      },
+    ));
 
   it('an ensemble of nine members', () =>
     assertRefusedUnchanged(
       loopId,
-      () => addEnsemble(store.ctx, { loop_id: loopId, name: 'crowd', prompt_template: 'Review', members: Array.from({ length: 9 }, () => ({})) }),
+      () =>
+        addEnsemble(store.ctx, {
+          loop_id: loopId,
+          name: 'crowd',
+          prompt_template: 'Review',
+          members: Array.from({ length: 9 }, () => ({})),
+        }),
       { code: 'invalid_input', field: 'members', message: /at most 8 members/ },
     ));
 
   it('a nested ensemble', async () => {
-    await addEnsemble(store.ctx, { loop_id: loopId, name: 'reviewers', prompt_template: 'Review', members: [{}, {}], from_node: 'test', condition: 'pass' });
+    await addEnsemble(store.ctx, {
+      loop_id: loopId,
+      name: 'reviewers',
+      prompt_template: 'Review',
+      members: [{}, {}],
+      from_node: 'test',
+      condition: 'pass',
+    });
     await assertRefusedUnchanged(
       loopId,
-      () => addEnsemble(store.ctx, { loop_id: loopId, name: 'inner', prompt_template: 'Again', members: [{}, {}], from_node: 'reviewers/member-1' }),
+      () =>
+        addEnsemble(store.ctx, {
+          loop_id: loopId,
+          name: 'inner',
+          prompt_template: 'Again',
+          members: [{}, {}],
+          from_node: 'reviewers/member-1',
+        }),
       { code: 'invalid_input', field: 'entry_from_node', message: /ensembles cannot be nested/ },
     );
   });
@@ -233,7 +305,13 @@ describe('graph service: ensembles as units', () => {
     assert.deepEqual(loop.ensembles, [ensemble]);
     const internal = loop.nodes.filter((node) => node.ensemble_id === ensemble.ensemble_id);
     assert.deepEqual(internal.map((node) => node.name).sort(), ['reviewers/member-1', 'reviewers/member-2', 'reviewers/quorum']);
-    assert.deepEqual(ensemble.member_node_ids, internal.filter((node) => node.kind === 'agent').sort((a, b) => a.member_index! - b.member_index!).map((node) => node.id));
+    assert.deepEqual(
+      ensemble.member_node_ids,
+      internal
+        .filter((node) => node.kind === 'agent')
+        .sort((a, b) => a.member_index! - b.member_index!)
+        .map((node) => node.id),
+    );
   });
 
   it('propagates a new shared prompt to every member without its own prompt_override, keeping their ids', async () => {
@@ -245,7 +323,11 @@ describe('graph service: ensembles as units', () => {
       from_node: 'test',
       condition: 'pass',
     });
-    const after = await updateEnsemble(store.ctx, { loop_id: loopId, name: 'reviewers', prompt_template: 'Review carefully: {{previous_output}}' });
+    const after = await updateEnsemble(store.ctx, {
+      loop_id: loopId,
+      name: 'reviewers',
+      prompt_template: 'Review carefully: {{previous_output}}',
+    });
     assert.deepEqual(after.member_node_ids, before.member_node_ids);
     const prompts = (await getLoop(store.ctx, loopId)).nodes
       .filter((node) => node.ensemble_id === after.ensemble_id && node.kind === 'agent')
@@ -254,7 +336,15 @@ describe('graph service: ensembles as units', () => {
   });
 
   it('updates wiring by id, clears it with null, and removes the ensemble with everything touching it', async () => {
-    const ensemble = await addEnsemble(store.ctx, { loop_id: loopId, name: 'reviewers', prompt_template: 'Review', members: [{}, {}], from_node: 'test', condition: 'pass', on_pass_to: 'triage' });
+    const ensemble = await addEnsemble(store.ctx, {
+      loop_id: loopId,
+      name: 'reviewers',
+      prompt_template: 'Review',
+      members: [{}, {}],
+      from_node: 'test',
+      condition: 'pass',
+      on_pass_to: 'triage',
+    });
     const rewired = await updateEnsemble(store.ctx, { loop_id: loopId, ensemble_id: ensemble.ensemble_id, on_pass_to: null, min_pass: 1 });
     assert.equal(rewired.on_pass_to, undefined);
     assert.equal(rewired.min_pass, 1);
@@ -264,12 +354,22 @@ describe('graph service: ensembles as units', () => {
     assert.equal(removed.ensemble_id, ensemble.ensemble_id);
     const loop = await getLoop(store.ctx, loopId);
     assert.deepEqual(loop.ensembles, []);
-    assert.deepEqual(loop.nodes.map((node) => node.name), ['implement', 'test', 'triage']);
+    assert.deepEqual(
+      loop.nodes.map((node) => node.name),
+      ['implement', 'test', 'triage'],
+    );
     assert.deepEqual(loop.edges.map((edge) => `${edge.source}->${edge.target}`).sort(), ['implement->test', 'test->triage']);
   });
 
   it('removing an ensemble entry edge removes that wiring', async () => {
-    await addEnsemble(store.ctx, { loop_id: loopId, name: 'reviewers', prompt_template: 'Review', members: [{}, {}], from_node: 'test', condition: 'pass' });
+    await addEnsemble(store.ctx, {
+      loop_id: loopId,
+      name: 'reviewers',
+      prompt_template: 'Review',
+      members: [{}, {}],
+      from_node: 'test',
+      condition: 'pass',
+    });
     const entry = (await getLoop(store.ctx, loopId)).edges.find((edge) => edge.target === 'reviewers')!;
     await removeEdge(store.ctx, { edge_id: entry.id });
     assert.equal((await getLoop(store.ctx, loopId)).ensembles[0].entry_from_node, undefined);

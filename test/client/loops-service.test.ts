@@ -23,7 +23,10 @@ describe('loops service', () => {
     const loop = await createLoop(store.ctx, { name: 'build', workdir: relative, description: 'Builds' });
     assert.equal(loop.workdir, workdir());
     assert.equal(loop.status, 'pending');
-    await assertRefused(createLoop(store.ctx, { name: 'build', workdir: workdir() }), { code: 'conflict', message: /'build' already exists/ });
+    await assertRefused(createLoop(store.ctx, { name: 'build', workdir: workdir() }), {
+      code: 'conflict',
+      message: /'build' already exists/,
+    });
     await createLoop(store.ctx, { name: 'build', workdir: workdir('other') });
     await assertRefused(createLoop(store.ctx, { name: '', workdir: workdir() }), { code: 'invalid_input', field: 'name' });
   });
@@ -38,7 +41,11 @@ describe('loops service', () => {
     });
     assert.deepEqual(await getLoop(store.ctx, loop.id), { ...loop, nodes: [], edges: [], ensembles: [], specs: [] });
 
-    const updated = await updateLoop(store.ctx, { loop_id: loop.id, on_completed: { ...hook, prompt: 'Docs for {{completed_specs}}' }, settings: { max_iterations: 2 } });
+    const updated = await updateLoop(store.ctx, {
+      loop_id: loop.id,
+      on_completed: { ...hook, prompt: 'Docs for {{completed_specs}}' },
+      settings: { max_iterations: 2 },
+    });
     assert.equal(updated.on_completed?.prompt, 'Docs for {{completed_specs}}');
     assert.deepEqual(updated.settings, { max_iterations: 2 });
     assert.equal((await updateLoop(store.ctx, { loop_id: loop.id, on_completed: null })).on_completed, null);
@@ -53,11 +60,17 @@ describe('loops service', () => {
     await setLoopStatus(store.ctx.db, loop.id, 'paused');
     await archiveLoop(store.ctx, loop.id);
     assert.deepEqual(await listLoops(store.ctx), []);
-    assert.deepEqual((await listLoops(store.ctx, { include_archived: true })).map((listed) => listed.id), [loop.id]);
+    assert.deepEqual(
+      (await listLoops(store.ctx, { include_archived: true })).map((listed) => listed.id),
+      [loop.id],
+    );
     assert.equal((await getLoop(store.ctx, loop.id)).archived, true);
 
     await restoreLoop(store.ctx, loop.id);
-    assert.deepEqual((await listLoops(store.ctx)).map((listed) => listed.id), [loop.id]);
+    assert.deepEqual(
+      (await listLoops(store.ctx)).map((listed) => listed.id),
+      [loop.id],
+    );
   });
 
   it('refuses to delete a loop whose run is still open, and deletes it otherwise', async () => {
@@ -93,7 +106,10 @@ describe('preflight', () => {
   it('passes once every agent has a platform whose binary exists, in a clean repository with a pending spec', async () => {
     const repo = tempGitRepo();
     try {
-      writeFileSync(path.join(store.home, 'config.json'), JSON.stringify({ platforms: { local: { argv: [process.execPath, '{{prompt}}'] } } }));
+      writeFileSync(
+        path.join(store.home, 'config.json'),
+        JSON.stringify({ platforms: { local: { argv: [process.execPath, '{{prompt}}'] } } }),
+      );
       const { loop_id } = await importLoop(store.ctx, seedText, { workdir: repo });
       const loop = await getLoop(store.ctx, loop_id);
       for (const node of loop.nodes.filter((candidate) => candidate.ensemble_id === null)) {
@@ -108,7 +124,10 @@ describe('preflight', () => {
 
       await updateEnsemble(store.ctx, { loop_id, name: 'reviewers', members: [{ platform: 'local' }, { platform: 'local' }] });
       const passing = await preflight(store.ctx, loop_id);
-      assert.deepEqual(passing.checks.filter((candidate) => !candidate.ok), []);
+      assert.deepEqual(
+        passing.checks.filter((candidate) => !candidate.ok),
+        [],
+      );
       assert.equal(passing.ok, true);
       assert.equal(check(passing, 'platform local').detail, process.execPath);
 

@@ -30,7 +30,11 @@ describe('specs service', () => {
 
     await deleteLoop(store.ctx, loop.id);
     // Positions of the two lists collide once they merge, so only membership is certain here.
-    assert.deepEqual((await ids({ backlog: true })).sort(), [bound.id, tagged.id, loose.id].sort(), 'specs of a deleted loop return to the backlog');
+    assert.deepEqual(
+      (await ids({ backlog: true })).sort(),
+      [bound.id, tagged.id, loose.id].sort(),
+      'specs of a deleted loop return to the backlog',
+    );
   });
 
   it('refuses unknown loops and specs with the command that lists them', async () => {
@@ -56,7 +60,10 @@ describe('queues service', () => {
     assert.deepEqual((await addQueueSpec(store.ctx, { queue_id: queue.id, spec_id: extra.id, index: 0 })).spec_ids, [extra.id, ...ids]);
     assert.deepEqual((await removeQueueSpec(store.ctx, { queue_id: queue.id, spec_id: extra.id })).spec_ids, ids);
     assert.deepEqual((await reorderQueue(store.ctx, { queue_id: queue.id, spec_ids: [...ids].reverse() })).spec_ids, [...ids].reverse());
-    await assertRefused(addQueueSpec(store.ctx, { queue_id: queue.id, spec_id: ids[0] }), { code: 'conflict', message: /already in queue/ });
+    await assertRefused(addQueueSpec(store.ctx, { queue_id: queue.id, spec_id: ids[0] }), {
+      code: 'conflict',
+      message: /already in queue/,
+    });
   });
 
   it('refuses an order that is not a permutation, naming what is missing and what is extra, and keeps the order', async () => {
@@ -66,23 +73,38 @@ describe('queues service', () => {
       field: 'spec_ids',
       message: new RegExp(`missing ${ids[1]}.*not in the queue spec_stranger`),
     });
-    assert.deepEqual((await listQueues(store.ctx)).map((listed) => listed.spec_ids), [ids]);
+    assert.deepEqual(
+      (await listQueues(store.ctx)).map((listed) => listed.spec_ids),
+      [ids],
+    );
   });
 
   it('refuses a taken name and unknown queues, and deletes a queue leaving its specs', async () => {
     const { queue, ids } = await queueOfThree();
     await assertRefused(createQueue(store.ctx, { name: 'next' }), { code: 'conflict', message: /'next' already exists/ });
-    await assertRefused(reorderQueue(store.ctx, { queue_id: 'queue_missing', spec_ids: [] }), { code: 'not_found', message: /canopy queue list/ });
+    await assertRefused(reorderQueue(store.ctx, { queue_id: 'queue_missing', spec_ids: [] }), {
+      code: 'not_found',
+      message: /canopy queue list/,
+    });
     await deleteQueue(store.ctx, { queue_id: queue.id });
     assert.deepEqual(await listQueues(store.ctx), []);
-    assert.deepEqual((await listSpecs(store.ctx)).map((spec) => spec.id), ids);
+    assert.deepEqual(
+      (await listSpecs(store.ctx)).map((spec) => spec.id),
+      ids,
+    );
   });
 });
 
 describe('blueprints service', () => {
   it('lists the builtins even before any daemon seeded them', async () => {
     const listed = await listBlueprints(store.ctx);
-    assert.deepEqual(listed.filter((blueprint) => blueprint.builtin).map((blueprint) => blueprint.name).sort(), BUILTIN_BLUEPRINTS.map((b) => b.name).sort());
+    assert.deepEqual(
+      listed
+        .filter((blueprint) => blueprint.builtin)
+        .map((blueprint) => blueprint.name)
+        .sort(),
+      BUILTIN_BLUEPRINTS.map((b) => b.name).sort(),
+    );
   });
 
   it('creates a custom blueprint whose config fits its kind, and deletes it', async () => {
@@ -94,18 +116,30 @@ describe('blueprints service', () => {
   });
 
   it('refuses configs that do not fit the kind, and unknown placeholders', async () => {
-    await assertRefused(createBlueprint(store.ctx, { name: 'bad', kind: 'check', config: { cmd: 'x' } }), { code: 'invalid_input', field: 'config.command' });
+    await assertRefused(createBlueprint(store.ctx, { name: 'bad', kind: 'check', config: { cmd: 'x' } }), {
+      code: 'invalid_input',
+      field: 'config.command',
+    });
     await assertRefused(createBlueprint(store.ctx, { name: 'bad', kind: 'agent', config: { prompt_template: 'Do {{ticket}}' } }), {
       code: 'invalid_input',
       field: 'config.prompt_template',
       message: /unknown placeholder \{\{ticket\}\}/,
     });
-    assert.equal((await listBlueprints(store.ctx)).some((blueprint) => blueprint.name === 'bad'), false);
+    assert.equal(
+      (await listBlueprints(store.ctx)).some((blueprint) => blueprint.name === 'bad'),
+      false,
+    );
   });
 
   it('refuses to delete a builtin or to take a builtin’s name', async () => {
-    await assertRefused(deleteBlueprint(store.ctx, { name: 'cargo-gates' }), { code: 'refused', message: /builtin blueprints cannot be deleted/ });
-    await assertRefused(createBlueprint(store.ctx, { name: 'cargo-gates', kind: 'check', config: { command: 'make' } }), { code: 'conflict', message: /builtin/ });
+    await assertRefused(deleteBlueprint(store.ctx, { name: 'cargo-gates' }), {
+      code: 'refused',
+      message: /builtin blueprints cannot be deleted/,
+    });
+    await assertRefused(createBlueprint(store.ctx, { name: 'cargo-gates', kind: 'check', config: { command: 'make' } }), {
+      code: 'conflict',
+      message: /builtin/,
+    });
     assert.ok((await listBlueprints(store.ctx)).some((blueprint) => blueprint.name === 'cargo-gates' && blueprint.builtin));
   });
 });

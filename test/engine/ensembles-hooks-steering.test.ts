@@ -76,7 +76,10 @@ describe('ensembles, hooks and steering', () => {
             {
               name: 'pair',
               prompt_template: '@sleep 0.5\n@print done',
-              members: [{ platform: 'fake', model: 'a' }, { platform: 'fake', model: 'b' }],
+              members: [
+                { platform: 'fake', model: 'a' },
+                { platform: 'fake', model: 'b' },
+              ],
               timeout_minutes: 1,
             },
           ],
@@ -84,7 +87,9 @@ describe('ensembles, hooks and steering', () => {
         [{ name: 'spec' }],
       );
       assert.equal((await h.withWorker(() => runToEnd(h.ctx, loopId))).status, 'completed');
-      const [first, second] = (await runsOf(h.ctx, loopId)).filter((r) => r.node_name.startsWith('pair/member-')).sort((a, b) => a.started_at.localeCompare(b.started_at));
+      const [first, second] = (await runsOf(h.ctx, loopId))
+        .filter((r) => r.node_name.startsWith('pair/member-'))
+        .sort((a, b) => a.started_at.localeCompare(b.started_at));
       assert.ok(first.ended_at! <= second.started_at, 'the second member started after the first ended');
     } finally {
       writeFileSync(configFile, original);
@@ -92,8 +97,13 @@ describe('ensembles, hooks and steering', () => {
   });
 
   it('fires the on_completed hook once per completing run, again after a reset', async () => {
-    const loopId = await loopWithSpecs(h.ctx, scratchDir(), { nodes: [check('only', 1, 'true')] }, [{ name: 'first', content: 'ship the thing' }]);
-    await updateLoop(h.ctx, { loop_id: loopId, on_completed: { platform: 'fake', prompt: '@print hook for {{loop_name}}: {{completed_specs}}' } });
+    const loopId = await loopWithSpecs(h.ctx, scratchDir(), { nodes: [check('only', 1, 'true')] }, [
+      { name: 'first', content: 'ship the thing' },
+    ]);
+    await updateLoop(h.ctx, {
+      loop_id: loopId,
+      on_completed: { platform: 'fake', prompt: '@print hook for {{loop_name}}: {{completed_specs}}' },
+    });
     await h.withWorker(async () => {
       await runToEnd(h.ctx, loopId);
       await resetLoop(h.ctx, loopId);
@@ -108,14 +118,22 @@ describe('ensembles, hooks and steering', () => {
     const loopId = await loopWithSpecs(
       h.ctx,
       scratchDir(),
-      { nodes: [agent('needs_human', 1, '@block please add the API key\n@print asked'), check('next', 2, 'echo next ran')], edges: [{ source: 'needs_human', target: 'next' }] },
+      {
+        nodes: [agent('needs_human', 1, '@block please add the API key\n@print asked'), check('next', 2, 'echo next ran')],
+        edges: [{ source: 'needs_human', target: 'next' }],
+      },
       [{ name: 'spec' }],
     );
     const result = await h.withWorker(async () => {
       await startLoopRun(h.ctx, loopId);
       await waitUntil('the loop to block', async () => (await getLoop(h.ctx.db, loopId))!.status === 'blocked');
-      await waitUntil('the blocked node to end', async () => (await runsOf(h.ctx, loopId)).some((r) => r.node_name === 'needs_human' && r.ended_at));
-      assert.deepEqual((await runsOf(h.ctx, loopId)).map((r) => r.node_name), ['needs_human']);
+      await waitUntil('the blocked node to end', async () =>
+        (await runsOf(h.ctx, loopId)).some((r) => r.node_name === 'needs_human' && r.ended_at),
+      );
+      assert.deepEqual(
+        (await runsOf(h.ctx, loopId)).map((r) => r.node_name),
+        ['needs_human'],
+      );
       await continueLoop(h.ctx, loopId, 'skip');
       return waitForLoopRun(h.ctx, loopId);
     });
@@ -146,8 +164,12 @@ describe('ensembles, hooks and steering', () => {
     const at = new Date(Date.now() + 2_000).toISOString();
     const scheduled = await scheduleAutorun(h.ctx, loopId, at);
     assert.equal(scheduled.schedule_id, `autorun-${loopId}`);
-    await h.withWorker(() => waitUntil('the autorun to complete the loop', async () => (await getLoop(h.ctx.db, loopId))!.status === 'completed', 60_000));
-    const cancelled = await scheduleAutorun(h.ctx, loopId, new Date(Date.now() + 3_600_000).toISOString()).then(() => scheduleAutorun(h.ctx, loopId));
+    await h.withWorker(() =>
+      waitUntil('the autorun to complete the loop', async () => (await getLoop(h.ctx.db, loopId))!.status === 'completed', 60_000),
+    );
+    const cancelled = await scheduleAutorun(h.ctx, loopId, new Date(Date.now() + 3_600_000).toISOString()).then(() =>
+      scheduleAutorun(h.ctx, loopId),
+    );
     assert.equal(cancelled.at, null);
   });
 
@@ -157,7 +179,10 @@ describe('ensembles, hooks and steering', () => {
     await assertRefused(pauseLoop(h.ctx, loopId), { code: 'refused', message: /only a running loop can be paused/ });
     await assertRefused(continueLoop(h.ctx, loopId), { code: 'refused', message: /continue applies to paused, blocked or failed loops/ });
     await assertRefused(resetLoop(h.ctx, loopId), { code: 'refused', message: /only completed or failed loops can be reset/ });
-    await assertRefused(scheduleAutorun(h.ctx, loopId, 'tomorrowish'), { code: 'invalid_input', message: /at: 'tomorrowish' is not a time/ });
+    await assertRefused(scheduleAutorun(h.ctx, loopId, 'tomorrowish'), {
+      code: 'invalid_input',
+      message: /at: 'tomorrowish' is not a time/,
+    });
     await assertRefused(scheduleAutorun(h.ctx, loopId, '2001-01-01T00:00:00Z'), { code: 'invalid_input', message: /in the past/ });
     await assertRefused(startLoopRun(h.ctx, 'loop_missing'), { code: 'not_found' });
     await createSpec(h.ctx, { loop_id: loopId, name: 'spec' });
@@ -211,7 +236,8 @@ describe('ensembles, hooks and steering', () => {
     assert.match(result.reason!, /no platform; set config.platform with loop_update_node/);
     const leaky = (await runsOf(h.ctx, loopId)).find((r) => r.node_name === 'leaky')!;
     assert.match(leaky.stdout, /ghp_abcdefghijklmnopqrstuvwxyz0123/, 'the store keeps the raw output');
-    const cli = (...args: string[]) => JSON.parse(execFileSync(process.execPath, [CANOPY_BIN, ...args, '--json'], { env: childEnv(h.config), encoding: 'utf8' }));
+    const cli = (...args: string[]) =>
+      JSON.parse(execFileSync(process.execPath, [CANOPY_BIN, ...args, '--json'], { env: childEnv(h.config), encoding: 'utf8' }));
     const listed = cli('loop', 'runs', loopId);
     const shown = cli('loop', 'run-get', leaky.id);
     for (const text of [JSON.stringify(listed), shown.stdout]) {
@@ -221,6 +247,9 @@ describe('ensembles, hooks and steering', () => {
     const info = cli('loop', 'info', loopId);
     assert.equal(info.status, 'failed');
     assert.equal(info.last_run.failing_node, 'unplugged');
-    assert.deepEqual((await listSpecs(h.ctx.db, { loopId })).map((s) => s.status), ['failed']);
+    assert.deepEqual(
+      (await listSpecs(h.ctx.db, { loopId })).map((s) => s.status),
+      ['failed'],
+    );
   });
 });

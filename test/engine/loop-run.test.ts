@@ -16,8 +16,6 @@ const SEED_COMMITTED_CHECK =
 describe('loop runs', () => {
   const h = useEngineHarness();
 
-
-
   it('runs a chain of checks to completion, passing each node', async () => {
     const workdir = scratchDir();
     const loopId = await loopWithSpecs(
@@ -25,23 +23,34 @@ describe('loop runs', () => {
       workdir,
       {
         nodes: [check('one', 1, 'echo one > one.txt'), check('two', 2, 'cat one.txt'), check('three', 3, 'echo "spec={{spec_name}}"')],
-        edges: [{ source: 'one', target: 'two' }, { source: 'two', target: 'three' }],
+        edges: [
+          { source: 'one', target: 'two' },
+          { source: 'two', target: 'three' },
+        ],
       },
       [{ name: 'first spec' }],
     );
     const result = await h.withWorker(() => runToEnd(h.ctx, loopId));
     assert.equal(result.status, 'completed');
     const runs = await runsOf(h.ctx, loopId);
-    assert.deepEqual(runs.map((r) => [r.node_name, r.outcome]).sort(), [['one', 'pass'], ['three', 'pass'], ['two', 'pass']]);
+    assert.deepEqual(runs.map((r) => [r.node_name, r.outcome]).sort(), [
+      ['one', 'pass'],
+      ['three', 'pass'],
+      ['two', 'pass'],
+    ]);
     assert.equal(runs.find((r) => r.node_name === 'two')!.stdout.trim(), 'one');
     assert.equal(runs.find((r) => r.node_name === 'three')!.stdout.trim(), 'spec=first spec');
     assert.equal((await getLoop(h.ctx.db, loopId))!.status, 'completed');
-    assert.deepEqual((await listSpecs(h.ctx.db, { loopId })).map((s) => s.status), ['completed']);
+    assert.deepEqual(
+      (await listSpecs(h.ctx.db, { loopId })).map((s) => s.status),
+      ['completed'],
+    );
 
     const client = await h.ctx.temporal();
     const found = await waitUntil('the run to be searchable by loop id', async () => {
       const runs = [];
-      for await (const run of client.workflow.list({ query: `CanopyLoopId = "${loopId}" AND CanopyWorkdir = "${workdir}"` })) runs.push(run);
+      for await (const run of client.workflow.list({ query: `CanopyLoopId = "${loopId}" AND CanopyWorkdir = "${workdir}"` }))
+        runs.push(run);
       return runs.length > 0 && runs;
     });
     assert.equal(found[0].workflowId, `loop-${loopId}`);
@@ -70,9 +79,18 @@ describe('loop runs', () => {
     const result = await h.withWorker(() => runToEnd(h.ctx, loopId));
     assert.equal(result.status, 'completed');
     const runs = await runsOf(h.ctx, loopId);
-    const implementer = runs.filter((r) => r.node_name === 'implementer').map((r) => r.round).sort();
+    const implementer = runs
+      .filter((r) => r.node_name === 'implementer')
+      .map((r) => r.round)
+      .sort();
     assert.deepEqual(implementer, [1, 2]);
-    assert.deepEqual(runs.filter((r) => r.node_name === 'tests').map((r) => `${r.round}:${r.outcome}`).sort(), ['1:fail', '2:pass']);
+    assert.deepEqual(
+      runs
+        .filter((r) => r.node_name === 'tests')
+        .map((r) => `${r.round}:${r.outcome}`)
+        .sort(),
+      ['1:fail', '2:pass'],
+    );
     const fixer = runs.find((r) => r.node_name === 'fixer')!;
     assert.match(fixer.input, /"node":"tests","outcome":"fail","failure_kind":"exit_code"/);
   });
@@ -109,7 +127,12 @@ describe('loop runs', () => {
       {
         nodes: [
           check('review', 1, 'echo "verdict: {{spec_content}}"'),
-          { name: 'route', kind: 'router', position: 2, config: { routes: { approved: ['APPROVED'], changes: ['CHANGES REQUESTED'] }, fallback: 'unclear' } },
+          {
+            name: 'route',
+            kind: 'router',
+            position: 2,
+            config: { routes: { approved: ['APPROVED'], changes: ['CHANGES REQUESTED'] }, fallback: 'unclear' },
+          },
           check('ship', 3, 'echo shipping'),
           check('ask_human', 4, 'echo asking'),
         ],
@@ -128,10 +151,20 @@ describe('loop runs', () => {
     assert.equal(result.status, 'completed');
     const runs = await runsOf(h.ctx, loopId);
     const specs = await listSpecs(h.ctx.db, { loopId });
-    const bySpec = (name: string) => runs.filter((r) => r.spec_id === specs.find((s) => s.name === name)!.id).map((r) => r.node_name).sort();
+    const bySpec = (name: string) =>
+      runs
+        .filter((r) => r.spec_id === specs.find((s) => s.name === name)!.id)
+        .map((r) => r.node_name)
+        .sort();
     assert.deepEqual(bySpec('good'), ['review', 'route', 'ship']);
     assert.deepEqual(bySpec('vague'), ['ask_human', 'review', 'route']);
-    assert.deepEqual(runs.filter((r) => r.node_name === 'route').map((r) => r.outcome).sort(), ['approved', 'unclear']);
+    assert.deepEqual(
+      runs
+        .filter((r) => r.node_name === 'route')
+        .map((r) => r.outcome)
+        .sort(),
+      ['approved', 'unclear'],
+    );
   });
 
   it('passes or fails a gate on the upstream output', async () => {
@@ -141,7 +174,10 @@ describe('loop runs', () => {
         { name: 'gate', kind: 'gate', position: 2, config: { output_contains: 'OK', output_not_contains: 'ERROR' } },
         check('after', 3, 'true'),
       ],
-      edges: [{ source: 'produce', target: 'gate' }, { source: 'gate', target: 'after' }],
+      edges: [
+        { source: 'produce', target: 'gate' },
+        { source: 'gate', target: 'after' },
+      ],
     };
     const good = await loopWithSpecs(h.ctx, scratchDir(), shape, [{ name: 's', content: 'all OK' }]);
     const bad = await loopWithSpecs(h.ctx, scratchDir(), shape, [{ name: 's', content: 'OK but ERROR' }]);
@@ -200,7 +236,10 @@ describe('loop runs', () => {
           {
             name: 'reviewers',
             prompt_template: '@print reviewed',
-            members: [{ platform: 'fake', model: 'quiet' }, { platform: 'fake', model: 'sneaky', prompt_override: '@write b.txt b\n@commit member commit' }],
+            members: [
+              { platform: 'fake', model: 'quiet' },
+              { platform: 'fake', model: 'sneaky', prompt_override: '@write b.txt b\n@commit member commit' },
+            ],
             timeout_minutes: 1,
             on_pass_to: 'committer',
           },
@@ -230,7 +269,10 @@ describe('loop runs', () => {
           agent('committer', 2, '@commit add feature', { commit_rights: true }),
           check('verify', 3, SEED_COMMITTED_CHECK),
         ],
-        edges: [{ source: 'implementer', target: 'committer' }, { source: 'committer', target: 'verify' }],
+        edges: [
+          { source: 'implementer', target: 'committer' },
+          { source: 'committer', target: 'verify' },
+        ],
       },
       [{ name: 'feature' }],
     );
@@ -270,7 +312,10 @@ describe('loop runs', () => {
       scratchDir(),
       {
         nodes: [check('slow', 1, 'sleep 1'), check('next', 2, 'true'), check('last', 3, 'true')],
-        edges: [{ source: 'slow', target: 'next' }, { source: 'next', target: 'last' }],
+        edges: [
+          { source: 'slow', target: 'next' },
+          { source: 'next', target: 'last' },
+        ],
       },
       [{ name: 'spec' }],
     );
@@ -278,7 +323,10 @@ describe('loop runs', () => {
       await startLoopRun(h.ctx, loopId);
       await pauseLoop(h.ctx, loopId);
       await waitUntil('the loop to pause', async () => (await getLoop(h.ctx.db, loopId))!.status === 'paused');
-      assert.deepEqual((await runsOf(h.ctx, loopId)).map((r) => r.node_name), ['slow']);
+      assert.deepEqual(
+        (await runsOf(h.ctx, loopId)).map((r) => r.node_name),
+        ['slow'],
+      );
       const live = await liveState(h.ctx, loopId);
       assert.equal(live?.status, 'paused');
       assert.equal(live?.vertex, 'slow');
@@ -325,7 +373,10 @@ describe('loop runs', () => {
       await startLoopRun(h.ctx, second);
       return Promise.all([waitForLoopRun(h.ctx, first), waitForLoopRun(h.ctx, second)]);
     });
-    assert.deepEqual(results.map((r) => r.status), ['completed', 'completed']);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ['completed', 'completed'],
+    );
     assert.equal((await runsOf(h.ctx, first)).find((r) => r.node_name === 'b')!.stdout.trim(), 'first');
     assert.equal((await runsOf(h.ctx, second)).find((r) => r.node_name === 'b')!.stdout.trim(), 'second');
     const [a1, a2] = [first, second].map(async (id) => (await runsOf(h.ctx, id)).find((r) => r.node_name === 'a')!);

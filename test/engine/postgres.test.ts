@@ -38,7 +38,9 @@ describe('loop runs on a PostgreSQL store', async () => {
     const runs = await runsOf(h.ctx, loopId);
     assert.equal(runs.find((r) => r.node_name === 'reporter')!.reported_output, 'stored in postgres');
     assert.equal(runs.find((r) => r.node_name === 'after')!.stdout.trim(), 'stored in postgres');
-    const info = JSON.parse(execFileSync(process.execPath, [CANOPY_BIN, 'loop', 'info', loopId, '--json'], { env: childEnv(h.config), encoding: 'utf8' }));
+    const info = JSON.parse(
+      execFileSync(process.execPath, [CANOPY_BIN, 'loop', 'info', loopId, '--json'], { env: childEnv(h.config), encoding: 'utf8' }),
+    );
     assert.equal(info.status, 'completed');
   });
 });

@@ -42,7 +42,13 @@ test('a path from head to tail that needs another loopback closes no cycle', () 
 });
 
 test('a self-loopback is a loop whose body is the head alone', () => {
-  assert.deepEqual(loopBodies([{ source: 'a', target: 'b', type: 'flow' }, { source: 'a', target: 'a', type: 'loopback' }]), { a: ['a'] });
+  assert.deepEqual(
+    loopBodies([
+      { source: 'a', target: 'b', type: 'flow' },
+      { source: 'a', target: 'a', type: 'loopback' },
+    ]),
+    { a: ['a'] },
+  );
 });
 
 test('nested loops each get their own body, keyed by head', () => {

@@ -83,8 +83,14 @@ test('next steps are those whose condition is the outcome or always', () => {
     }),
     5,
   );
-  assert.deepEqual(nextSteps(topology, 'triage', 'bug').map((step) => step.target), ['fix', 'log']);
-  assert.deepEqual(nextSteps(topology, 'triage', 'other').map((step) => step.target), ['log']);
+  assert.deepEqual(
+    nextSteps(topology, 'triage', 'bug').map((step) => step.target),
+    ['fix', 'log'],
+  );
+  assert.deepEqual(
+    nextSteps(topology, 'triage', 'other').map((step) => step.target),
+    ['log'],
+  );
   assert.deepEqual(nextSteps(topology, 'fix', 'pass'), []);
 });
 
@@ -98,12 +104,18 @@ test('an ensemble position: its own, else after its entry (chained), else 0', ()
       ensemble('placed', { position: 7, entry_from_node: 'start' }),
     ],
   });
-  assert.deepEqual(chained.ensembles.map((unit) => ensemblePosition(chained, unit)), [3.5, 4, 0, 7]);
+  assert.deepEqual(
+    chained.ensembles.map((unit) => ensemblePosition(chained, unit)),
+    [3.5, 4, 0, 7],
+  );
 });
 
 test('ensembles entering one another in a ring stop counting where the ring closes', () => {
   const ring = design({ ensembles: [ensemble('a', { entry_from_node: 'b' }), ensemble('b', { entry_from_node: 'a' })] });
-  assert.deepEqual(ring.ensembles.map((unit) => ensemblePosition(ring, unit)), [0.5, 0.5]);
+  assert.deepEqual(
+    ring.ensembles.map((unit) => ensemblePosition(ring, unit)),
+    [0.5, 0.5],
+  );
 });
 
 test('a design holding a quorum node is refused', () => {

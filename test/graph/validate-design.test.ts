@@ -27,7 +27,11 @@ const seedExample = design({
 /** Asserts the design has exactly one issue, at `field`, and returns its message. */
 function onlyIssue(subject: Design, field: string): string {
   const issues = validateDesign(subject);
-  assert.deepEqual(issues.map((issue) => issue.field), [field], JSON.stringify(issues, null, 2));
+  assert.deepEqual(
+    issues.map((issue) => issue.field),
+    [field],
+    JSON.stringify(issues, null, 2),
+  );
   return issues[0].message;
 }
 

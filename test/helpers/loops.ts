@@ -16,7 +16,12 @@ export interface LoopShape {
   settings?: { max_iterations?: number };
 }
 
-export async function loopWithSpecs(ctx: ClientContext, workdir: string, shape: LoopShape, specs: { name: string; content?: string }[]): Promise<string> {
+export async function loopWithSpecs(
+  ctx: ClientContext,
+  workdir: string,
+  shape: LoopShape,
+  specs: { name: string; content?: string }[],
+): Promise<string> {
   const document = {
     format_version: 1,
     name: 'engine test',

@@ -65,7 +65,9 @@ export async function assertRefused(work: Promise<unknown>, expected: ExpectedRe
   assert.ok(error instanceof CanopyError, `expected a CanopyError, got ${String(error)}`);
   assert.equal(error.code, expected.code, error.message);
   if (expected.field !== undefined) {
-    const named = error.issues.some((issue) => issue.field === expected.field && (!expected.message || expected.message.test(issue.message)));
+    const named = error.issues.some(
+      (issue) => issue.field === expected.field && (!expected.message || expected.message.test(issue.message)),
+    );
     assert.ok(named, `no issue on '${expected.field}'${expected.message ? ` matching ${expected.message}` : ''} in:\n${error.message}`);
   } else if (expected.message) {
     assert.match(error.message, expected.message);

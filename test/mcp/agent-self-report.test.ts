@@ -22,14 +22,32 @@ it(
   { skip: !process.env.CANOPY_TEST_TEMPORAL_ADDRESS && 'needs the dev server that `npm test` (test/run-all.js) starts' },
   async () => {
     const config = testConfig(tempHome());
-    writeFileSync(path.join(config.home, 'config.json'), JSON.stringify({ platforms: { 'mcp-agent': { argv: [process.execPath, MCP_AGENT, '{{mcp_config}}', '{{prompt}}'] } } }));
+    writeFileSync(
+      path.join(config.home, 'config.json'),
+      JSON.stringify({ platforms: { 'mcp-agent': { argv: [process.execPath, MCP_AGENT, '{{mcp_config}}', '{{prompt}}'] } } }),
+    );
     const ctx = await openContext(config);
     const mcp = await startMcpHttpServer({ ctx, port: 0, operatorToken: 'operator-token-unused-here' });
     const connection = await connectWorker(config.temporalAddress);
     try {
-      const agent = { name: 'implement', kind: 'agent', position: 1, config: { platform: 'mcp-agent', prompt_template: 'fail|tests still fail', timeout_minutes: 1 } };
-      const loopId = await loopWithSpecs(ctx, tempDir(), { nodes: [agent, check('after', 2, 'true')], edges: [{ source: 'implement', target: 'after' }] }, [{ name: 'spec' }]);
-      const worker = await createWorker({ connection, namespace: config.namespace, taskQueue: config.taskQueue, activities: createActivities(activityDeps(ctx, mcp.url)) });
+      const agent = {
+        name: 'implement',
+        kind: 'agent',
+        position: 1,
+        config: { platform: 'mcp-agent', prompt_template: 'fail|tests still fail', timeout_minutes: 1 },
+      };
+      const loopId = await loopWithSpecs(
+        ctx,
+        tempDir(),
+        { nodes: [agent, check('after', 2, 'true')], edges: [{ source: 'implement', target: 'after' }] },
+        [{ name: 'spec' }],
+      );
+      const worker = await createWorker({
+        connection,
+        namespace: config.namespace,
+        taskQueue: config.taskQueue,
+        activities: createActivities(activityDeps(ctx, mcp.url)),
+      });
       const result = await worker.runUntil(async () => {
         await startLoopRun(ctx, loopId);
         return waitForLoopRun(ctx, loopId);
@@ -39,7 +57,10 @@ it(
       assert.equal(result.status, 'failed', run.stdout + run.stderr);
       assert.match(run.stdout, /CANOPY_MCP_URL is the config's url: true/);
       assert.match(run.stdout, new RegExp(`tools: ${SELF_REPORT_TOOLS.join(' ')}\n`));
-      assert.deepEqual([run.outcome, run.failure_kind, run.reported_status, run.reported_output], ['fail', 'reported_fail', 'fail', 'tests still fail']);
+      assert.deepEqual(
+        [run.outcome, run.failure_kind, run.reported_status, run.reported_output],
+        ['fail', 'reported_fail', 'fail', 'tests still fail'],
+      );
       assert.equal(run.unreported, false);
     } finally {
       await connection.close();

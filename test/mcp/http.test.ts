@@ -17,7 +17,12 @@ import { freePort } from '../../src/temporal/free-port';
 import { tempDir } from '../helpers/store';
 import { ALL_TOOLS, callOk, callRefused, connectHttp, SELF_REPORT_TOOLS, toolNames } from './mcp-client';
 
-const INITIALIZE = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+};
 
 describe('MCP over HTTP', () => {
   let home: string;
@@ -44,16 +49,34 @@ describe('MCP over HTTP', () => {
 
   /** A raw initialize request, so the HTTP status itself can be checked. */
   const post = (headers: Record<string, string>) =>
-    fetch(server.url, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(INITIALIZE) });
+    fetch(server.url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers },
+      body: JSON.stringify(INITIALIZE),
+    });
 
   const runningRun = (runToken: string) =>
-    insertNodeRun(ctx.db, { loop_id: loopId, node_name: 'implement', kind: 'agent', round: 1, status: 'running', run_token_hash: hashRunToken(runToken) });
+    insertNodeRun(ctx.db, {
+      loop_id: loopId,
+      node_name: 'implement',
+      kind: 'agent',
+      round: 1,
+      status: 'running',
+      run_token_hash: hashRunToken(runToken),
+    });
 
   it('serves /mcp on 127.0.0.1 at the port asked for, and on no other address', async () => {
     assert.equal(server.url, `http://127.0.0.1:${port}/mcp`);
     assert.equal(await canConnect('127.0.0.1', port), true);
     // 127.0.0.2 is loopback too, but only a wildcard bind (0.0.0.0 or ::) would answer there.
-    const elsewhere = ['127.0.0.2', '::1', ...Object.values(os.networkInterfaces()).flat().filter((i) => i && !i.internal).map((i) => i!.address)];
+    const elsewhere = [
+      '127.0.0.2',
+      '::1',
+      ...Object.values(os.networkInterfaces())
+        .flat()
+        .filter((i) => i && !i.internal)
+        .map((i) => i!.address),
+    ];
     for (const host of elsewhere) assert.equal(await canConnect(host, port), false, `the endpoint answers on ${host}`);
   });
 
@@ -77,9 +100,15 @@ describe('MCP over HTTP', () => {
   it('gives the operator token every tool but the self-reports, which a run’s own token makes', async () => {
     const client = await connectHttp(server.url, token);
     try {
-      assert.deepEqual(await toolNames(client), ALL_TOOLS.filter((name) => !SELF_REPORT_TOOLS.includes(name)));
+      assert.deepEqual(
+        await toolNames(client),
+        ALL_TOOLS.filter((name) => !SELF_REPORT_TOOLS.includes(name)),
+      );
       const created = await callOk(client, 'loop_create', { name: 'over http', workdir: path.join(home, 'other') });
-      assert.ok((await listLoops(ctx)).some((loop) => loop.id === created.id), 'the loop is in the daemon’s store');
+      assert.ok(
+        (await listLoops(ctx)).some((loop) => loop.id === created.id),
+        'the loop is in the daemon’s store',
+      );
     } finally {
       await client.close();
     }
@@ -92,7 +121,8 @@ describe('MCP over HTTP', () => {
     try {
       assert.deepEqual(await toolNames(client), SELF_REPORT_TOOLS);
       const { tools } = await client.listTools();
-      for (const tool of tools) assert.ok(!('run_token' in (tool.inputSchema.properties ?? {})), `${tool.name} takes no token argument over HTTP`);
+      for (const tool of tools)
+        assert.ok(!('run_token' in (tool.inputSchema.properties ?? {})), `${tool.name} takes no token argument over HTTP`);
 
       await callRefused(client, 'loop_create', { name: 'not allowed', workdir: home });
       await callRefused(client, 'loop_complete_node', { status: 'fail', run_token: 'token-of-another-run' });
@@ -103,7 +133,10 @@ describe('MCP over HTTP', () => {
     }
     assert.deepEqual(reportOf(await getNodeRun(ctx.db, own.id)), { reported_status: 'pass', reported_output: 'implemented and tested' });
     assert.deepEqual(reportOf(await getNodeRun(ctx.db, other.id)), { reported_status: null, reported_output: null });
-    assert.equal((await listLoops(ctx)).some((loop) => loop.name === 'not allowed'), false);
+    assert.equal(
+      (await listLoops(ctx)).some((loop) => loop.name === 'not allowed'),
+      false,
+    );
   });
 });
 

@@ -11,7 +11,12 @@ async function main(): Promise<void> {
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
   const { tools } = await client.listTools();
   console.log(`CANOPY_MCP_URL is the config's url: ${process.env.CANOPY_MCP_URL === url}`);
-  console.log(`tools: ${tools.map((tool) => tool.name).sort().join(' ')}`);
+  console.log(
+    `tools: ${tools
+      .map((tool) => tool.name)
+      .sort()
+      .join(' ')}`,
+  );
   const [status, output] = instruction.split('|');
   const result = await client.callTool({ name: 'loop_complete_node', arguments: { status, output } });
   console.log(`reported: ${JSON.stringify(result.structuredContent)}`);

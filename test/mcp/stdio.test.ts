@@ -20,7 +20,12 @@ describe('canopy mcp (stdio)', () => {
 
   before(async () => {
     home = tempDir('canopy-mcp-stdio-');
-    session = await connectStdio({ ...(process.env as Record<string, string>), CANOPY_HOME: home, CANOPY_DATABASE_URL: '', CANOPY_RUN_TOKEN: ENV_RUN_TOKEN });
+    session = await connectStdio({
+      ...(process.env as Record<string, string>),
+      CANOPY_HOME: home,
+      CANOPY_DATABASE_URL: '',
+      CANOPY_RUN_TOKEN: ENV_RUN_TOKEN,
+    });
     ctx = await openContext(loadConfig({ CANOPY_HOME: home }));
   });
 
@@ -52,18 +57,39 @@ describe('canopy mcp (stdio)', () => {
   it('builds a loop node by node and refuses a cycle of flow edges with the loopback hint, leaving the graph as it was', async () => {
     const loop = await callOk(session.client, 'loop_create', { name: 'built by mcp', workdir: workdir() });
     assert.match(loop.id, /^loop_/);
-    await callOk(session.client, 'loop_add_node', { loop_id: loop.id, name: 'implement', kind: 'agent', config: { prompt_template: 'Do {{spec_content}}' } });
+    await callOk(session.client, 'loop_add_node', {
+      loop_id: loop.id,
+      name: 'implement',
+      kind: 'agent',
+      config: { prompt_template: 'Do {{spec_content}}' },
+    });
     await callOk(session.client, 'loop_add_node', { loop_id: loop.id, name: 'test', kind: 'check', config: { command: 'npm test' } });
-    const edge = await callOk(session.client, 'loop_add_edge', { loop_id: loop.id, source: 'implement', target: 'test', condition: 'pass' });
+    const edge = await callOk(session.client, 'loop_add_edge', {
+      loop_id: loop.id,
+      source: 'implement',
+      target: 'test',
+      condition: 'pass',
+    });
     assert.deepEqual([edge.source, edge.target, edge.condition, edge.type], ['implement', 'test', 'pass', 'flow']);
 
     const before = await callOk(session.client, 'loop_get', { loop_id: loop.id });
-    const refusal = await callRefused(session.client, 'loop_add_edge', { loop_id: loop.id, source: 'test', target: 'implement', condition: 'fail' });
+    const refusal = await callRefused(session.client, 'loop_add_edge', {
+      loop_id: loop.id,
+      source: 'test',
+      target: 'implement',
+      condition: 'fail',
+    });
     assert.match(refusal, /nothing was changed/);
     assert.match(refusal, /edge: .*closes the cycle implement -> test -> implement.*loopback/s);
     assert.deepEqual(await callOk(session.client, 'loop_get', { loop_id: loop.id }), before);
 
-    const loopback = await callOk(session.client, 'loop_add_edge', { loop_id: loop.id, source: 'test', target: 'implement', condition: 'fail', type: 'loopback' });
+    const loopback = await callOk(session.client, 'loop_add_edge', {
+      loop_id: loop.id,
+      source: 'test',
+      target: 'implement',
+      condition: 'fail',
+      type: 'loopback',
+    });
     assert.equal(loopback.type, 'loopback');
   });
 
@@ -91,7 +117,10 @@ describe('canopy mcp (stdio)', () => {
 
   it('refuses an invalid document and creates no loop', async () => {
     const before = (await callOk(session.client, 'loop_list', { include_archived: true })).loops.length;
-    const refusal = await callRefused(session.client, 'loop_import', { document: { format_version: 2, name: 'x', nodes: [], edges: [] }, workdir: workdir() });
+    const refusal = await callRefused(session.client, 'loop_import', {
+      document: { format_version: 2, name: 'x', nodes: [], edges: [] },
+      workdir: workdir(),
+    });
     assert.match(refusal, /format_version/);
     assert.equal((await callOk(session.client, 'loop_list', { include_archived: true })).loops.length, before);
   });
@@ -103,19 +132,33 @@ describe('canopy mcp (stdio)', () => {
     assert.equal(bound.loop_id, loop.id);
     assert.equal(backlog.loop_id, null);
     const ofLoop = await callOk(session.client, 'spec_list', { loop_id: loop.id });
-    assert.deepEqual(ofLoop.specs.map((spec: { id: string }) => spec.id), [bound.id]);
+    assert.deepEqual(
+      ofLoop.specs.map((spec: { id: string }) => spec.id),
+      [bound.id],
+    );
     const inBacklog = await callOk(session.client, 'spec_list', { backlog: true });
     assert.ok(inBacklog.specs.some((spec: { id: string }) => spec.id === backlog.id));
   });
 
   it('records a self-report on the run its token names: the run_token argument, or CANOPY_RUN_TOKEN by default', async () => {
     const loop = await callOk(session.client, 'loop_create', { name: 'reporting', workdir: workdir() });
-    const running = (token: string) => insertNodeRun(ctx.db, { loop_id: loop.id, node_name: 'implement', kind: 'agent', round: 1, status: 'running', run_token_hash: hashRunToken(token) });
+    const running = (token: string) =>
+      insertNodeRun(ctx.db, {
+        loop_id: loop.id,
+        node_name: 'implement',
+        kind: 'agent',
+        round: 1,
+        status: 'running',
+        run_token_hash: hashRunToken(token),
+      });
     const fromEnv = await running(ENV_RUN_TOKEN);
     const fromArgument = await running('token-given-as-argument');
 
     assert.equal((await callOk(session.client, 'loop_complete_node', { status: 'fail', output: 'tests fail' })).run_id, fromEnv.id);
-    assert.equal((await callOk(session.client, 'loop_complete_node', { status: 'pass', run_token: 'token-given-as-argument' })).run_id, fromArgument.id);
+    assert.equal(
+      (await callOk(session.client, 'loop_complete_node', { status: 'pass', run_token: 'token-given-as-argument' })).run_id,
+      fromArgument.id,
+    );
     assert.deepEqual(pick(await getNodeRun(ctx.db, fromEnv.id)), { reported_status: 'fail', reported_output: 'tests fail' });
     assert.deepEqual(pick(await getNodeRun(ctx.db, fromArgument.id)), { reported_status: 'pass', reported_output: null });
     assert.match(await callRefused(session.client, 'loop_complete_node', { status: 'pass', run_token: 'unknown' }), /matches no node run/);

@@ -28,7 +28,10 @@ it('canopy up prints the MCP endpoint and its token file, serves every tool with
 
     const client = await connectHttp(url, await operatorToken(home));
     const loop = await callOk(client, 'loop_create', { name: 'via up', workdir: path.join(home, 'project') });
-    assert.deepEqual((await callOk(client, 'loop_list')).loops.map((listed: { id: string }) => listed.id), [loop.id]);
+    assert.deepEqual(
+      (await callOk(client, 'loop_list')).loops.map((listed: { id: string }) => listed.id),
+      [loop.id],
+    );
     await client.close();
     assert.equal((await fetch(url, { method: 'POST' })).status, 401);
   } finally {

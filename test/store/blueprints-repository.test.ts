@@ -20,7 +20,10 @@ describeOnEachDialect('blueprints repository', (store) => {
     assert.deepEqual(await seedBuiltinBlueprints(store.db), BUILTIN_NAMES);
     assert.deepEqual(await seedBuiltinBlueprints(store.db), []);
     const stored = await listBlueprints(store.db);
-    assert.deepEqual(stored, BUILTIN_BLUEPRINTS.map((b) => ({ ...b, builtin: true })).sort((x, y) => (x.name < y.name ? -1 : 1)));
+    assert.deepEqual(
+      stored,
+      BUILTIN_BLUEPRINTS.map((b) => ({ ...b, builtin: true })).sort((x, y) => (x.name < y.name ? -1 : 1)),
+    );
   });
 
   it('re-seeds a builtin deleted from the database', async () => {
@@ -51,7 +54,10 @@ describeOnEachDialect('blueprints repository', (store) => {
 });
 
 it('defines every builtin with a config its node kind accepts', () => {
-  assert.deepEqual(BUILTIN_BLUEPRINTS.map((b) => b.name), BUILTIN_NAMES);
+  assert.deepEqual(
+    BUILTIN_BLUEPRINTS.map((b) => b.name),
+    BUILTIN_NAMES,
+  );
   for (const blueprint of BUILTIN_BLUEPRINTS) {
     const parsed = NODE_CONFIG_SCHEMAS[blueprint.kind].safeParse(blueprint.config);
     assert.ok(parsed.success, `${blueprint.name}: ${parsed.error?.message}`);

@@ -56,8 +56,26 @@ describeOnEachDialect('openDatabase', (store) => {
     const loop = await insertTestLoop(store.db);
     await replaceGraph(store.db, loop.id, {
       nodes: [
-        { id: 'node_a', loop_id: loop.id, name: 'a', kind: 'check', position: 1, config: { command: 'true' }, ensemble_id: null, member_index: null },
-        { id: 'node_b', loop_id: loop.id, name: 'b', kind: 'check', position: 2, config: { command: 'true' }, ensemble_id: null, member_index: null },
+        {
+          id: 'node_a',
+          loop_id: loop.id,
+          name: 'a',
+          kind: 'check',
+          position: 1,
+          config: { command: 'true' },
+          ensemble_id: null,
+          member_index: null,
+        },
+        {
+          id: 'node_b',
+          loop_id: loop.id,
+          name: 'b',
+          kind: 'check',
+          position: 2,
+          config: { command: 'true' },
+          ensemble_id: null,
+          member_index: null,
+        },
       ],
       edges: [{ id: 'edge_ab', loop_id: loop.id, source_id: 'node_a', target_id: 'node_b', condition: 'pass', type: 'flow' }],
       ensembles: [],
@@ -94,7 +112,9 @@ describeOnEachDialect('openDatabase', (store) => {
     assert.equal(isUniqueViolation(duplicate), true);
     assert.equal(isForeignKeyViolation(duplicate), false);
 
-    const orphan = await insertSpec(store.db, { name: 's', content: '', loop_id: 'loop_missing', workdir: null }).catch((error: unknown) => error);
+    const orphan = await insertSpec(store.db, { name: 's', content: '', loop_id: 'loop_missing', workdir: null }).catch(
+      (error: unknown) => error,
+    );
     assert.equal(isForeignKeyViolation(orphan), true);
     assert.equal(isUniqueViolation(orphan), false);
   });
@@ -143,7 +163,10 @@ describe('storeLocation', () => {
   });
 
   it('shows a PostgreSQL URL with its password masked', () => {
-    assert.equal(storeLocation({ home: '/h', url: 'postgres://canopy:s3cret@db.example:5432/canopy' }), 'postgres://canopy:***@db.example:5432/canopy');
+    assert.equal(
+      storeLocation({ home: '/h', url: 'postgres://canopy:s3cret@db.example:5432/canopy' }),
+      'postgres://canopy:***@db.example:5432/canopy',
+    );
     assert.equal(storeLocation({ home: '/h', url: 'postgresql://canopy@db.example/canopy' }), 'postgresql://canopy@db.example/canopy');
   });
 });

@@ -32,7 +32,16 @@ import {
 import { describeOnEachDialect, insertTestLoop } from './helpers';
 
 function checkNode(loopId: string, name: string, position: number): StoredNode {
-  return { id: newId('node'), loop_id: loopId, name, kind: 'check', position, config: { command: `echo ${name}` }, ensemble_id: null, member_index: null };
+  return {
+    id: newId('node'),
+    loop_id: loopId,
+    name,
+    kind: 'check',
+    position,
+    config: { command: `echo ${name}` },
+    ensemble_id: null,
+    member_index: null,
+  };
 }
 
 function edge(loopId: string, source: StoredNode, target: StoredNode, condition = 'pass'): Edge {
@@ -46,23 +55,24 @@ function reviewersEnsemble(loopId: string): GraphRecords {
     loop_id: loopId,
     name: 'reviewers',
     prompt_template: 'Review {{spec_name}}',
-    members: [{ platform: 'opencode', model: 'mimo' }, { platform: 'claude', prompt_override: 'Be strict' }],
+    members: [
+      { platform: 'opencode', model: 'mimo' },
+      { platform: 'claude', prompt_override: 'Be strict' },
+    ],
     min_pass: 1,
     position: 5,
     quorum_node_id: newId('node'),
   };
-  const members = ensemble.members.map(
-    (member, index): StoredNode => ({
-      id: newId('node'),
-      loop_id: loopId,
-      name: `reviewers/${index}`,
-      kind: 'agent',
-      position: 5 + index / 10,
-      config: { ...member, prompt_template: ensemble.prompt_template },
-      ensemble_id: ensemble.id,
-      member_index: index,
-    }),
-  );
+  const members = ensemble.members.map((member, index): StoredNode => ({
+    id: newId('node'),
+    loop_id: loopId,
+    name: `reviewers/${index}`,
+    kind: 'agent',
+    position: 5 + index / 10,
+    config: { ...member, prompt_template: ensemble.prompt_template },
+    ensemble_id: ensemble.id,
+    member_index: index,
+  }));
   const quorum: StoredNode = {
     id: ensemble.quorum_node_id,
     loop_id: loopId,
@@ -127,13 +137,21 @@ describeOnEachDialect('graph repository', (store) => {
     assert.equal('timeout_minutes' in ensemble, false);
     assert.deepEqual(await listEnsembles(store.db, loopId), [ensemble]);
 
-    const updated = await updateEnsemble(store.db, ensemble.id, { min_pass: null, straggler_timeout_minutes: 7.5, prompt_template: 'Review again' });
+    const updated = await updateEnsemble(store.db, ensemble.id, {
+      min_pass: null,
+      straggler_timeout_minutes: 7.5,
+      prompt_template: 'Review again',
+    });
     const { min_pass: _cleared, ...unchanged } = ensemble;
     assert.deepEqual(updated, { ...unchanged, straggler_timeout_minutes: 7.5, prompt_template: 'Review again' });
     assert.deepEqual(await getEnsemble(store.db, ensemble.id), updated);
     assert.deepEqual(
       (await listNodes(store.db, loopId)).map((n) => [n.name, n.member_index]),
-      [['reviewers/0', 0], ['reviewers/1', 1], ['reviewers', null]],
+      [
+        ['reviewers/0', 0],
+        ['reviewers/1', 1],
+        ['reviewers', null],
+      ],
     );
   });
 
@@ -160,8 +178,14 @@ describeOnEachDialect('graph repository', (store) => {
 
     const stored = await getGraph(store.db, loopId);
     assert.deepEqual(stored.ensembles, graph.ensembles);
-    assert.deepEqual(stored.nodes, [...graph.nodes].sort((x, y) => x.position - y.position));
-    assert.deepEqual(stored.edges, [...graph.edges].sort((x, y) => (x.id < y.id ? -1 : 1)));
+    assert.deepEqual(
+      stored.nodes,
+      [...graph.nodes].sort((x, y) => x.position - y.position),
+    );
+    assert.deepEqual(
+      stored.edges,
+      [...graph.edges].sort((x, y) => (x.id < y.id ? -1 : 1)),
+    );
   });
 
   it('keeps nodes whose id survives a replacement, so their node runs stay attached', async () => {
@@ -190,7 +214,14 @@ describeOnEachDialect('graph repository', (store) => {
     await replaceGraph(store.db, loopId, before);
 
     const c = checkNode(loopId, 'c', 1);
-    const dangling: Edge = { id: newId('edge'), loop_id: loopId, source_id: c.id, target_id: 'node_missing', condition: 'pass', type: 'flow' };
+    const dangling: Edge = {
+      id: newId('edge'),
+      loop_id: loopId,
+      source_id: c.id,
+      target_id: 'node_missing',
+      condition: 'pass',
+      type: 'flow',
+    };
     await assert.rejects(replaceGraph(store.db, loopId, { nodes: [c], edges: [dangling], ensembles: [] }));
 
     assert.deepEqual(await getGraph(store.db, loopId), before);

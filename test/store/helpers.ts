@@ -49,7 +49,8 @@ export const postgres: DialectFixture = {
   name: 'postgres',
   unavailable() {
     postgresProbe ??= withPostgres(async () => undefined).catch(
-      (error: Error) => `PostgreSQL is not reachable at ${POSTGRES_TEST_URL} (${error.message}); start it to run the PostgreSQL store tests`,
+      (error: Error) =>
+        `PostgreSQL is not reachable at ${POSTGRES_TEST_URL} (${error.message}); start it to run the PostgreSQL store tests`,
     );
     return postgresProbe;
   },

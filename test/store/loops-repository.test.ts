@@ -57,8 +57,14 @@ describeOnEachDialect('loops repository', (store) => {
     const a = await insertTestLoop(store.db, 'a');
     const archived = await insertTestLoop(store.db, 'c');
     await updateLoop(store.db, archived.id, { archived: true });
-    assert.deepEqual((await listLoops(store.db)).map((l) => l.id), [a.id, b.id]);
-    assert.deepEqual((await listLoops(store.db, { includeArchived: true })).map((l) => l.id), [a.id, b.id, archived.id]);
+    assert.deepEqual(
+      (await listLoops(store.db)).map((l) => l.id),
+      [a.id, b.id],
+    );
+    assert.deepEqual(
+      (await listLoops(store.db, { includeArchived: true })).map((l) => l.id),
+      [a.id, b.id, archived.id],
+    );
   });
 
   it('finds loops by workdir and name, and lists the names taken in a workdir', async () => {

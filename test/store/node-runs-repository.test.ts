@@ -24,7 +24,16 @@ describeOnEachDialect('node-runs repository', (store) => {
   beforeEach(async () => {
     loopId = (await insertTestLoop(store.db)).id;
     nodeId = newId('node');
-    await insertNode(store.db, { id: nodeId, loop_id: loopId, name: 'build', kind: 'check', position: 1, config: { command: 'make' }, ensemble_id: null, member_index: null });
+    await insertNode(store.db, {
+      id: nodeId,
+      loop_id: loopId,
+      name: 'build',
+      kind: 'check',
+      position: 1,
+      config: { command: 'make' },
+      ensemble_id: null,
+      member_index: null,
+    });
     specId = (await insertSpec(store.db, { name: 's', content: '', loop_id: loopId, workdir: null })).id;
   });
 
@@ -100,12 +109,21 @@ describeOnEachDialect('node-runs repository', (store) => {
     const otherSpec = (await insertSpec(store.db, { name: 'other', content: '', loop_id: loopId, workdir: null })).id;
     const base = Date.parse('2025-01-01T00:00:00.000Z');
     for (let i = 0; i < 205; i++) {
-      await insertNodeRun(store.db, run({ round: i, spec_id: i % 2 ? otherSpec : specId, started_at: new Date(base + i * 1000).toISOString() }));
+      await insertNodeRun(
+        store.db,
+        run({ round: i, spec_id: i % 2 ? otherSpec : specId, started_at: new Date(base + i * 1000).toISOString() }),
+      );
     }
     const newest = await listNodeRuns(store.db, { loopId });
-    assert.deepEqual(newest.map((r) => r.round), Array.from({ length: 20 }, (_, i) => 204 - i));
+    assert.deepEqual(
+      newest.map((r) => r.round),
+      Array.from({ length: 20 }, (_, i) => 204 - i),
+    );
     assert.equal((await listNodeRuns(store.db, { loopId, limit: 1000 })).length, 200);
-    assert.deepEqual((await listNodeRuns(store.db, { loopId, specId: otherSpec, limit: 3 })).map((r) => r.round), [203, 201, 199]);
+    assert.deepEqual(
+      (await listNodeRuns(store.db, { loopId, specId: otherSpec, limit: 3 })).map((r) => r.round),
+      [203, 201, 199],
+    );
     assert.equal((await listNodeRuns(store.db, { loopId, nodeId: 'node_other' })).length, 0);
     assert.equal((await listNodeRuns(store.db, { loopId, nodeId })).length, 20);
   });

@@ -61,7 +61,11 @@ describeOnEachDialect('queues repository', (store) => {
     for (const id of specIds) await addSpecToQueue(store.db, queue.id, id);
 
     assert.deepEqual((await reorderQueue(store.db, queue.id, [c, a, b]))?.spec_ids, [c, a, b]);
-    for (const order of [[c, a], [c, a, b, 'spec_other'], [c, a, a, b]]) {
+    for (const order of [
+      [c, a],
+      [c, a, b, 'spec_other'],
+      [c, a, a, b],
+    ]) {
       await assert.rejects(reorderQueue(store.db, queue.id, order), (error: unknown) => {
         assert.ok(error instanceof CanopyError);
         assert.equal(error.code, 'invalid_input');

@@ -10,7 +10,13 @@ describeOnEachDialect('specs repository', (store) => {
     loopId = (await insertTestLoop(store.db)).id;
   });
 
-  const spec = (name: string, changes: Partial<NewSpec> = {}): NewSpec => ({ name, content: `do ${name}`, loop_id: null, workdir: null, ...changes });
+  const spec = (name: string, changes: Partial<NewSpec> = {}): NewSpec => ({
+    name,
+    content: `do ${name}`,
+    loop_id: null,
+    workdir: null,
+    ...changes,
+  });
 
   it('inserts a pending spec and reads it back', async () => {
     const inserted = await insertSpec(store.db, spec('first', { loop_id: loopId, workdir: '/repo' }));

@@ -37,7 +37,10 @@ describe('Temporal CLI resolution', () => {
   });
 
   it('takes `temporal` on PATH before the project build', () => {
-    assert.deepEqual(resolveTemporalBinary({ PATH: `/nonexistent${path.delimiter}${path.dirname(onPath)}` }, projectBin), { path: onPath, source: 'PATH' });
+    assert.deepEqual(resolveTemporalBinary({ PATH: `/nonexistent${path.delimiter}${path.dirname(onPath)}` }, projectBin), {
+      path: onPath,
+      source: 'PATH',
+    });
   });
 
   it('falls back to the project build in .tools/bin', () => {

@@ -7,7 +7,9 @@ import { action } from '../output';
 export function registerMcp(program: Command): void {
   program
     .command('mcp')
-    .description('Serve MCP over stdio with every tool, for an MCP client on this machine (agents canopy starts may report with CANOPY_RUN_TOKEN)')
+    .description(
+      'Serve MCP over stdio with every tool, for an MCP client on this machine (agents canopy starts may report with CANOPY_RUN_TOKEN)',
+    )
     .action(
       action(async () => {
         const { StdioServerTransport } = mcpStdioSdk();

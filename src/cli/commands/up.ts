@@ -8,18 +8,26 @@ import { action } from '../output';
 export function registerUp(program: Command): void {
   program
     .command('up')
-    .description('Run everything on this machine: Temporal (embedded dev server unless TEMPORAL_ADDRESS is set), the worker and MCP over HTTP')
+    .description(
+      'Run everything on this machine: Temporal (embedded dev server unless TEMPORAL_ADDRESS is set), the worker and MCP over HTTP',
+    )
     .action(
       action(async () => {
         const { startDaemon } = daemonModule();
         const { mcpEndpointUrl, startMcpHttpServer } = mcpHttpModule();
         const config = loadConfig();
         const token = await operatorToken(config.home);
-        const daemon = await startDaemon(config, { embedded: true, mcpUrl: mcpEndpointUrl(config.mcpPort), progress: (line) => console.log(line) });
-        const mcp = await startMcpHttpServer({ ctx: daemon.ctx, port: config.mcpPort, operatorToken: token }).catch(async (error: unknown) => {
-          await daemon.stop();
-          throw error;
+        const daemon = await startDaemon(config, {
+          embedded: true,
+          mcpUrl: mcpEndpointUrl(config.mcpPort),
+          progress: (line) => console.log(line),
         });
+        const mcp = await startMcpHttpServer({ ctx: daemon.ctx, port: config.mcpPort, operatorToken: token }).catch(
+          async (error: unknown) => {
+            await daemon.stop();
+            throw error;
+          },
+        );
         console.log(`Temporal: ${daemon.endpoint.description}`);
         if (daemon.endpoint.server) console.log(`Temporal UI: http://127.0.0.1:${config.uiPort}`);
         console.log(`Worker polling task queue '${config.taskQueue}' in namespace '${config.namespace}'`);

@@ -23,8 +23,7 @@ function kindAndConfigIssues(node: DesignNode, at: string): Issue[] {
     return [
       {
         field: `${at}.kind`,
-        message:
-          'quorum nodes are made by ensembles; use loop_add_ensemble (or an entry in "ensembles") instead of a quorum node',
+        message: 'quorum nodes are made by ensembles; use loop_add_ensemble (or an entry in "ensembles") instead of a quorum node',
       },
     ];
   }

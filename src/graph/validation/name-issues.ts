@@ -11,8 +11,6 @@ export function duplicateNameIssues(design: Design): Issue[] {
     .filter(([, fields]) => fields.length > 1)
     .map(([name, fields]) => ({
       field: fields[1],
-      message:
-        `'${name}' names ${fields.join(' and ')}; ` +
-        'node and ensemble names must be unique within a loop, so rename all but one',
+      message: `'${name}' names ${fields.join(' and ')}; ` + 'node and ensemble names must be unique within a loop, so rename all but one',
     }));
 }

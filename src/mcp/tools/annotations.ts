@@ -14,5 +14,10 @@ export interface Effect {
 }
 
 export function writes(effect: Effect): ToolAnnotations {
-  return { readOnlyHint: false, destructiveHint: effect.destructive, idempotentHint: effect.idempotent, openWorldHint: effect.startsAgents ?? false };
+  return {
+    readOnlyHint: false,
+    destructiveHint: effect.destructive,
+    idempotentHint: effect.idempotent,
+    openWorldHint: effect.startsAgents ?? false,
+  };
 }

@@ -13,7 +13,8 @@ export function registerBlueprintTools(server: McpServer, ctx: ClientContext): v
     'blueprint_list',
     {
       title: 'List blueprints',
-      description: 'List node blueprints, builtins first, with their kind and config. Name one in loop_add_node instead of writing a whole config.',
+      description:
+        'List node blueprints, builtins first, with their kind and config. Name one in loop_add_node instead of writing a whole config.',
       inputSchema: z.strictObject({}),
       annotations: READ_ONLY,
     },

@@ -1,7 +1,14 @@
 // Tools for ensembles: 2 to 8 agents given one prompt in parallel and joined by a quorum, edited as one unit.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ClientContext } from '../../client/context';
-import { addEnsemble, AddEnsembleRequest, removeEnsemble, RemoveEnsembleRequest, updateEnsemble, UpdateEnsembleRequest } from '../../client/graph-service';
+import {
+  addEnsemble,
+  AddEnsembleRequest,
+  removeEnsemble,
+  RemoveEnsembleRequest,
+  updateEnsemble,
+  UpdateEnsembleRequest,
+} from '../../client/graph-service';
 import { MAX_ENSEMBLE_MEMBERS, MIN_ENSEMBLE_MEMBERS } from '../../domain/ensemble';
 import { toolResult } from '../tool-result';
 import { writes } from './annotations';
@@ -57,7 +64,8 @@ export function registerEnsembleTools(server: McpServer, ctx: ClientContext): vo
         prompt_template: 'New prompt shared by every member without its own prompt_override',
         members: `${MEMBERS}; replaces the member list`,
         min_pass: 'Members that must pass for the quorum to pass; null: all of them',
-        straggler_timeout_minutes: 'A member still running this long after its start is killed and counted as a fail; null removes the limit',
+        straggler_timeout_minutes:
+          'A member still running this long after its start is killed and counted as a fail; null removes the limit',
         timeout_minutes: 'Timeout of each member in minutes; null: the default (30)',
         entry_from_node: 'Node whose outcome starts the ensemble; null removes the entry wiring',
         entry_condition: 'Condition on the entry edge; null: always',

@@ -14,7 +14,9 @@ const ExportRequest = z.strictObject({
   with_models: z
     .boolean()
     .optional()
-    .describe('Keep platform and model on agent nodes and ensemble members; only for restoring your own loop on your own machine (default false)'),
+    .describe(
+      'Keep platform and model on agent nodes and ensemble members; only for restoring your own loop on your own machine (default false)',
+    ),
 });
 
 // The document is checked by the import itself, which reports every problem at once by its path in the file.
@@ -26,8 +28,14 @@ const ImportRequest = z.strictObject({
     .string()
     .min(1)
     .optional()
-    .describe('Working directory of the new loop; defaults to the current directory of the canopy process serving this connection, so give it'),
-  name: z.string().min(1).optional().describe('Name of the new loop instead of the file’s; a taken name gets a numeric suffix, e.g. "My Loop (2)"'),
+    .describe(
+      'Working directory of the new loop; defaults to the current directory of the canopy process serving this connection, so give it',
+    ),
+  name: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Name of the new loop instead of the file’s; a taken name gets a numeric suffix, e.g. "My Loop (2)"'),
 });
 
 export function registerExportImportTools(server: McpServer, ctx: ClientContext): void {

@@ -83,7 +83,10 @@ export function registerGraphTools(server: McpServer, ctx: ClientContext): void 
       description:
         'Remove a node with every edge and ensemble wiring that touches it; returns the node as it was. ' +
         'Nodes inside an ensemble go with loop_remove_ensemble or loop_update_ensemble (members).',
-      inputSchema: describeFields(RemoveNodeRequest, { loop_id: 'Id of the loop the node must belong to (optional guard)', node_id: NODE_ID }),
+      inputSchema: describeFields(RemoveNodeRequest, {
+        loop_id: 'Id of the loop the node must belong to (optional guard)',
+        node_id: NODE_ID,
+      }),
       annotations: writes({ destructive: true, idempotent: true }),
     },
     (input) => toolResult(() => removeNode(ctx, input)),

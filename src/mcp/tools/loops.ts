@@ -1,7 +1,17 @@
 // Tools for loops as records: create, list, get, update, delete, archive and restore.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ClientContext } from '../../client/context';
-import { archiveLoop, createLoop, deleteLoop, getLoop, ListLoopsRequest, listLoops, restoreLoop, updateLoop, UpdateLoopRequest } from '../../client/loops-service';
+import {
+  archiveLoop,
+  createLoop,
+  deleteLoop,
+  getLoop,
+  ListLoopsRequest,
+  listLoops,
+  restoreLoop,
+  updateLoop,
+  UpdateLoopRequest,
+} from '../../client/loops-service';
 import { DEFAULT_MAX_ITERATIONS, LoopCreateInput } from '../../domain/loop';
 import { HOOK_PLACEHOLDERS } from '../../graph/templates';
 import { toolResult } from '../tool-result';
@@ -29,7 +39,8 @@ export function registerLoopTools(server: McpServer, ctx: ClientContext): void {
     'loop_list',
     {
       title: 'List loops',
-      description: 'List loops by name with their status and workdir. Archived loops are left out unless include_archived is true. Use loop_get for one loop’s graph and specs.',
+      description:
+        'List loops by name with their status and workdir. Archived loops are left out unless include_archived is true. Use loop_get for one loop’s graph and specs.',
       inputSchema: ListLoopsRequest,
       annotations: READ_ONLY,
     },
@@ -87,7 +98,8 @@ export function registerLoopTools(server: McpServer, ctx: ClientContext): void {
     'loop_archive',
     {
       title: 'Archive a loop',
-      description: 'Hide a loop from loop_list without losing anything: its specs and history stay and loop_get still finds it. Refused while it runs (pause it first). Undo with loop_restore.',
+      description:
+        'Hide a loop from loop_list without losing anything: its specs and history stay and loop_get still finds it. Refused while it runs (pause it first). Undo with loop_restore.',
       inputSchema: LoopIdInput,
       annotations: writes({ destructive: false, idempotent: true }),
     },

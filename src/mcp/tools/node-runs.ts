@@ -12,7 +12,13 @@ const ListRunsRequest = z.strictObject({
   loop_id: Id.describe(LOOP_ID),
   node_id: Id.optional().describe(`${NODE_ID}; only this node’s runs`),
   spec_id: Id.optional().describe(`${SPEC_ID}; only runs for this spec`),
-  limit: z.number().int().min(1).max(MAX_RUNS_LISTED).optional().describe(`How many runs, newest first (default 20, at most ${MAX_RUNS_LISTED})`),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_RUNS_LISTED)
+    .optional()
+    .describe(`How many runs, newest first (default 20, at most ${MAX_RUNS_LISTED})`),
 });
 
 const GetRunRequest = z.strictObject({ run_id: Id.describe('Id of the node run (loop_node_runs_list lists them)') });

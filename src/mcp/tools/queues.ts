@@ -24,7 +24,8 @@ export function registerQueueTools(server: McpServer, ctx: ClientContext): void 
     'queue_create',
     {
       title: 'Create a queue',
-      description: 'Create an empty, named queue of specs. Fill it with queue_add_spec; run a loop against it with loop_run and queue_id. Queue names are unique.',
+      description:
+        'Create an empty, named queue of specs. Fill it with queue_add_spec; run a loop against it with loop_run and queue_id. Queue names are unique.',
       inputSchema: CreateQueueRequest,
       annotations: writes({ destructive: false, idempotent: true }),
     },
@@ -46,7 +47,8 @@ export function registerQueueTools(server: McpServer, ctx: ClientContext): void 
     'queue_add_spec',
     {
       title: 'Add a spec to a queue',
-      description: 'Put an existing spec into a queue, at the end or at index. A spec is in a queue at most once; the spec itself is not moved or changed.',
+      description:
+        'Put an existing spec into a queue, at the end or at index. A spec is in a queue at most once; the spec itself is not moved or changed.',
       inputSchema: describeFields(AddQueueSpecRequest, { queue_id: QUEUE_ID, spec_id: SPEC_ID }),
       annotations: writes({ destructive: false, idempotent: true }),
     },
@@ -68,7 +70,8 @@ export function registerQueueTools(server: McpServer, ctx: ClientContext): void 
     'queue_reorder',
     {
       title: 'Reorder a queue',
-      description: 'Set a queue’s order. spec_ids must list every spec of the queue exactly once; the error names what is missing or extra.',
+      description:
+        'Set a queue’s order. spec_ids must list every spec of the queue exactly once; the error names what is missing or extra.',
       inputSchema: describeFields(ReorderQueueRequest, { queue_id: QUEUE_ID }),
       annotations: writes({ destructive: true, idempotent: true }),
     },

@@ -18,7 +18,10 @@ const RunRequest = z.strictObject({
 
 const ContinueRequest = z.strictObject({
   loop_id: Id.describe(LOOP_ID),
-  strategy: z.enum(['retry', 'skip']).default('retry').describe('retry reruns the failed or blocked node (default); skip treats it as passed'),
+  strategy: z
+    .enum(['retry', 'skip'])
+    .default('retry')
+    .describe('retry reruns the failed or blocked node (default); skip treats it as passed'),
 });
 
 const AutorunRequest = z.strictObject({
@@ -58,7 +61,8 @@ export function registerRunTools(server: McpServer, ctx: ClientContext): void {
     'loop_pause',
     {
       title: 'Pause a loop',
-      description: 'Ask a running loop to stop after the node running now; resume it with loop_continue. Only a running loop can be paused.',
+      description:
+        'Ask a running loop to stop after the node running now; resume it with loop_continue. Only a running loop can be paused.',
       inputSchema: LoopIdInput,
       annotations: writes({ destructive: false, idempotent: true }),
     },
@@ -82,7 +86,8 @@ export function registerRunTools(server: McpServer, ctx: ClientContext): void {
     'loop_reset',
     {
       title: 'Reset a loop',
-      description: 'Return a completed or failed loop and its specs to pending so loop_run can start it again; a failed loop loses its resume point. Other statuses are refused.',
+      description:
+        'Return a completed or failed loop and its specs to pending so loop_run can start it again; a failed loop loses its resume point. Other statuses are refused.',
       inputSchema: LoopIdInput,
       annotations: writes({ destructive: true, idempotent: true }),
     },

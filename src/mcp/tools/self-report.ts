@@ -8,7 +8,11 @@ import { toolResult } from '../tool-result';
 import { writes } from './annotations';
 
 const RUN_TOKEN_ARGUMENT = {
-  run_token: z.string().min(1).optional().describe('Your run token; default: CANOPY_RUN_TOKEN in this MCP server’s environment, which canopy sets for the agents it starts'),
+  run_token: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Your run token; default: CANOPY_RUN_TOKEN in this MCP server’s environment, which canopy sets for the agents it starts'),
 };
 
 interface RunTokenSource {
@@ -25,7 +29,8 @@ interface RunTokenSource {
  */
 function runTokenSource(access: McpAccess): RunTokenSource | null {
   if (access.kind === 'run') return { fields: {}, tokenOf: () => access.runToken };
-  if (access.transport === 'stdio') return { fields: RUN_TOKEN_ARGUMENT, tokenOf: (input) => input.run_token ?? process.env.CANOPY_RUN_TOKEN ?? '' };
+  if (access.transport === 'stdio')
+    return { fields: RUN_TOKEN_ARGUMENT, tokenOf: (input) => input.run_token ?? process.env.CANOPY_RUN_TOKEN ?? '' };
   return null;
 }
 
@@ -44,7 +49,10 @@ export function registerSelfReportTools(server: McpServer, ctx: ClientContext, a
         'Calling it again replaces the report. It acts only on your own run, and only while it runs.',
       inputSchema: z.strictObject({
         status: z.enum(['pass', 'fail']).describe('pass when the work this node asked for is done and right, fail otherwise'),
-        output: z.string().optional().describe('What you produced or found; the next node reads it as {{previous_output}} instead of your stdout'),
+        output: z
+          .string()
+          .optional()
+          .describe('What you produced or found; the next node reads it as {{previous_output}} instead of your stdout'),
         ...source.fields,
       }),
       annotations: writes({ destructive: true, idempotent: true }),

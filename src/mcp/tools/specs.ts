@@ -1,7 +1,15 @@
 // Tools for specs: units of work bound to a loop, or kept in the standalone backlog.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ClientContext } from '../../client/context';
-import { createSpec, deleteSpec, DeleteSpecRequest, ListSpecsRequest, listSpecs, updateSpec, UpdateSpecRequest } from '../../client/specs-service';
+import {
+  createSpec,
+  deleteSpec,
+  DeleteSpecRequest,
+  ListSpecsRequest,
+  listSpecs,
+  updateSpec,
+  UpdateSpecRequest,
+} from '../../client/specs-service';
 import { SPEC_STATUSES, SpecCreateInput } from '../../domain/spec';
 import { toolResult } from '../tool-result';
 import { READ_ONLY, writes } from './annotations';

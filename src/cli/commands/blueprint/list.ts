@@ -13,7 +13,10 @@ export function registerBlueprintList(blueprint: Command): void {
       action(async (options: { json?: boolean }) => {
         const blueprints = await withContext((ctx) => listBlueprints(ctx));
         emit(blueprints, options, (listed) =>
-          table([['NAME', 'KIND', 'ORIGIN', 'CONFIG KEYS'], ...listed.map((b) => [b.name, b.kind, b.builtin ? 'builtin' : 'custom', Object.keys(b.config).join(', ')])]),
+          table([
+            ['NAME', 'KIND', 'ORIGIN', 'CONFIG KEYS'],
+            ...listed.map((b) => [b.name, b.kind, b.builtin ? 'builtin' : 'custom', Object.keys(b.config).join(', ')]),
+          ]),
         );
       }),
     );

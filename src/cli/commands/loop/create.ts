@@ -15,7 +15,9 @@ export function registerLoopCreate(loop: Command): void {
     .option('--json', 'print JSON')
     .action(
       action(async (options: { name: string; workdir: string; description?: string; json?: boolean }) => {
-        const created = await withContext((ctx) => createLoop(ctx, { name: options.name, workdir: options.workdir, description: options.description }));
+        const created = await withContext((ctx) =>
+          createLoop(ctx, { name: options.name, workdir: options.workdir, description: options.description }),
+        );
         emit(created, options, (loop) => `Created loop ${describeLoop(loop)}.`);
       }),
     );

@@ -17,16 +17,24 @@ export function registerLoopInfo(loop: Command): void {
 }
 
 export function describeStatus(report: LoopStatusReport): string {
-  const lines = [`${report.name} (${report.loop_id})  ${report.status}${report.archived ? ' [archived]' : ''}`, `workdir  ${report.workdir}`];
+  const lines = [
+    `${report.name} (${report.loop_id})  ${report.status}${report.archived ? ' [archived]' : ''}`,
+    `workdir  ${report.workdir}`,
+  ];
   const run = report.last_run;
   if (run) {
     lines.push(`last run ${run.status} (${run.workflow_id}, started ${run.started_at})`);
-    if (run.failing_node) lines.push(`failed at ${run.failing_node}${run.failure_kind ? ` [${run.failure_kind}]` : ''}: ${run.reason ?? ''}`);
+    if (run.failing_node)
+      lines.push(`failed at ${run.failing_node}${run.failure_kind ? ` [${run.failure_kind}]` : ''}: ${run.reason ?? ''}`);
   }
   if (report.live_unavailable) lines.push(report.live_unavailable);
   if (report.live) {
-    const rounds = Object.entries(report.live.rounds).map(([head, round]) => `${head}:${round}`).join(' ');
-    lines.push(`now      spec ${report.live.specName ?? '-'}, node ${report.live.vertex ?? '-'}${rounds ? `, rounds ${rounds}` : ''} (${report.live.status})`);
+    const rounds = Object.entries(report.live.rounds)
+      .map(([head, round]) => `${head}:${round}`)
+      .join(' ');
+    lines.push(
+      `now      spec ${report.live.specName ?? '-'}, node ${report.live.vertex ?? '-'}${rounds ? `, rounds ${rounds}` : ''} (${report.live.status})`,
+    );
     for (const [member, state] of Object.entries(report.live.memberStates)) lines.push(`         ${member}: ${state}`);
   }
   lines.push('specs');

@@ -18,18 +18,28 @@ export function registerLoopLifecycle(loop: Command): void {
     .option('--json', 'print JSON')
     .action(
       action(async (loopId: string, options: { json?: boolean }) => {
-        emit(await withContext((ctx) => pauseLoop(ctx, loopId)), options, (r) => `Pause requested for ${r.loop_id}; it stops after the running node.`);
+        emit(
+          await withContext((ctx) => pauseLoop(ctx, loopId)),
+          options,
+          (r) => `Pause requested for ${r.loop_id}; it stops after the running node.`,
+        );
       }),
     );
   loop
     .command('continue <loop_id>')
     .description('Resume a paused, blocked or failed loop')
-    .addOption(new Option('--strategy <strategy>', 'retry reruns the failed or blocked node; skip treats it as passed').choices(['retry', 'skip']).default('retry'))
+    .addOption(
+      new Option('--strategy <strategy>', 'retry reruns the failed or blocked node; skip treats it as passed')
+        .choices(['retry', 'skip'])
+        .default('retry'),
+    )
     .option('--json', 'print JSON')
     .action(
       action(async (loopId: string, options: { strategy: 'retry' | 'skip'; json?: boolean }) => {
         emit(await withContext((ctx) => continueLoop(ctx, loopId, options.strategy)), options, (r) =>
-          r.resumed === 'signal' ? `Loop ${r.loop_id} continues (${r.strategy}).` : `Loop ${r.loop_id} restarted from its resume point (${r.strategy}).`,
+          r.resumed === 'signal'
+            ? `Loop ${r.loop_id} continues (${r.strategy}).`
+            : `Loop ${r.loop_id} restarted from its resume point (${r.strategy}).`,
         );
       }),
     );
@@ -39,7 +49,11 @@ export function registerLoopLifecycle(loop: Command): void {
     .option('--json', 'print JSON')
     .action(
       action(async (loopId: string, options: { json?: boolean }) => {
-        emit(await withContext((ctx) => resetLoop(ctx, loopId)), options, (r) => `Loop ${r.loop_id} is pending again (${r.specs_reset} spec(s) reset).`);
+        emit(
+          await withContext((ctx) => resetLoop(ctx, loopId)),
+          options,
+          (r) => `Loop ${r.loop_id} is pending again (${r.specs_reset} spec(s) reset).`,
+        );
       }),
     );
   loop

@@ -32,9 +32,12 @@ export function registerLoopRunHistory(loop: Command): void {
             `${run.node_name} round ${run.round}: ${run.outcome ?? run.status}${run.failure_kind ? ` [${run.failure_kind}]` : ''} (${run.id})`,
             `infra_attempt ${run.infra_attempt}${run.unreported ? ', unreported' : ''}; HEAD ${run.head_before ?? '-'} -> ${run.head_after ?? '-'}`,
             ...(run.reason ? [`reason: ${run.reason}`] : []),
-            '--- input', run.input,
-            '--- stdout', run.stdout,
-            '--- stderr', run.stderr,
+            '--- input',
+            run.input,
+            '--- stdout',
+            run.stdout,
+            '--- stderr',
+            run.stderr,
             ...(run.reported_status ? ['--- reported', `${run.reported_status}: ${run.reported_output ?? ''}`] : []),
           ].join('\n'),
         );
@@ -46,6 +49,13 @@ function describeRuns(runs: NodeRunSummary[]): string {
   if (runs.length === 0) return 'No node runs yet.';
   return table([
     ['RUN', 'NODE', 'ROUND', 'OUTCOME', 'STARTED', 'DETAIL'],
-    ...runs.map((r) => [r.run_id, r.node, String(r.round), r.outcome ?? r.status, r.started_at, (r.reason ?? r.excerpt).split('\n')[0].slice(0, 80)]),
+    ...runs.map((r) => [
+      r.run_id,
+      r.node,
+      String(r.round),
+      r.outcome ?? r.status,
+      r.started_at,
+      (r.reason ?? r.excerpt).split('\n')[0].slice(0, 80),
+    ]),
   ]);
 }

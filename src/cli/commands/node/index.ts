@@ -27,7 +27,9 @@ export function registerNode(program: Command): void {
     .option('--json', 'print JSON')
     .action(
       action(async (options: { reason: string; json?: boolean }) => {
-        const result = await withContext((ctx) => reportBlocker(ctx, { run_token: process.env.CANOPY_RUN_TOKEN ?? '', reason: options.reason }));
+        const result = await withContext((ctx) =>
+          reportBlocker(ctx, { run_token: process.env.CANOPY_RUN_TOKEN ?? '', reason: options.reason }),
+        );
         emit(result, options, (r) => `Loop ${r.loop_id} will stop as blocked after this node.`);
       }),
     );

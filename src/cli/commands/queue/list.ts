@@ -13,7 +13,9 @@ export function registerQueueList(queue: Command): void {
     .action(
       action(async (options: { json?: boolean }) => {
         const queues = await withContext((ctx) => listQueues(ctx));
-        emit(queues, options, (listed) => (listed.length ? listed.map(describeQueue).join('\n') : 'No queues. Create one with `canopy queue create`.'));
+        emit(queues, options, (listed) =>
+          listed.length ? listed.map(describeQueue).join('\n') : 'No queues. Create one with `canopy queue create`.',
+        );
       }),
     );
 }

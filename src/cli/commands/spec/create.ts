@@ -33,7 +33,9 @@ export function registerSpecCreate(spec: Command): void {
         if (loopId === undefined) throw badOption('--loop', 'give --loop <loop_id> or --backlog');
         const content = readContent(options);
         if (content === undefined) throw badOption('--content', 'give --content <text> or --file <path>');
-        const created = await withContext((ctx) => createSpec(ctx, { loop_id: loopId, name: options.name, content, workdir: options.workdir ?? null }));
+        const created = await withContext((ctx) =>
+          createSpec(ctx, { loop_id: loopId, name: options.name, content, workdir: options.workdir ?? null }),
+        );
         emit(created, options, (s) => `Created spec '${s.name}' (${s.id}) ${s.loop_id ? `in loop ${s.loop_id}` : 'in the backlog'}.`);
       }),
     );

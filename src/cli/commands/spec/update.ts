@@ -41,7 +41,11 @@ export function registerSpecUpdate(spec: Command): void {
             workdir: options.workdir,
           }),
         );
-        emit(updated, options, (s) => `Updated spec '${s.name}' (${s.id}), ${s.status}, ${s.loop_id ? `in loop ${s.loop_id}` : 'in the backlog'}.`);
+        emit(
+          updated,
+          options,
+          (s) => `Updated spec '${s.name}' (${s.id}), ${s.status}, ${s.loop_id ? `in loop ${s.loop_id}` : 'in the backlog'}.`,
+        );
       }),
     );
 }

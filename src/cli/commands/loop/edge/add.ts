@@ -18,7 +18,13 @@ export function registerEdgeAdd(edge: Command): void {
     .action(
       action(async (loopId: string, options: { source: string; target: string; condition: string; type: string; json?: boolean }) => {
         const added = await withContext((ctx) =>
-          addEdge(ctx, { loop_id: loopId, source: options.source, target: options.target, condition: options.condition, type: options.type }),
+          addEdge(ctx, {
+            loop_id: loopId,
+            source: options.source,
+            target: options.target,
+            condition: options.condition,
+            type: options.type,
+          }),
         );
         emit(added, options, (e) => `Added ${describeEdge(e)}.`);
       }),

@@ -9,7 +9,9 @@ import { jsonOptions, readJsonOption } from '../json-option';
 export function registerNodeUpdate(node: Command): void {
   const command = node
     .command('update <node_id>')
-    .description('Change a node’s name, position or config (the config is replaced whole); ensemble members change through `loop ensemble update`')
+    .description(
+      'Change a node’s name, position or config (the config is replaced whole); ensemble members change through `loop ensemble update`',
+    )
     .option('--loop <loop_id>', 'refuse unless the node belongs to this loop')
     .option('--name <name>', 'new name')
     .option('--position <n>', 'new canvas position', Number);
@@ -18,7 +20,13 @@ export function registerNodeUpdate(node: Command): void {
     .action(
       action(async (nodeId: string, options: { loop?: string; name?: string; position?: number; json?: boolean }) => {
         const updated = await withContext((ctx) =>
-          updateNode(ctx, { loop_id: options.loop, node_id: nodeId, name: options.name, position: options.position, config: readJsonOption(options, 'config') }),
+          updateNode(ctx, {
+            loop_id: options.loop,
+            node_id: nodeId,
+            name: options.name,
+            position: options.position,
+            config: readJsonOption(options, 'config'),
+          }),
         );
         emit(updated, options, (n) => `Updated ${describeNode(n)}.`);
       }),
