@@ -85,9 +85,9 @@ export function runInProcessGroup(command: string, args: string[], options: Grou
 export async function killProcessGroup(pgid: number, exited?: Promise<unknown>, graceMs = KILL_GRACE_MS): Promise<void> {
   if (!signalGroup(pgid, 'SIGTERM')) return;
   const gone = exited ?? waitForGroupExit(pgid, graceMs + 1_000);
-  const graceful = await Promise.race([gone.then(() => true), delay(graceMs).then(() => false)]);
+  const graceful = await settlesWithin(gone, graceMs);
   if (!graceful || isGroupAlive(pgid)) signalGroup(pgid, 'SIGKILL');
-  await Promise.race([exited ?? waitForGroupExit(pgid, 5_000), delay(5_000)]);
+  await settlesWithin(exited ?? waitForGroupExit(pgid, 5_000), 5_000);
 }
 
 export function isGroupAlive(pgid: number): boolean {
@@ -106,6 +106,22 @@ function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
 async function waitForGroupExit(pgid: number, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (isGroupAlive(pgid) && Date.now() < deadline) await delay(50);
+}
+
+/**
+ * Whether `work` settles within `ms`. The timer is cleared either way: a pending one would keep a
+ * process that is shutting down alive until it fires.
+ */
+async function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([work.then(() => true), expired]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function delay(ms: number): Promise<void> {

@@ -20,7 +20,10 @@ function processesMentioning(text: string): number[] {
     .map(Number);
 }
 
-it('canopy up runs Temporal and a worker, and SIGINT stops both', async () => {
+/** The goal is 2 s; the bound is wider so a loaded machine does not fail the test, yet below the old 5 s. */
+const LINGER_LIMIT_MS = 4_000;
+
+it('canopy up runs Temporal and a worker, and SIGINT stops both and exits at once', async () => {
   const home = tempHome();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -36,7 +39,11 @@ it('canopy up runs Temporal and a worker, and SIGINT stops both', async () => {
   assert.ok(processesMentioning(home).includes(serverPid), 'the dev server keeps its data in the canopy home');
 
   up.child.kill('SIGINT');
+  await waitForOutput(up, /Stopped\./);
+  const stoppedAt = Date.now();
   assert.equal(await up.exited, 0, up.output());
-  assert.match(up.output(), /Stopped\./);
+  // A timer left pending by the shutdown used to hold the process for 5 s after it said Stopped.
+  const lingeredMs = Date.now() - stoppedAt;
+  assert.ok(lingeredMs < LINGER_LIMIT_MS, `the process lingered ${lingeredMs} ms after printing Stopped.`);
   assert.deepEqual(processesMentioning(home), [], 'no temporal or worker process is left');
 });

@@ -16,7 +16,9 @@ export function registerWorker(program: Command): void {
         const daemon = await startDaemon(config, { embedded: false, mcpUrl: null, progress: (line) => console.log(line) });
         console.log(`Worker polling task queue '${config.taskQueue}' on ${daemon.endpoint.address}. Press Ctrl-C to stop.`);
         await waitForStopSignal(daemon.running);
+        console.log('Stopping…');
         await daemon.stop();
+        console.log('Stopped.');
       }),
     );
 }
