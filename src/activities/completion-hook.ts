@@ -60,7 +60,7 @@ export function completionHookActivities(deps: ActivityDeps) {
         recordInput: async (text) => void (await updateNodeRun(deps.db, run.id, { input: text })),
         recordProcessGroup: async (pgid) => void (await updateNodeRun(deps.db, run.id, { pgid })),
       });
-      await closeNodeRun(deps, run, { ...result, headAfter: null, committedHead: null });
+      await closeNodeRun(deps, run, { ...result, input: null, headAfter: null, committedHead: null });
       await updateLoopRun(deps.db, input.loopRunId, { hook_fired: true });
       if (result.verdict.outcome === 'fail') notifyHuman('on_completed hook failed', `${loop.name}: ${result.verdict.reason}`);
     },

@@ -18,21 +18,28 @@ import { closeNodeRun, openNodeRun, subjectOf } from './run-record';
 export function nodeActivities(deps: ActivityDeps) {
   async function runNode(input: RunNodeInput): Promise<NodeOutcome> {
     const scene = await loadScene(deps, input);
-    const run = await openNodeRun(deps, subjectOf(scene), { ...input, infraAttempt: Context.current().info.attempt });
     const headBefore = await readHead(scene.loop.workdir);
-    await updateNodeRun(deps.db, run.id, { head_before: headBefore });
+    const run = await openNodeRun(deps, subjectOf(scene), { ...input, infraAttempt: Context.current().info.attempt, headBefore });
+    // Every store write is on the step's critical path: the rendered input is written with the
+    // process group (which must be on record before the process can outlive this attempt), or at
+    // the end when nothing was started.
+    let renderedInput = '';
     const execution = {
       scene,
       run,
       values: templateValues(scene, input),
       stragglerMinutes: input.stragglerMinutes,
-      recordInput: async (text: string) => void (await updateNodeRun(deps.db, run.id, { input: text })),
-      recordProcessGroup: async (pgid: number) => void (await updateNodeRun(deps.db, run.id, { pgid })),
+      recordInput: (text: string) => {
+        renderedInput = text;
+        return Promise.resolve();
+      },
+      recordProcessGroup: async (pgid: number) => void (await updateNodeRun(deps.db, run.id, { pgid, input: renderedInput })),
     };
     const result = scene.node.kind === 'check' ? await executeCheck(execution) : await executeAgent(deps, execution);
     if (result.cancelled) {
       await updateNodeRun(deps.db, run.id, {
         status: 'cancelled',
+        input: renderedInput,
         stdout: result.stdout,
         stderr: result.stderr,
         pgid: null,
@@ -51,6 +58,7 @@ export function nodeActivities(deps: ActivityDeps) {
     const verdict = head.violation ?? result.verdict;
     return closeNodeRun(deps, run, {
       verdict,
+      input: renderedInput,
       stdout: head.violation ? `${result.stdout}\n[canopy] ${head.violation.reason}\n` : result.stdout,
       stderr: result.stderr,
       exitCode: result.exitCode,
@@ -69,9 +77,9 @@ export function nodeActivities(deps: ActivityDeps) {
       scene.node.kind === 'gate'
         ? evaluateGate(GateConfig.parse(scene.node.config), upstream)
         : routed(RouterConfig.parse(scene.node.config), upstream);
-    await updateNodeRun(deps.db, run.id, { input: scene.previous ? `output of '${scene.previous.node_name}'` : '(no upstream output)' });
     return closeNodeRun(deps, run, {
       verdict: { outcome: verdict.outcome, failureKind: verdict.outcome === 'fail' ? 'gate' : null, reason: verdict.reason },
+      input: scene.previous ? `output of '${scene.previous.node_name}'` : '(no upstream output)',
       stdout: upstream,
       stderr: '',
       exitCode: null,
@@ -84,7 +92,11 @@ export function nodeActivities(deps: ActivityDeps) {
   /** Consolidates the members' outputs; commit rights are judged for the ensemble as a whole. */
   async function joinQuorum(input: JoinQuorumInput): Promise<NodeOutcome> {
     const scene = await loadScene(deps, { ...input, nodeName: input.quorumNode, previousRunId: null });
-    const run = await openNodeRun(deps, subjectOf(scene), { ...input, infraAttempt: Context.current().info.attempt });
+    const run = await openNodeRun(deps, subjectOf(scene), {
+      ...input,
+      infraAttempt: Context.current().info.attempt,
+      headBefore: input.headBefore || null,
+    });
     const members = await Promise.all(input.memberRunIds.map((id) => getNodeRun(deps.db, id)));
     const quorum = await buildQuorum(
       deps,
@@ -99,12 +111,9 @@ export function nodeActivities(deps: ActivityDeps) {
       before: input.headBefore,
       after: headAfter ?? input.headBefore,
     });
-    await updateNodeRun(deps.db, run.id, {
-      input: `members: ${members.map((m) => m?.node_name).join(', ')}`,
-      head_before: input.headBefore || null,
-    });
     return closeNodeRun(deps, run, {
       verdict: head.violation ?? quorum.verdict,
+      input: `members: ${members.map((m) => m?.node_name).join(', ')}`,
       stdout: head.violation ? `${quorum.document}\n[canopy] ${head.violation.reason}\n` : quorum.document,
       stderr: '',
       exitCode: null,

@@ -1,5 +1,5 @@
 // Runs a command in its own process group and kills the whole group on timeout, cancel or crash recovery.
-import { spawn } from 'node:child_process';
+import { launch } from './launcher';
 
 export const KILL_GRACE_MS = 3_000;
 /** Output kept per stream; the rest is dropped with a marker so a runaway process cannot exhaust memory. */
@@ -31,11 +31,11 @@ export interface GroupRunResult {
 
 export function runInProcessGroup(command: string, args: string[], options: GroupRunOptions): Promise<GroupRunResult> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = launch(command, args, { cwd: options.cwd, env: options.env, detached: true });
     const stdout = new Capture();
     const stderr = new Capture();
-    child.stdout.on('data', (chunk: Buffer) => stdout.add(chunk));
-    child.stderr.on('data', (chunk: Buffer) => stderr.add(chunk));
+    child.on('stdout', (chunk: Buffer) => stdout.add(chunk));
+    child.on('stderr', (chunk: Buffer) => stderr.add(chunk));
     let timedOut = false;
     let cancelled = false;
     let spawnError: string | null = null;
@@ -52,15 +52,19 @@ export function runInProcessGroup(command: string, args: string[], options: Grou
     options.signal?.addEventListener('abort', onAbort, { once: true });
     if (options.signal?.aborted) onAbort();
 
-    child.once('spawn', () => void options.onSpawn?.(child.pid!));
+    child.once('spawn', () => {
+      // A timeout or cancel that came before the launcher reported the pid could not kill yet.
+      if (timedOut || cancelled) void killProcessGroup(child.pid!, exited);
+      void options.onSpawn?.(child.pid!);
+    });
     // Background children that outlive the leader would hold the pipes open and linger as orphans.
     child.once('exit', () => {
       if (child.pid && isGroupAlive(child.pid)) void killProcessGroup(child.pid, exited);
     });
-    child.once('error', (error) => {
+    child.once('error', (error: Error) => {
       spawnError = error.message;
     });
-    child.once('close', (exitCode, signal) => {
+    child.once('close', (exitCode: number | null, signal: NodeJS.Signals | null) => {
       clearTimeout(timer);
       if (ticker) clearInterval(ticker);
       options.signal?.removeEventListener('abort', onAbort);

@@ -14,6 +14,8 @@ export interface OpenRunInput {
   round: number;
   /** Temporal's attempt number: above 1 only when a worker died mid-execution. */
   infraAttempt: number;
+  /** The workdir's HEAD before the node ran, when it is judged. */
+  headBefore?: string | null;
 }
 
 /** Who the record is about: a graph node in a spec run, or a loop's completion hook. */
@@ -34,10 +36,16 @@ export function subjectOf(scene: NodeScene): RunSubject {
  * group that attempt left behind and carries on in the same record, so each execution is recorded once.
  */
 export async function openNodeRun(deps: ActivityDeps, subject: RunSubject, input: OpenRunInput): Promise<NodeRun> {
-  const earlier = await findNodeRunByKey(deps.db, input.runKey);
+  // Run keys are unique per scheduled activity, so only a retry can find an earlier record.
+  const earlier = input.infraAttempt > 1 ? await findNodeRunByKey(deps.db, input.runKey) : undefined;
   if (earlier) {
     if (earlier.pgid !== null) await killProcessGroup(earlier.pgid);
-    return (await updateNodeRun(deps.db, earlier.id, { infra_attempt: input.infraAttempt, status: 'running', pgid: null }))!;
+    return (await updateNodeRun(deps.db, earlier.id, {
+      infra_attempt: input.infraAttempt,
+      status: 'running',
+      pgid: null,
+      head_before: input.headBefore ?? null,
+    }))!;
   }
   return insertNodeRun(deps.db, {
     run_key: input.runKey,
@@ -49,12 +57,15 @@ export async function openNodeRun(deps: ActivityDeps, subject: RunSubject, input
     workflow_id: input.workflowId,
     round: input.round,
     infra_attempt: input.infraAttempt,
+    head_before: input.headBefore ?? null,
   });
 }
 
 export interface RunEnd {
   /** pass, fail, or a router's label. */
   verdict: { outcome: string; failureKind: FailureKind | null; reason: string | null };
+  /** What the node was given, when not on record yet. */
+  input: string | null;
   stdout: string;
   stderr: string;
   exitCode: number | null;
@@ -70,6 +81,7 @@ export async function closeNodeRun(deps: ActivityDeps, run: NodeRun, end: RunEnd
     outcome: verdict.outcome,
     failure_kind: verdict.failureKind,
     reason: verdict.reason,
+    ...(end.input === null ? {} : { input: end.input }),
     stdout: end.stdout,
     stderr: end.stderr,
     exit_code: end.exitCode,

@@ -28,8 +28,11 @@ export interface DevServer {
  * The server's transfer-queue reader falls back to polling at 20 reads/s once tasks arrive faster
  * than its notifications are served, which turns every step of a fast graph (a chain of quick
  * checks) into ~80 ms of dispatch wait. Canopy's steps are sequential, so let it read freely.
+ * Eager activity execution hands a node's activity back to the worker in the reply to the
+ * workflow task that scheduled it, instead of through a task-queue round trip.
+ * docker/dynamicconfig.yaml holds the same settings for the production shape.
  */
-const DEV_SERVER_DYNAMIC_CONFIG = ['history.transferProcessorMaxPollRPS=1000'];
+const DEV_SERVER_DYNAMIC_CONFIG = ['history.transferProcessorMaxPollRPS=1000', 'system.enableActivityEagerExecution=true'];
 
 export function devServerArgs(options: DevServerOptions): string[] {
   const { host, port } = splitAddress(options.address);

@@ -1,0 +1,89 @@
+// Engine figures: the time a node step takes, what of it is the engine's own (the step minus a
+// plain spawn of the same command, measured in the same conditions), and throughput.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { ClientContext } from '../src/client/context';
+import { importLoop } from '../src/client/export-import-service';
+import { startLoopRun, waitForLoopRun } from '../src/client/runs-service';
+import { createSpec } from '../src/client/specs-service';
+import { listNodeRuns } from '../src/store/node-runs-repository';
+import { spread } from './stats';
+
+function chainDocument(length: number) {
+  const nodes = Array.from({ length }, (_, i) => ({
+    name: `step-${i + 1}`,
+    kind: 'check',
+    position: i + 1,
+    config: { command: 'true', timeout_minutes: 1 },
+  }));
+  const edges = nodes.slice(1).map((node, i) => ({ source: nodes[i].name, target: node.name, condition: 'pass' }));
+  return { format_version: 1, name: `chain of ${length}`, description: '', nodes, edges, ensembles: [] };
+}
+
+/** A loop of `length` checks with one pending spec, in a fresh workdir; the workdirs go at the end. */
+export async function chainLoop(ctx: ClientContext, length: number, workdirs: string[]): Promise<string> {
+  const workdir = mkdtempSync(path.join(os.tmpdir(), 'canopy-bench-'));
+  workdirs.push(workdir);
+  const { loop_id } = await importLoop(ctx, chainDocument(length), { workdir });
+  await createSpec(ctx, { loop_id, name: 'bench' });
+  return loop_id;
+}
+
+export function removeWorkdirs(workdirs: string[]): void {
+  for (const dir of workdirs) rmSync(dir, { recursive: true, force: true });
+}
+
+/** Runs the loop to its end; returns the gaps between one node's start and the next's, in ms. */
+export async function stepGaps(ctx: ClientContext, loopId: string): Promise<number[]> {
+  await startLoopRun(ctx, loopId);
+  const result = await waitForLoopRun(ctx, loopId);
+  if (result.status !== 'completed') throw new Error(`bench loop ${loopId} ${result.status}: ${result.reason}`);
+  const runs = await listNodeRuns(ctx.db, { loopId, limit: 200 });
+  const starts = runs.map((run) => Date.parse(run.started_at)).sort((a, b) => a - b);
+  return starts.slice(1).map((start, i) => start - starts[i]);
+}
+
+/** What the check activity does at its core, without the engine: spawn `bash -c true` with pipes and wait for it to close. */
+export async function plainSpawnMs(): Promise<number> {
+  const started = process.hrtime.bigint();
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn('bash', ['-c', 'true'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child.once('error', reject);
+    child.once('close', () => resolve());
+  });
+  return Number(process.hrtime.bigint() - started) / 1e6;
+}
+
+export interface StepRound {
+  stepMs: number;
+  spawnMs: number;
+  overheadMs: number;
+}
+
+/**
+ * Rounds of a chain, each followed by as many plain spawns, so both see the same machine; the
+ * figures of a round are medians.
+ */
+export async function stepRounds(ctx: ClientContext, length: number, rounds: number, workdirs: string[]): Promise<StepRound[]> {
+  const results: StepRound[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const stepMs = spread(await stepGaps(ctx, await chainLoop(ctx, length, workdirs))).median;
+    const spawns: number[] = [];
+    for (let i = 0; i < length; i++) spawns.push(await plainSpawnMs());
+    const spawnMs = spread(spawns).median;
+    results.push({ stepMs, spawnMs, overheadMs: stepMs - spawnMs });
+  }
+  return results;
+}
+
+/** Node steps per second with `loops` loops of `steps` checks started at once. */
+export async function throughput(ctx: ClientContext, loops: number, steps: number, workdirs: string[]): Promise<number> {
+  const ids: string[] = [];
+  for (let i = 0; i < loops; i++) ids.push(await chainLoop(ctx, steps, workdirs));
+  const started = Date.now();
+  await Promise.all(ids.map((id) => startLoopRun(ctx, id)));
+  await Promise.all(ids.map((id) => waitForLoopRun(ctx, id)));
+  return (loops * steps) / ((Date.now() - started) / 1000);
+}

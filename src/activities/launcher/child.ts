@@ -1,0 +1,30 @@
+// The launcher process: starts processes on the worker's behalf and streams back what they print
+// and how they end. A process costs a fork of whoever starts it, and a fork costs in proportion to
+// the parent's memory: from this small process it is a few times cheaper than from the worker.
+import { spawn } from 'node:child_process';
+import type { LaunchEvent, LaunchRequest } from './protocol';
+
+function send(event: LaunchEvent): void {
+  process.send?.(event);
+}
+
+function launch(request: LaunchRequest): void {
+  const { id } = request;
+  const child = spawn(request.command, request.args, {
+    cwd: request.cwd,
+    env: request.env,
+    detached: request.detached,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.once('spawn', () => send({ type: 'spawn', id, pid: child.pid! }));
+  child.once('error', (error: NodeJS.ErrnoException) => send({ type: 'error', id, message: error.message, code: error.code ?? null }));
+  child.stdout.on('data', (chunk: Buffer) => send({ type: 'stdout', id, chunk }));
+  child.stderr.on('data', (chunk: Buffer) => send({ type: 'stderr', id, chunk }));
+  child.once('exit', (exitCode, signal) => send({ type: 'exit', id, exitCode, signal }));
+  child.once('close', (exitCode, signal) => send({ type: 'close', id, exitCode, signal }));
+}
+
+process.on('message', (request: LaunchRequest) => launch(request));
+// The worker is gone: its processes run on in their own groups, and the next attempt of their
+// activities deals with them; this process has no one left to report to.
+process.on('disconnect', () => process.exit(0));
