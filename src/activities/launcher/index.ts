@@ -25,7 +25,7 @@ const running = new Map<number, LaunchedProcess>();
 
 function launcherProcess(): ChildProcess {
   if (launcher?.connected) return launcher;
-  const started = fork(LAUNCHER_ENTRY, [], { serialization: 'advanced', stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const started = fork(LAUNCHER_ENTRY, [], { execArgv: [], serialization: 'advanced', stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   started.on('message', (event: LaunchEvent) => deliver(event));
   started.once('exit', () => {
     if (launcher === started) launcher = undefined;
