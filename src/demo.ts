@@ -1,4 +1,5 @@
-// `npm run demo`: a bundled loop run end to end on a private dev server, a temp git repo and the stand-in agent.
+// `npm run demo`: a bundled loop run end to end on a private dev server, a temp git repo and the
+// stand-in agent. `npm run demo -- --keep` keeps the server and its Temporal UI up until Ctrl-C.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -36,7 +37,20 @@ function tempGitRepo(): string {
   return dir;
 }
 
+/** The Temporal UI's page of one workflow run. */
+function runPageUrl(uiPort: number, namespace: string, workflowId: string, runId: string): string {
+  return `http://127.0.0.1:${uiPort}/namespaces/${namespace}/workflows/${encodeURIComponent(workflowId)}/${runId}/history`;
+}
+
+function untilInterrupted(): Promise<void> {
+  return new Promise((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+}
+
 async function main(): Promise<void> {
+  const keep = process.argv.includes('--keep');
   const binary = resolveTemporalBinary();
   if (!binary) throw new Error(missingBinaryMessage());
   const home = mkdtempSync(path.join(os.tmpdir(), 'canopy-demo-home-'));
@@ -45,8 +59,9 @@ async function main(): Promise<void> {
   const repo = tempGitRepo();
   const address = `127.0.0.1:${await freePort()}`;
 
-  console.log(`Starting a private Temporal dev server on ${address}…`);
-  const server = await startDevServer({ binary: binary.path, address, uiPort: null });
+  const uiPort = keep ? await freePort() : null;
+  console.log(`Starting a private Temporal dev server on ${address}${uiPort ? ` with its UI on http://127.0.0.1:${uiPort}` : ''}…`);
+  const server = await startDevServer({ binary: binary.path, address, uiPort });
   const config = loadConfig({ CANOPY_HOME: home, TEMPORAL_ADDRESS: address, CANOPY_TASK_QUEUE: 'canopy-demo' });
   const ctx = await openContext(config);
   const connection = await connectWorker(address);
@@ -58,22 +73,29 @@ async function main(): Promise<void> {
 
     const activities = createActivities(activityDeps(ctx, null));
     const worker = await createWorker({ connection, namespace: config.namespace, taskQueue: config.taskQueue, activities });
-    const result = await worker.runUntil(async () => {
-      await startLoopRun(ctx, imported.loop_id);
-      return waitForLoopRun(ctx, imported.loop_id);
+    const { started, result } = await worker.runUntil(async () => {
+      const run = await startLoopRun(ctx, imported.loop_id);
+      return { started: run, result: await waitForLoopRun(ctx, imported.loop_id) };
     });
 
     const specNames = new Map((await listSpecs(ctx.db, { loopId: imported.loop_id })).map((s) => [s.id, s.name]));
     const runs = (await listNodeRuns(ctx.db, { loopId: imported.loop_id, limit: 200 })).reverse();
     for (const run of runs) {
-      const what = excerpt(run.reason && run.outcome === 'fail' ? run.reason : run.reported_output || run.stdout).split('\n')[0];
+      const what = excerpt(run.reason && (run.outcome === 'fail' || run.kind === 'quorum') ? run.reason : run.reported_output || run.stdout).split('\n')[0];
       console.log(
-        `${(specNames.get(run.spec_id ?? '') ?? '').padEnd(12)} ${run.node_name.padEnd(10)} round ${run.round}  ${(run.outcome ?? '').padEnd(5)} ${what}`,
+        `${(specNames.get(run.spec_id ?? '') ?? '').padEnd(12)} ${run.node_name.padEnd(18)} round ${run.round}  ${(run.outcome ?? '').padEnd(5)} ${what}`,
       );
     }
     console.log(`\nLoop ${result.status}: ${result.completedSpecIds.length} specs completed.`);
     console.log(execFileSync('git', ['log', '--oneline'], { cwd: repo, encoding: 'utf8' }));
     if (result.status !== 'completed') process.exitCode = 1;
+    if (uiPort) {
+      console.log(`This run in the Temporal UI: ${runPageUrl(uiPort, config.namespace, started.workflow_id, started.run_id)}`);
+      console.log('The server and its UI stay up until Ctrl-C.');
+      await untilInterrupted();
+    } else {
+      console.log('To see this run in the Temporal UI, run `npm run demo -- --keep`: the server and its UI then stay up until Ctrl-C.');
+    }
   } finally {
     await connection.close();
     await ctx.close();
