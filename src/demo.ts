@@ -81,7 +81,9 @@ async function main(): Promise<void> {
     const specNames = new Map((await listSpecs(ctx.db, { loopId: imported.loop_id })).map((s) => [s.id, s.name]));
     const runs = (await listNodeRuns(ctx.db, { loopId: imported.loop_id, limit: 200 })).reverse();
     for (const run of runs) {
-      const what = excerpt(run.reason && (run.outcome === 'fail' || run.kind === 'quorum') ? run.reason : run.reported_output || run.stdout).split('\n')[0];
+      const what = excerpt(
+        run.reason && (run.outcome === 'fail' || run.kind === 'quorum') ? run.reason : run.reported_output || run.stdout,
+      ).split('\n')[0];
       console.log(
         `${(specNames.get(run.spec_id ?? '') ?? '').padEnd(12)} ${run.node_name.padEnd(18)} round ${run.round}  ${(run.outcome ?? '').padEnd(5)} ${what}`,
       );
