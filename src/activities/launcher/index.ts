@@ -37,11 +37,20 @@ function launcherProcess(): ChildProcess {
       handle.emit('close', null, null);
     }
   });
-  // Only processes in flight keep the worker alive; an idle launcher must not.
-  started.unref();
-  started.channel?.unref();
   launcher = started;
+  holdOpen(false);
   return started;
+}
+
+/** Only processes in flight keep this process alive (and the launcher's end observed); an idle launcher must not. */
+function holdOpen(hold: boolean): void {
+  if (hold) {
+    launcher?.ref();
+    launcher?.channel?.ref();
+  } else {
+    launcher?.unref();
+    launcher?.channel?.unref();
+  }
 }
 
 function deliver(event: LaunchEvent): void {
@@ -64,7 +73,7 @@ function deliver(event: LaunchEvent): void {
       break;
     case 'close':
       running.delete(event.id);
-      if (running.size === 0) launcher?.channel?.unref();
+      if (running.size === 0) holdOpen(false);
       handle.emit('close', event.exitCode, event.signal);
       break;
   }
@@ -75,7 +84,7 @@ export function launch(command: string, args: string[], options: LaunchOptions):
   const id = nextId++;
   const target = launcherProcess();
   running.set(id, handle);
-  target.channel?.ref();
+  holdOpen(true);
   const request: LaunchRequest = {
     type: 'launch',
     id,

@@ -1,0 +1,72 @@
+// The launcher process: processes started through it behave like child processes, and a launcher
+// that dies fails what it was running and is replaced on the next launch.
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { launch, launchCaptured, type LaunchedProcess } from '../../src/activities/launcher';
+
+function closed(child: LaunchedProcess): Promise<{ exitCode: number | null; signal: string | null }> {
+  return new Promise((resolve) => child.once('close', (exitCode: number | null, signal: string | null) => resolve({ exitCode, signal })));
+}
+
+/** Pids of this process's children that run the launcher's entry point. */
+function launcherPids(): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+        return parent === process.pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('launcher/child.js');
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+describe('launcher', () => {
+  it('runs a command in the given directory and environment and reports its output and exit code', async () => {
+    const result = await launchCaptured('bash', ['-c', 'pwd; echo "$GREETING"; echo oops >&2; exit 3'], {
+      cwd: '/tmp',
+      env: { ...process.env, GREETING: 'hello' },
+    });
+    assert.deepEqual(result, { exitCode: 3, stdout: '/tmp\nhello\n', stderr: 'oops\n' });
+  });
+
+  it('starts a detached process as the leader of its own group', async () => {
+    const child = launch('bash', ['-c', 'ps -o pgid= -p $$'], { cwd: '/tmp', env: process.env, detached: true });
+    let printed = '';
+    child.on('stdout', (chunk: Buffer) => (printed += chunk.toString()));
+    const spawned = new Promise<void>((resolve) => child.once('spawn', resolve));
+    await spawned;
+    await closed(child);
+    assert.equal(Number(printed.trim()), child.pid);
+  });
+
+  it('reports a command that cannot start as an error, then closes', async () => {
+    const child = launch('/nonexistent/agent-cli', [], { cwd: '/tmp', env: process.env });
+    const error = new Promise<Error & { code?: string }>((resolve) => child.once('error', resolve));
+    const ended = closed(child);
+    assert.equal((await error).code, 'ENOENT');
+    assert.notEqual((await ended).exitCode, 0);
+  });
+
+  it('fails what a dead launcher was running, and the next launch starts a new launcher', async () => {
+    const sleeper = launch('sleep', ['30'], { cwd: '/tmp', env: process.env, detached: true });
+    await new Promise<void>((resolve) => sleeper.once('spawn', resolve));
+    const errors: Error[] = [];
+    sleeper.on('error', (error: Error) => errors.push(error));
+    const ended = closed(sleeper);
+    const [first] = launcherPids();
+    assert.ok(first, 'a launcher process runs');
+    process.kill(first, 'SIGKILL');
+    assert.deepEqual(await ended, { exitCode: null, signal: null });
+    assert.match(errors[0]?.message ?? '', /launcher process ended/);
+    process.kill(-sleeper.pid!, 'SIGKILL');
+
+    const after = await launchCaptured('echo', ['still here'], { cwd: '/tmp', env: process.env });
+    assert.equal(after.stdout, 'still here\n');
+    assert.notDeepEqual(launcherPids(), [first]);
+  });
+});
