@@ -12,6 +12,7 @@ import { getSpec, nextPendingSpec, updateSpec } from '../store/specs-repository'
 import type { EnsembleRuntime, FinishLoopRunInput, SpecTopology } from './contract';
 import type { ActivityDeps } from './deps';
 import { readHead } from './git';
+import { notifyHuman } from './notify';
 
 export function bookkeepingActivities(deps: ActivityDeps) {
   const { db } = deps;
@@ -84,7 +85,12 @@ export function bookkeepingActivities(deps: ActivityDeps) {
         resume: input.resume,
         ended_at: new Date().toISOString(),
       });
-      await setLoopStatus(db, input.loopId, input.status);
+      const loop = await setLoopStatus(db, input.loopId, input.status);
+      const hasCompletionHook = input.status === 'completed' && Boolean(loop?.on_completed);
+      if (input.status === 'completed' && !hasCompletionHook) {
+        notifyHuman('Loop completed', loop ? `${loop.name} completed.` : `Loop ${input.loopId} completed.`);
+      }
+      return { hasCompletionHook };
     },
   };
 

@@ -17,10 +17,8 @@ export function completionHookActivities(deps: ActivityDeps) {
     async runCompletionHook(input: { loopId: string; loopRunId: string; completedSpecIds: string[] }): Promise<void> {
       const loop = await getLoop(deps.db, input.loopId);
       const hook = loop?.on_completed;
-      if (!loop || !hook) {
-        notifyHuman('Loop completed', loop ? `${loop.name} completed.` : `Loop ${input.loopId} completed.`);
-        return;
-      }
+      // Runs recorded before the local-bookkeeping patch call this for every completion.
+      if (!loop || !hook) return;
       const runKey = `hook:${input.loopRunId}`;
       const earlier = await findNodeRunByKey(deps.db, runKey);
       if (earlier && earlier.status !== 'running') return;

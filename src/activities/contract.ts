@@ -76,7 +76,8 @@ export interface LoopActivities {
   joinQuorum(input: JoinQuorumInput): Promise<NodeOutcome>;
   finishSpec(input: { specId: string; status: 'completed' | 'failed' }): Promise<void>;
   setLoopStatus(input: { loopId: string; status: LoopStatus }): Promise<void>;
-  finishLoopRun(input: FinishLoopRunInput): Promise<void>;
+  /** Says whether a completed loop has an on_completed hook to run. */
+  finishLoopRun(input: FinishLoopRunInput): Promise<{ hasCompletionHook: boolean }>;
   runCompletionHook(input: { loopId: string; loopRunId: string; completedSpecIds: string[] }): Promise<void>;
   /** What an autorun Schedule does when it fires; returns what it did, for the Temporal UI. */
   resumeLoop(input: { loopId: string }): Promise<string>;

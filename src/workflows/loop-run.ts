@@ -5,6 +5,7 @@ import {
   ActivityFailure,
   condition,
   continueAsNew,
+  patched,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
@@ -13,6 +14,7 @@ import {
 import type { LoopActivities, RunContext, SpecTopology } from '../activities/contract';
 import { enterLoopback, roundOf, type Rounds } from '../graph/rounds';
 import { entryVertex, nextSteps } from '../graph/topology';
+import { PATCHES } from './patches';
 import {
   blockSignal,
   continueSignal,
@@ -33,10 +35,13 @@ type SpecResult =
 export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResult> {
   const { loopId, engine } = input;
   const queueId = input.queueId ?? null;
-  const bookkeeping = proxyActivities<LoopActivities>({
-    startToCloseTimeout: '1 minute',
-    retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
-  });
+  const bookkeepingOptions = { startToCloseTimeout: '1 minute', retry: { initialInterval: '1 second', maximumInterval: '30 seconds' } };
+  // Claiming a loop run or a spec must happen once, so those stay regular activities, whose
+  // completion the server records; the rest reads, or writes what a second try writes again, and
+  // runs as local activities without the server's round trips.
+  const claims = proxyActivities<LoopActivities>(bookkeepingOptions);
+  const localBookkeeping = patched(PATCHES.localBookkeeping);
+  const bookkeeping = localBookkeeping ? proxyLocalActivities<LoopActivities>(bookkeepingOptions) : claims;
   // Node timeouts are enforced inside the activity (it kills the process group); the heartbeat
   // timeout is what notices a dead worker, and a retry then resumes the same node run.
   const execution = proxyActivities<LoopActivities>({
@@ -71,7 +76,7 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
   setHandler(stateQuery, () => state);
 
   const workflowId = workflowInfo().workflowId;
-  const { loopRunId, workdir } = await bookkeeping.beginLoopRun({ loopId, queueId, workflowId, loopRunId: input.loopRunId ?? null });
+  const { loopRunId, workdir } = await claims.beginLoopRun({ loopId, queueId, workflowId, loopRunId: input.loopRunId ?? null });
   const completedSpecIds = [...(input.completedSpecIds ?? [])];
   let resume = input.resume ?? null;
 
@@ -202,7 +207,7 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
     if (workflowInfo().continueAsNewSuggested) {
       await continueAsNew<typeof loopRunWorkflow>({ ...input, resume: null, loopRunId, completedSpecIds });
     }
-    const spec = await bookkeeping.claimNextSpec({ loopId, queueId, resumeSpecId: resume?.specId ?? null });
+    const spec = await claims.claimNextSpec({ loopId, queueId, resumeSpecId: resume?.specId ?? null });
     if (!spec) break;
     state.specId = spec.specId;
     state.specName = spec.specName;
@@ -229,7 +234,7 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
     completedSpecIds.push(spec.specId);
   }
 
-  await bookkeeping.finishLoopRun({
+  const finished = await bookkeeping.finishLoopRun({
     loopId,
     loopRunId,
     status: 'completed',
@@ -239,7 +244,7 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
     resume: null,
   });
   state.status = 'completed';
-  await execution.runCompletionHook({ loopId, loopRunId, completedSpecIds });
+  if (!localBookkeeping || finished.hasCompletionHook) await execution.runCompletionHook({ loopId, loopRunId, completedSpecIds });
   return { status: 'completed', failingNode: null, failureKind: null, reason: null, completedSpecIds };
 }
 

@@ -1,0 +1,12 @@
+// Named patches of the loop-run workflow. A change to the workflow's sequence of commands goes
+// behind `patched(id)`, so runs recorded before it replay on the code path they took; the ids
+// stay here, and the histories recorded before each change stay in the replay fixtures, until
+// the patch is deprecated and removed.
+export const PATCHES = {
+  /**
+   * Bookkeeping that may run twice (statuses, the run's end, the topology, HEAD) runs as local
+   * activities, which cost the server no task-queue round trips, and the completion hook
+   * activity is scheduled only when the loop has a hook.
+   */
+  localBookkeeping: 'local-bookkeeping',
+} as const;
