@@ -8,7 +8,7 @@ import type { LiveState, ResumePoint } from '../workflows/shared';
 import type { ClientContext } from './context';
 import { requireLoop } from './design-service';
 import { redact } from './redact';
-import { liveState, liveStateUnavailable, resumePointOf } from './runs-service';
+import { readLiveState, resumePointOf } from './runs-service';
 
 interface SpecLine {
   id: string;
@@ -45,16 +45,10 @@ export interface LoopStatusReport {
 
 export async function loopStatus(ctx: ClientContext, loopId: string): Promise<LoopStatusReport> {
   const loop = await requireLoop(ctx.db, loopId);
-  let liveUnavailable: string | null = null;
   const [specs, run, live] = await Promise.all([
     listSpecs(ctx.db, { loopId: loop.id }),
     latestLoopRun(ctx.db, loop.id),
-    hasOpenRun(loop)
-      ? liveState(ctx, loop.id).catch((error: unknown) => {
-          liveUnavailable = liveStateUnavailable(ctx, error);
-          return null;
-        })
-      : null,
+    readLiveState(ctx, loop),
   ]);
   const resume = resumePointOf(run);
   return {
@@ -79,14 +73,9 @@ export async function loopStatus(ctx: ClientContext, loopId: string): Promise<Lo
         }
       : null,
     queue: run?.queue_id ? await queueProgress(ctx, run.queue_id) : null,
-    live,
-    live_unavailable: liveUnavailable,
+    live: live.state,
+    live_unavailable: live.unavailable,
   };
-}
-
-/** Only these statuses have a workflow open in Temporal; the store alone describes the others. */
-function hasOpenRun(loop: Loop): boolean {
-  return loop.status === 'running' || loop.status === 'paused' || loop.status === 'blocked';
 }
 
 async function queueProgress(ctx: ClientContext, queueId: string): Promise<LoopStatusReport['queue']> {

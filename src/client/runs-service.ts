@@ -119,10 +119,27 @@ export async function liveState(ctx: ClientContext, loopId: string): Promise<Liv
   }
 }
 
-/** One line for a person: why the live state could not be read. */
-export function liveStateUnavailable(ctx: ClientContext, error: unknown): string {
-  const why = error instanceof Error ? error.message : String(error);
-  return `live state unavailable: Temporal at ${ctx.config.temporalAddress} did not answer (${why}); showing what the store knows`;
+export interface LiveRead {
+  state: LiveState | null;
+  /** One line for a person when Temporal did not answer; null when it did or was not asked. */
+  unavailable: string | null;
+}
+
+/**
+ * The live state of a loop the store says has an open run (running, paused or blocked); the
+ * store alone describes the others, so Temporal is not asked about them.
+ */
+export async function readLiveState(ctx: ClientContext, loop: Pick<Loop, 'id' | 'status'>): Promise<LiveRead> {
+  if (loop.status !== 'running' && loop.status !== 'paused' && loop.status !== 'blocked') return { state: null, unavailable: null };
+  try {
+    return { state: await liveState(ctx, loop.id), unavailable: null };
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    return {
+      state: null,
+      unavailable: `live state unavailable: Temporal at ${ctx.config.temporalAddress} did not answer (${why}); showing what the store knows`,
+    };
+  }
 }
 
 export function resumePointOf(run: LoopRun | undefined): ResumePoint | null {

@@ -12,6 +12,15 @@ export {
   placeholderEnv,
 } from './templates';
 export { evaluateGate, routeLabel, routerLabels, type GateVerdict, type RouteChoice } from './outcomes';
-export { buildTopology, entryVertex, nextSteps, type Topology, type Vertex, type VertexKind, type Step } from './topology';
+export {
+  buildTopology,
+  entryVertex,
+  nextSteps,
+  topologicalOrder,
+  type Topology,
+  type Vertex,
+  type VertexKind,
+  type Step,
+} from './topology';
 export { ensemblePosition } from './positions';
 export { memberNodeName, quorumNodeName, ensembleOfInternalName } from './ensemble-names';

@@ -76,3 +76,29 @@ function headBudget(design: Design, head: string, loopMaxIterations: number): nu
   const budget = design.nodes.find((node) => node.name === head)?.config.max_iterations;
   return typeof budget === 'number' ? budget : loopMaxIterations;
 }
+
+/**
+ * Vertices in the order a person reads the graph: every flow step's source before its target,
+ * ties (and vertices only loopbacks reach) by position, then name.
+ */
+export function topologicalOrder(topology: Topology): Vertex[] {
+  const byReading = (a: Vertex, b: Vertex) => a.position - b.position || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  const flow = topology.edges.filter((step) => step.type === 'flow');
+  const waitingOn = new Map(topology.vertices.map((vertex) => [vertex.name, 0]));
+  for (const step of flow) waitingOn.set(step.target, (waitingOn.get(step.target) ?? 0) + 1);
+  const ready = topology.vertices.filter((vertex) => waitingOn.get(vertex.name) === 0).sort(byReading);
+  const ordered: Vertex[] = [];
+  while (ready.length > 0) {
+    const vertex = ready.shift()!;
+    ordered.push(vertex);
+    for (const step of flow.filter((s) => s.source === vertex.name)) {
+      const left = waitingOn.get(step.target)! - 1;
+      waitingOn.set(step.target, left);
+      if (left === 0) {
+        ready.push(topology.vertices.find((v) => v.name === step.target)!);
+        ready.sort(byReading);
+      }
+    }
+  }
+  return ordered;
+}

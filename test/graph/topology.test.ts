@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildTopology, ensemblePosition, entryVertex, nextSteps, type Topology } from '../../src/graph';
+import { buildTopology, ensemblePosition, entryVertex, nextSteps, topologicalOrder, type Topology } from '../../src/graph';
 import { agent, check, design, edge, ensemble, router } from './fixtures';
 
 const implementAndReview = design({
@@ -120,4 +120,13 @@ test('ensembles entering one another in a ring stop counting where the ring clos
 
 test('a design holding a quorum node is refused', () => {
   assert.throws(() => buildTopology(design({ nodes: [{ name: 'q', kind: 'quorum', position: 1, config: { min_pass: 1 } }] }), 5), /quorum/);
+});
+
+test('topologicalOrder puts every flow source before its target, breaking ties by position', () => {
+  const fixLoop = design({
+    nodes: [agent('fix', 1), check('tests', 2), agent('implement', 3), agent('commit', 4)],
+    edges: [edge('implement', 'tests'), edge('tests', 'fix', 'fail'), edge('fix', 'tests', 'pass', 'loopback'), edge('tests', 'commit')],
+  });
+  const order = topologicalOrder(buildTopology(fixLoop, 5)).map((vertex) => vertex.name);
+  assert.deepEqual(order, ['implement', 'tests', 'fix', 'commit']);
 });

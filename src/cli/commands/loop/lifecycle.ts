@@ -7,6 +7,7 @@ import { action, emit } from '../../output';
 import { registerLoopInfo } from './info';
 import { registerLoopRun } from './run';
 import { registerLoopRunHistory } from './runs';
+import { registerLoopWatch } from './watch';
 
 /** Adds the commands that run and steer a loop to the `loop` group. */
 export function registerLoopLifecycle(loop: Command): void {
@@ -69,4 +70,5 @@ export function registerLoopLifecycle(loop: Command): void {
       }),
     );
   registerLoopRunHistory(loop);
+  registerLoopWatch(loop);
 }

@@ -1,10 +1,9 @@
 // `canopy loop run`: start a loop run (its own specs, or a queue's), optionally waiting with progress.
 import type { Command } from 'commander';
 import { withContext, type ClientContext } from '../../../client/context';
-import { liveState, startLoopRun, waitForLoopRun } from '../../../client/runs-service';
+import { startLoopRun, waitForLoopRun } from '../../../client/runs-service';
 import { action, emit } from '../../output';
-
-const PROGRESS_INTERVAL_MS = 1_000;
+import { logProgress } from './watch';
 
 export function registerLoopRun(loop: Command): void {
   loop
@@ -35,19 +34,13 @@ export function registerLoopRun(loop: Command): void {
     );
 }
 
-/** Waits for the run's result while printing each change of spec, node or status to stderr. */
+/** Waits for the run's result while printing each change of spec, node, member or status to stderr. */
 async function waitWithProgress(ctx: ClientContext, loopId: string, show: boolean) {
-  let last = '';
-  const timer = setInterval(async () => {
-    const live = await liveState(ctx, loopId).catch(() => null);
-    if (!live || !show) return;
-    const line = `${live.status}: spec ${live.specName ?? '-'}, node ${live.vertex ?? '-'}`;
-    if (line !== last) process.stderr.write(`… ${line}\n`);
-    last = line;
-  }, PROGRESS_INTERVAL_MS);
+  const progress = show ? logProgress(ctx, loopId, (line) => process.stderr.write(`… ${line}\n`), false) : null;
   try {
     return await waitForLoopRun(ctx, loopId);
   } finally {
-    clearInterval(timer);
+    progress?.stop();
+    await progress?.done;
   }
 }

@@ -1,0 +1,43 @@
+// Following a loop: a fresh picture every interval until the caller stops, or the loop ends.
+import type { ClientContext } from '../../client/context';
+import { loopPicture, type LoopPicture } from '../../client/loop-picture-service';
+
+export const FOLLOW_INTERVAL_MS = 500;
+
+export function hasEnded(picture: LoopPicture): boolean {
+  return picture.status === 'completed' || picture.status === 'failed' || picture.status === 'pending';
+}
+
+/** Calls `onPicture` with each new picture; resolves when `stop()` is called or, with untilEnd, when the loop ends. */
+export function followLoop(
+  ctx: ClientContext,
+  loopId: string,
+  onPicture: (picture: LoopPicture) => void,
+  options: { untilEnd: boolean; intervalMs?: number },
+): { done: Promise<void>; stop(): void } {
+  let stopped = false;
+  let wake: (() => void) | undefined;
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  const done = (async () => {
+    while (!stopped) {
+      const picture = await loopPicture(ctx, loopId);
+      onPicture(picture);
+      if (options.untilEnd && hasEnded(picture)) return;
+      await pause(options.intervalMs ?? FOLLOW_INTERVAL_MS);
+    }
+  })();
+  return {
+    done,
+    stop() {
+      stopped = true;
+      wake?.();
+    },
+  };
+}

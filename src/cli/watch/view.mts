@@ -1,0 +1,159 @@
+// The live terminal view of one loop, drawn with Ink: the graph in reading order as boxes with
+// state and round, ensembles collapsed to one box with a line per member, the specs, the latest
+// output, and keys to steer the loop. ESM because Ink is; the CLI loads it only for a TTY.
+import { Box, render, Text, useApp, useInput } from 'ink';
+import { createElement as h, useEffect, useState, type ReactElement } from 'react';
+import type { LoopPicture, VertexPicture } from '../../client/loop-picture-service.js';
+
+export interface WatchActions {
+  /** Starts following; calls back with every new picture until stopped. */
+  follow(onPicture: (picture: LoopPicture) => void): { stop(): void };
+  pause(): Promise<string>;
+  continueLoop(strategy: 'retry' | 'skip'): Promise<string>;
+  /** The stored output of a node run, redacted. */
+  runOutput(runId: string): Promise<string>;
+}
+
+const STATE_COLOR: Record<string, string> = { running: 'yellow', pass: 'green', fail: 'red', stale: 'gray', pending: 'gray' };
+
+function elapsed(since: string | null, now: number): string {
+  if (!since) return '';
+  const seconds = Math.max(0, Math.floor((now - Date.parse(since)) / 1000));
+  return ` ${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+}
+
+function VertexBox(props: { vertex: VertexPicture; selected: boolean; expanded: boolean; now: number }): ReactElement {
+  const { vertex, selected, expanded, now } = props;
+  const ensemble = vertex.ensemble;
+  const title = ensemble
+    ? `${vertex.name} [${ensemble.members.length} models] quorum ${ensemble.min_pass} of ${ensemble.members.length}`
+    : vertex.name;
+  const memberLines = (ensemble?.members ?? []).map((member) =>
+    h(
+      Text,
+      { key: member.node },
+      '  ',
+      h(Text, { color: STATE_COLOR[member.state] }, member.state.padEnd(8)),
+      ` ${member.label}${expanded ? `  (${member.node})` : ''}`,
+    ),
+  );
+  return h(
+    Box,
+    { flexDirection: 'column', marginLeft: 1, alignItems: 'flex-start' },
+    h(
+      Box,
+      { borderStyle: selected ? 'bold' : 'round', borderColor: STATE_COLOR[vertex.state], flexDirection: 'column', paddingX: 1 },
+      h(
+        Text,
+        null,
+        h(Text, { bold: true }, title),
+        '  ',
+        h(Text, { color: STATE_COLOR[vertex.state] }, vertex.state),
+        elapsed(vertex.running_since, now),
+        `  round ${vertex.round}`,
+      ),
+      ...memberLines,
+    ),
+    ...vertex.edges.map((edge) =>
+      h(
+        Text,
+        { key: `${edge.target}:${edge.condition}`, dimColor: true },
+        `   ${edge.loopback ? '↺' : '↓'} ${edge.condition} → ${edge.target}`,
+      ),
+    ),
+  );
+}
+
+function WatchApp(props: { actions: WatchActions }): ReactElement {
+  const { actions } = props;
+  const { exit } = useApp();
+  const [picture, setPicture] = useState<LoopPicture | null>(null);
+  const [selected, setSelected] = useState<string | null>(null);
+  const [followRunning, setFollowRunning] = useState(true);
+  const [expanded, setExpanded] = useState(false);
+  const [message, setMessage] = useState('');
+  const [output, setOutput] = useState<{ node: string; text: string } | null>(null);
+  const [now, setNow] = useState(Date.now());
+
+  useEffect(() => {
+    const following = actions.follow((next) => {
+      setPicture(next);
+      setNow(Date.now());
+    });
+    return () => following.stop();
+  }, [actions]);
+
+  const current = followRunning ? (picture?.running ?? selected) : selected;
+  const say = (work: Promise<string>) => {
+    work.then(setMessage, (error: unknown) => setMessage(`refused: ${error instanceof Error ? error.message : String(error)}`));
+  };
+
+  useInput((input, key) => {
+    if (output) return setOutput(null);
+    const names = picture?.vertices.map((v) => v.name) ?? [];
+    const at = current ? names.indexOf(current) : -1;
+    if (input === 'q' || key.escape) return exit();
+    if (key.upArrow || key.downArrow) {
+      const next = names[Math.min(names.length - 1, Math.max(0, at + (key.upArrow ? -1 : 1)))];
+      setSelected(next ?? null);
+      setFollowRunning(false);
+      return;
+    }
+    if (input === 'f') return setFollowRunning(true);
+    if (input === 'e') return setExpanded((was) => !was);
+    if (input === 'p') return say(actions.pause());
+    if (input === 'c') return say(actions.continueLoop('retry'));
+    if (input === 's') return say(actions.continueLoop('skip'));
+    if (input === 'o') {
+      const vertex = picture?.vertices.find((v) => v.name === current);
+      if (!vertex?.last_run_id) return setMessage(`no run of ${current ?? 'this node'} yet`);
+      const node = vertex.name;
+      actions.runOutput(vertex.last_run_id).then(
+        (text) => setOutput({ node, text }),
+        (error: unknown) => setMessage(String(error)),
+      );
+    }
+  });
+
+  if (!picture) return h(Text, null, 'Reading the loop…');
+  if (output) {
+    return h(
+      Box,
+      { flexDirection: 'column' },
+      h(Text, { bold: true }, `last run output of ${output.node} (any key to go back)`),
+      h(Text, null, output.text || '(no output)'),
+    );
+  }
+  const specs = picture.spec ? `spec ${picture.spec.name}` : 'no spec running';
+  const next = picture.upcoming_specs.length ? `  ·  next: ${picture.upcoming_specs.join(', ')}` : '';
+  return h(
+    Box,
+    { flexDirection: 'column' },
+    h(
+      Text,
+      null,
+      h(Text, { bold: true }, `canopy · ${picture.name}`),
+      ` (${picture.loop_id})  `,
+      h(Text, { color: 'cyan' }, picture.status),
+    ),
+    h(Text, null, `${specs}${next}`),
+    picture.live_unavailable ? h(Text, { color: 'red' }, picture.live_unavailable) : null,
+    ...picture.vertices.map((vertex) => h(VertexBox, { key: vertex.name, vertex, selected: vertex.name === current, expanded, now })),
+    picture.output_tail
+      ? h(
+          Box,
+          { flexDirection: 'column', marginTop: 1 },
+          h(Text, { dimColor: true }, `latest output (${picture.output_tail.node}):`),
+          ...picture.output_tail.lines.map((line, i) => h(Text, { key: i }, `  ${line}`)),
+        )
+      : null,
+    message ? h(Text, { color: 'magenta' }, message) : null,
+    h(Text, { dimColor: true }, '↑↓ select  f follow  p pause  c continue  s skip  e expand  o output  q quit'),
+  );
+}
+
+/** Draws the view until the person quits. */
+export async function runWatchView(actions: WatchActions): Promise<void> {
+  const instance = render(h(WatchApp, { actions }));
+  await instance.waitUntilExit();
+}

@@ -1,0 +1,141 @@
+// The picture of one loop that `loop watch` draws and `loop info` prints: its graph in reading
+// order with each vertex's state and round, ensembles as one unit with a line per member, the
+// spec running now and those to come, and the tail of the latest output. The running workflow's
+// own view wins where Temporal answers; the store's record of the latest run fills in the rest.
+import { DEFAULT_MAX_ITERATIONS } from '../domain/loop';
+import type { NodeRun } from '../domain/node-run';
+import { roundOf } from '../graph/rounds';
+import { designFromStored } from '../graph/stored-graph';
+import { buildTopology, topologicalOrder, type VertexKind } from '../graph/topology';
+import { getGraph } from '../store/graph-repository';
+import { latestLoopRun } from '../store/loop-runs-repository';
+import { listNodeRuns } from '../store/node-runs-repository';
+import { listSpecs } from '../store/specs-repository';
+import type { VertexState } from '../workflows/shared';
+import type { ClientContext } from './context';
+import { requireLoop } from './design-service';
+import { redact } from './redact';
+import { readLiveState } from './runs-service';
+
+const OUTPUT_TAIL_LINES = 8;
+/** Enough node runs to cover a latest run of a large graph across a few rounds. */
+const RECENT_RUNS = 200;
+
+export interface MemberPicture {
+  node: string;
+  /** platform/model, as the quorum document names the member. */
+  label: string;
+  state: VertexState;
+}
+
+export interface VertexPicture {
+  name: string;
+  kind: VertexKind;
+  state: VertexState;
+  round: number;
+  /** When the running execution started. */
+  running_since: string | null;
+  edges: { target: string; condition: string; loopback: boolean }[];
+  ensemble: { members: MemberPicture[]; min_pass: number } | null;
+  /** The vertex's latest node run (an ensemble's: its quorum's), to open its output. */
+  last_run_id: string | null;
+}
+
+export interface LoopPicture {
+  loop_id: string;
+  name: string;
+  status: string;
+  spec: { id: string; name: string } | null;
+  upcoming_specs: string[];
+  vertices: VertexPicture[];
+  running: string | null;
+  output_tail: { node: string; lines: string[] } | null;
+  live_unavailable: string | null;
+}
+
+export async function loopPicture(ctx: ClientContext, loopId: string): Promise<LoopPicture> {
+  const loop = await requireLoop(ctx.db, loopId);
+  const [graph, specs, lastRun, live] = await Promise.all([
+    getGraph(ctx.db, loop.id),
+    listSpecs(ctx.db, { loopId: loop.id }),
+    latestLoopRun(ctx.db, loop.id),
+    readLiveState(ctx, loop),
+  ]);
+  const topology = buildTopology(designFromStored(graph), loop.settings.max_iterations ?? DEFAULT_MAX_ITERATIONS);
+  const runs = lastRun
+    ? (await listNodeRuns(ctx.db, { loopId: loop.id, limit: RECENT_RUNS })).filter((r) => r.started_at >= lastRun.started_at)
+    : [];
+  const latest = latestRunByNode(runs);
+  const memberNames = (ensembleId: string) =>
+    graph.nodes
+      .filter((node) => node.ensemble_id === ensembleId && node.member_index !== null)
+      .sort((a, b) => a.member_index! - b.member_index!);
+
+  const vertices = topologicalOrder(topology).map((vertex): VertexPicture => {
+    const stored = graph.ensembles.find((e) => e.name === vertex.name);
+    const quorum = stored && graph.nodes.find((node) => node.id === stored.quorum_node_id);
+    const ownRun = latest.get(quorum ? quorum.name : vertex.name);
+    const members = stored
+      ? memberNames(stored.id).map((node, i): MemberPicture => {
+          const member = stored.members[i] ?? {};
+          return {
+            node: node.name,
+            label: [member.platform ?? '?', member.model].filter(Boolean).join('/'),
+            state: live.state?.memberStates[node.name] ?? runState(latest.get(node.name)),
+          };
+        })
+      : [];
+    const memberRunning = members.some((m) => m.state === 'running');
+    const state = live.state?.vertexStates[vertex.name] ?? (memberRunning ? 'running' : runState(ownRun));
+    const runningRun = stored
+      ? memberNames(stored.id)
+          .map((n) => latest.get(n.name))
+          .find((r) => r?.status === 'running')
+      : ownRun;
+    return {
+      name: vertex.name,
+      kind: vertex.kind,
+      state,
+      round: live.state ? roundOf(topology, live.state.rounds, vertex.name) : (ownRun?.round ?? 1),
+      running_since: state === 'running' && runningRun?.status === 'running' ? runningRun.started_at : null,
+      edges: topology.edges
+        .filter((step) => step.source === vertex.name)
+        .map((step) => ({ target: step.target, condition: step.condition, loopback: step.type === 'loopback' })),
+      ensemble: stored ? { members, min_pass: stored.min_pass ?? members.length } : null,
+      last_run_id: ownRun?.id ?? null,
+    };
+  });
+
+  const currentSpecId = live.state?.specId ?? specs.find((spec) => spec.status === 'running')?.id ?? null;
+  const current = specs.find((spec) => spec.id === currentSpecId);
+  const ended = runs.find((run) => run.status !== 'running');
+  return {
+    loop_id: loop.id,
+    name: loop.name,
+    status: live.state?.status ?? loop.status,
+    spec: current ? { id: current.id, name: current.name } : null,
+    upcoming_specs: specs.filter((spec) => spec.status === 'pending' && spec.id !== currentSpecId).map((spec) => spec.name),
+    vertices,
+    running: live.state?.vertex ?? vertices.find((v) => v.state === 'running')?.name ?? null,
+    output_tail: ended ? { node: ended.node_name, lines: tail(redact(ended.reported_output || ended.stdout || ended.stderr)) } : null,
+    live_unavailable: live.unavailable,
+  };
+}
+
+/** Newest first in, so the first run seen of a node is its latest. */
+function latestRunByNode(runs: NodeRun[]): Map<string, NodeRun> {
+  const latest = new Map<string, NodeRun>();
+  for (const run of runs) if (!latest.has(run.node_name)) latest.set(run.node_name, run);
+  return latest;
+}
+
+function runState(run: NodeRun | undefined): VertexState {
+  if (!run) return 'pending';
+  if (run.stale) return 'stale';
+  if (run.status === 'running') return 'running';
+  return run.status === 'pass' ? 'pass' : 'fail';
+}
+
+function tail(text: string): string[] {
+  return text.trimEnd().split('\n').slice(-OUTPUT_TAIL_LINES);
+}
