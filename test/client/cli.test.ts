@@ -5,7 +5,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { PROJECT_ROOT } from '../../src/project';
-import { SEED_EXAMPLE_PATH, tempDir } from '../helpers/store';
+import { directoryIn, SEED_EXAMPLE_PATH, tempDir } from '../helpers/store';
 
 const CANOPY_BIN = path.join(PROJECT_ROOT, 'bin', 'canopy.js');
 
@@ -27,7 +27,7 @@ describe('canopy loop import (CLI)', () => {
   }
 
   it('prints exactly loop_id, name and nodes_missing_platform with --json, and the loop is stored', () => {
-    const workdir = path.join(home, 'project');
+    const workdir = directoryIn(home);
     const imported = canopy('loop', 'import', SEED_EXAMPLE_PATH, '--workdir', workdir, '--json');
     assert.equal(imported.status, 0, imported.stderr);
     const printed = JSON.parse(imported.stdout);

@@ -14,7 +14,7 @@ import { startMcpHttpServer, type McpHttpServer } from '../../src/mcp/http';
 import { operatorToken } from '../../src/mcp/operator-token';
 import { getNodeRun, insertNodeRun, updateNodeRun } from '../../src/store/node-runs-repository';
 import { freePort } from '../../src/temporal/free-port';
-import { tempDir } from '../helpers/store';
+import { directoryIn, tempDir } from '../helpers/store';
 import { ALL_TOOLS, callOk, callRefused, connectHttp, SELF_REPORT_TOOLS, toolNames } from './mcp-client';
 
 const INITIALIZE = {
@@ -38,7 +38,7 @@ describe('MCP over HTTP', () => {
     port = await freePort();
     token = await operatorToken(home);
     server = await startMcpHttpServer({ ctx, port, operatorToken: token });
-    loopId = (await createLoop(ctx, { name: 'reported on', workdir: path.join(home, 'project') })).id;
+    loopId = (await createLoop(ctx, { name: 'reported on', workdir: directoryIn(home) })).id;
   });
 
   after(async () => {
@@ -104,7 +104,7 @@ describe('MCP over HTTP', () => {
         await toolNames(client),
         ALL_TOOLS.filter((name) => !SELF_REPORT_TOOLS.includes(name)),
       );
-      const created = await callOk(client, 'loop_create', { name: 'over http', workdir: path.join(home, 'other') });
+      const created = await callOk(client, 'loop_create', { name: 'over http', workdir: directoryIn(home, 'other') });
       assert.ok(
         (await listLoops(ctx)).some((loop) => loop.id === created.id),
         'the loop is in the daemon’s store',

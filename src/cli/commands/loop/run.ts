@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { withContext, type ClientContext } from '../../../client/context';
 import { liveState, startLoopRun, waitForLoopRun } from '../../../client/runs-service';
-import { action, emit } from '../../output';
+import { action, emit, terminalSafe } from '../../output';
 
 const PROGRESS_INTERVAL_MS = 1_000;
 
@@ -42,7 +42,7 @@ async function waitWithProgress(ctx: ClientContext, loopId: string, show: boolea
     const live = await liveState(ctx, loopId).catch(() => null);
     if (!live || !show) return;
     const line = `${live.status}: spec ${live.specName ?? '-'}, node ${live.vertex ?? '-'}`;
-    if (line !== last) process.stderr.write(`… ${line}\n`);
+    if (line !== last) process.stderr.write(`… ${terminalSafe(line)}\n`);
     last = line;
   }, PROGRESS_INTERVAL_MS);
   try {
