@@ -7,7 +7,10 @@ export const REDACTED = '[REDACTED]';
 interface SecretShape {
   /** What the pattern finds, for tests and for whoever adds the next shape. */
   shape: string;
-  /** Matches exactly the secret; lookbehinds keep the key or scheme in front of it readable. */
+  /**
+   * Matches exactly the secret; lookbehinds keep the key or scheme in front of it readable. Their
+   * repetitions are bounded and no pattern nests quantifiers, so megabytes of output stay linear.
+   */
   pattern: RegExp;
 }
 
@@ -21,7 +24,8 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
     pattern: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$(?![\s\S]))/g,
   },
   // The tail of a block whose BEGIN line was cut away, as a stored excerpt may hold.
-  { shape: 'PEM private key tail', pattern: /(?:[A-Za-z0-9+/=]+\r?\n)*[A-Za-z0-9+/=]*-----END [A-Z0-9 ]*PRIVATE KEY-----/g },
+  // Starts only where a run of base64 lines starts, so each character is scanned once.
+  { shape: 'PEM private key tail', pattern: /(?<![A-Za-z0-9+/=\r\n])[A-Za-z0-9+/=\r\n]*-----END [A-Z0-9 ]*PRIVATE KEY-----/g },
   { shape: 'Anthropic/OpenAI-style key (sk-ant-…, sk-proj-…)', pattern: /\b(?:sk|pk|rk)-(?:ant-|proj-|live-|test-)?[A-Za-z0-9_-]{16,}/g },
   { shape: 'Stripe key (sk_live_…, rk_test_…)', pattern: /\b(?:sk|pk|rk)_(?:live|test)_[A-Za-z0-9]{10,}/g },
   { shape: 'GitHub token (ghp_…, gho_…)', pattern: /\bgh[pousr]_[A-Za-z0-9]{20,}/g },
@@ -33,16 +37,19 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
   { shape: 'AWS access key id', pattern: /\bAKIA[0-9A-Z]{16}\b/g },
   { shape: 'Google API key', pattern: /\bAIza[0-9A-Za-z_-]{35}\b/g },
   { shape: 'JSON Web Token', pattern: /\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/g },
-  { shape: 'password in a URL (scheme://user:password@host)', pattern: /(?<=\b[a-z][a-z0-9+.-]*:\/\/[^\s:/?#@]*:)[^\s/?#@]+(?=@)/gi },
+  {
+    shape: 'password in a URL (scheme://user:password@host)',
+    pattern: /(?<=\b[a-z][a-z0-9+.-]{0,31}:\/\/[^\s:/?#@]{0,256}:)[^\s/?#@]+(?=@)/gi,
+  },
   {
     shape: 'value of a secret-named key (API_KEY=…, "token": "…", Authorization: Basic …)',
     pattern: new RegExp(
-      String.raw`(?<=\b[A-Za-z0-9_]*(?:api[_-]?key|secret|token|password|passwd|authorization)[A-Za-z0-9_-]*"?\s*[:=]\s*"?(?:${SCHEME}\s*)?)` +
+      String.raw`(?<=\b[A-Za-z0-9_]{0,64}(?:api[_-]?key|secret|token|password|passwd|authorization)[A-Za-z0-9_-]{0,64}"?\s{0,8}[:=]\s{0,8}"?(?:${SCHEME}\s{0,8})?)` +
         String.raw`(?!${SCHEME})[^\s"',;]{6,}`,
       'gi',
     ),
   },
-  { shape: 'bearer credential without its header', pattern: new RegExp(String.raw`(?<=\bbearer\s+)[A-Za-z0-9._~+/-]{16,}=*`, 'gi') },
+  { shape: 'bearer credential without its header', pattern: new RegExp(String.raw`(?<=\bbearer\s{1,8})[A-Za-z0-9._~+/-]{16,}=*`, 'gi') },
 ];
 
 export function redact(text: string): string {

@@ -67,6 +67,16 @@ describe('redact', () => {
     assert.equal(redact('redis://:p4ssw0rd@cache:6379'), 'redis://:[REDACTED]@cache:6379');
   });
 
+  it('stays linear on a megabyte of output built to make patterns backtrack', () => {
+    const megabyte = 1_000_000;
+    const base64Lines = 'QUJD'.repeat(megabyte / 4).replace(/(.{64})/g, '$1\n');
+    for (const text of ['a'.repeat(megabyte), base64Lines, `token:${' '.repeat(megabyte)}`, `http://${'a'.repeat(megabyte)}:`]) {
+      const started = Date.now();
+      redact(text);
+      assert.ok(Date.now() - started < 2_000, `redacting ${JSON.stringify(text.slice(0, 12))}… took ${Date.now() - started} ms`);
+    }
+  });
+
   it('leaves ordinary text alone', () => {
     for (const text of [
       'all 12 tests passed',
