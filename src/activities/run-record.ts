@@ -1,6 +1,7 @@
 // The node-run record of one execution: opened once, reused by infra retries, closed with the outcome.
 import type { NodeRun } from '../domain/node-run';
 import { excerpt, outputText } from '../graph/feedback';
+import { redact } from '../graph/redact';
 import type { FailureKind } from '../domain/node-run';
 import { findNodeRunByKey, insertNodeRun, updateNodeRun } from '../store/node-runs-repository';
 import type { NodeOutcome } from '../workflows/shared';
@@ -90,11 +91,13 @@ export async function closeNodeRun(deps: ActivityDeps, run: NodeRun, end: RunEnd
     pgid: null,
     ended_at: new Date().toISOString(),
   }))!;
+  // The outcome goes into Temporal's history, which anyone with the Temporal UI reads: only
+  // redacted text leaves the activity. The store keeps the raw output; reads redact it.
   return {
     nodeRunId: run.id,
     outcome: verdict.outcome,
     failureKind: verdict.failureKind,
-    reason: verdict.reason,
+    reason: verdict.reason && redact(verdict.reason),
     excerpt: excerpt(outputText(closed)),
     committedHead: end.committedHead,
   };

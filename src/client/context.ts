@@ -2,6 +2,7 @@
 import type { Client, Connection } from '@temporalio/client';
 import type { Kysely } from 'kysely';
 import { loadConfig, type CanopyConfig } from '../config';
+import { ensurePrivateDirectory } from '../private-files';
 import { openDatabase, type Database } from '../store/database';
 import { temporalClientSdk } from '../temporal/sdk';
 
@@ -23,6 +24,7 @@ const COMMAND_CONNECT_TIMEOUT_MS = 5_000;
 export const LIVE_STATE_CONNECT_TIMEOUT_MS = 1_000;
 
 export async function openContext(config: CanopyConfig = loadConfig()): Promise<ClientContext> {
+  ensurePrivateDirectory(config.home);
   const db = await openDatabase({ url: config.databaseUrl, home: config.home });
   let connection: Promise<Connection> | undefined;
   return {

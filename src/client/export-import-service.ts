@@ -1,6 +1,5 @@
 // Export and import (seed "Export and import"): a loop's design as one format_version 1 document
 // with no ids, workdir, specs or state, and recreating it as a new loop from such a document.
-import path from 'node:path';
 import type { Design, DesignEnsemble } from '../domain/design';
 import { CanopyError, invalidInput, parseOrThrow } from '../domain/errors';
 import { ExportDocument, FORMAT_VERSION, type ExportEdge, type ExportNode } from '../domain/export-document';
@@ -10,6 +9,7 @@ import { ensemblePosition } from '../graph/positions';
 import { insertLoop, loopNamesInWorkdir } from '../store/loops-repository';
 import type { ClientContext } from './context';
 import { EMPTY_GRAPH, loadDesign, requireValidDesign, storeDesign } from './design-service';
+import { requireWorkdir } from './workdir';
 
 export interface ExportOptions {
   /** Keep platform and model on agent nodes and ensemble members (for restoring on one's own machine). */
@@ -17,7 +17,7 @@ export interface ExportOptions {
 }
 
 export interface ImportOptions {
-  /** Default: the current directory. */
+  /** An absolute path of an existing directory; default: the current directory. */
   workdir?: string;
   /** Overrides the document's own name. */
   name?: string;
@@ -64,7 +64,7 @@ export async function importLoop(ctx: ClientContext, document: unknown, options:
   };
   requireValidDesign(design, WHAT);
   const name = parseOrThrow(LoopName, options.name ?? parsed.name, 'The loop', 'name');
-  const workdir = path.resolve(options.workdir ?? process.cwd());
+  const workdir = requireWorkdir(options.workdir ?? process.cwd(), WHAT);
   return ctx.db.transaction().execute(async (tx) => {
     const loop = await insertLoop(tx, {
       name: freeName(name, await loopNamesInWorkdir(tx, workdir)),

@@ -14,7 +14,7 @@ import { listSpecs } from '../store/specs-repository';
 import type { VertexState } from '../workflows/shared';
 import type { ClientContext } from './context';
 import { requireLoop } from './design-service';
-import { redact } from './redact';
+import { redact } from '../graph/redact';
 import { readLiveState } from './runs-service';
 
 const OUTPUT_TAIL_LINES = 8;

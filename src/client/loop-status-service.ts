@@ -1,13 +1,13 @@
 // `loop info`: a loop's status, specs, last run (failing node, reason, resume point) and the live workflow state.
 import type { Loop } from '../domain/loop';
 import type { SpecStatus } from '../domain/spec';
+import { redact } from '../graph/redact';
 import { latestLoopRun } from '../store/loop-runs-repository';
 import { getQueue } from '../store/queues-repository';
 import { getSpec, listSpecs } from '../store/specs-repository';
 import type { LiveState, ResumePoint } from '../workflows/shared';
 import type { ClientContext } from './context';
 import { requireLoop } from './design-service';
-import { redact } from './redact';
 import { readLiveState, resumePointOf } from './runs-service';
 
 interface SpecLine {

@@ -1,5 +1,4 @@
 // Loops as records: create, list, get (with graph and specs), update, delete, archive and restore.
-import path from 'node:path';
 import { z } from 'zod';
 import { Id } from '../domain/common';
 import { CanopyError, invalidInput, parseOrThrow } from '../domain/errors';
@@ -19,6 +18,7 @@ import { listSpecs, type StoredSpec } from '../store/specs-repository';
 import type { ClientContext } from './context';
 import { requireLoop } from './design-service';
 import { viewGraph, type GraphView } from './graph-view-service';
+import { requireWorkdir } from './workdir';
 
 /** loop_get: the loop, its whole graph with ids (member and quorum nodes included) and its specs. */
 export type LoopDetail = Loop & GraphView & { specs: StoredSpec[] };
@@ -32,7 +32,7 @@ const OPEN_RUN_STATUSES: readonly LoopStatus[] = ['running', 'paused', 'blocked'
 
 export async function createLoop(ctx: ClientContext, request: unknown): Promise<Loop> {
   const input = parseOrThrow(LoopCreateInput, request, 'The loop');
-  const workdir = path.resolve(input.workdir);
+  const workdir = requireWorkdir(input.workdir, 'The loop');
   await refuseTakenName(ctx.db, workdir, input.name);
   return insertLoop(ctx.db, { ...input, workdir }).catch((error: unknown) => {
     throw isUniqueViolation(error) ? nameTaken(workdir, input.name) : error;
@@ -65,7 +65,7 @@ export async function updateLoop(ctx: ClientContext, request: unknown): Promise<
       },
     ]);
   }
-  const workdir = changes.workdir === undefined ? loop.workdir : path.resolve(changes.workdir);
+  const workdir = changes.workdir === undefined ? loop.workdir : requireWorkdir(changes.workdir, 'The loop');
   const name = changes.name ?? loop.name;
   if (workdir !== loop.workdir || name !== loop.name) await refuseTakenName(ctx.db, workdir, name);
   const updated = await updateLoopRow(ctx.db, loop.id, { ...changes, workdir });

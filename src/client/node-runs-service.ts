@@ -2,10 +2,10 @@
 import { CanopyError, notFound } from '../domain/errors';
 import type { NodeRun } from '../domain/node-run';
 import { excerpt } from '../graph/feedback';
+import { redact, redactFields } from '../graph/redact';
 import { getNodeRun, listNodeRuns } from '../store/node-runs-repository';
 import type { ClientContext } from './context';
 import { requireLoop } from './design-service';
-import { redact, redactFields } from './redact';
 
 export const MAX_RUNS_LISTED = 200;
 
@@ -49,7 +49,7 @@ export async function listRuns(
     infra_attempt: run.infra_attempt,
     started_at: run.started_at,
     ended_at: run.ended_at,
-    excerpt: redact(excerpt(run.reported_output || run.stdout || run.stderr)),
+    excerpt: excerpt(run.reported_output || run.stdout || run.stderr),
   }));
 }
 

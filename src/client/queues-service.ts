@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { Id } from '../domain/common';
 import { CanopyError, notFound, parseOrThrow } from '../domain/errors';
-import type { Queue } from '../domain/spec';
+import { QueueName, type Queue } from '../domain/spec';
 import { isUniqueViolation } from '../store/constraint-errors';
 import {
   addSpecToQueue,
@@ -16,9 +16,7 @@ import {
 import type { ClientContext } from './context';
 import { requireSpec } from './specs-service';
 
-export const CreateQueueRequest = z
-  .object({ name: z.string().trim().min(1, 'must not be empty').max(200).describe('Queue name, unique') })
-  .strict();
+export const CreateQueueRequest = z.object({ name: QueueName.describe('Queue name, unique') }).strict();
 
 export const QueueSpecRequest = z.object({ queue_id: Id, spec_id: Id }).strict();
 

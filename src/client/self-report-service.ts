@@ -3,6 +3,7 @@ import { hashRunToken } from '../activities/agent-node';
 import { notifyHuman } from '../activities/notify';
 import { CanopyError } from '../domain/errors';
 import type { NodeRun } from '../domain/node-run';
+import { redact } from '../graph/redact';
 import { getLoop, setLoopStatus } from '../store/loops-repository';
 import { getNodeRunByTokenHash, updateNodeRun } from '../store/node-runs-repository';
 import { blockSignal, loopWorkflowId } from '../workflows/shared';
@@ -33,7 +34,8 @@ export async function reportBlocker(
   const loop = await getLoop(ctx.db, run.loop_id);
   if (!loop) throw new CanopyError('not_found', `The loop of run ${run.id} no longer exists.`);
   const client = await ctx.temporal();
-  await client.workflow.getHandle(loopWorkflowId(loop.id)).signal(blockSignal, { reason: input.reason });
+  // The signal is kept in Temporal's history, which the Temporal UI shows to anyone.
+  await client.workflow.getHandle(loopWorkflowId(loop.id)).signal(blockSignal, { reason: redact(input.reason) });
   await setLoopStatus(ctx.db, loop.id, 'blocked');
   notifyHuman(`Loop blocked: ${loop.name}`, `${run.node_name}: ${input.reason}`);
   return { loop_id: loop.id, status: 'blocked' };

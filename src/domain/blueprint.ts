@@ -1,15 +1,11 @@
 // Blueprints: reusable {name, kind, config} templates for nodes.
 import { z } from 'zod';
+import { nameOf } from './common';
 import { NodeKind } from './node';
 
 export const BlueprintInput = z
   .object({
-    name: z
-      .string()
-      .trim()
-      .min(1)
-      .max(120)
-      .regex(/^[a-z0-9][a-z0-9_-]*$/i, 'use letters, digits, "_" and "-"'),
+    name: nameOf(120).regex(/^[a-z0-9][a-z0-9_-]*$/i, 'use letters, digits, "_" and "-"'),
     kind: NodeKind.exclude(['quorum']),
     config: z.record(z.string(), z.unknown()),
   })

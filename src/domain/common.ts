@@ -3,12 +3,27 @@ import { z } from 'zod';
 
 export const Id = z.string().min(1).describe('An id returned by canopy when the entity was created');
 
-export const NodeName = z
-  .string()
-  .trim()
-  .min(1, 'must not be empty')
-  .max(120, 'must be at most 120 characters')
-  .regex(/^[^\s/][^/]*$/, 'must not start with a space and must not contain "/" (reserved for ensemble members)')
+/** C0 and C1 controls (NUL, newline, ESC…), DEL, and the Unicode line and paragraph separators. */
+const CONTROL_CHARACTER = /[\p{Cc}\u2028\u2029]/u;
+
+/**
+ * A name people read in lists and terminals and tools match exactly: one line of printable text
+ * with nothing around it. It is stored exactly as given: nothing is trimmed, a name that would
+ * need trimming is refused.
+ */
+export function nameOf(max: number) {
+  return z
+    .string()
+    .min(1, 'must not be empty')
+    .max(max, `must be at most ${max} characters`)
+    .refine((name) => !CONTROL_CHARACTER.test(name), {
+      message: 'must not contain control characters (newlines, tabs, escape sequences, NUL); use one line of printable text',
+    })
+    .refine((name) => name.trim() === name, { message: 'must not start or end with whitespace; remove the spaces around it' });
+}
+
+export const NodeName = nameOf(120)
+  .refine((name) => !name.includes('/'), { message: 'must not contain "/" (reserved for ensemble members); use another character' })
   .describe('Node name, unique within its loop');
 
 export const TimeoutMinutes = z

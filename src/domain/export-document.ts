@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { EdgeType } from './edge';
 import { EnsembleInput } from './ensemble';
-import { LoopSettings } from './loop';
+import { LoopName, LoopSettings } from './loop';
 import { NodeKind } from './node';
 
 export const FORMAT_VERSION = 1;
@@ -30,7 +30,7 @@ export type ExportEdge = z.infer<typeof ExportEdge>;
 export const ExportDocument = z
   .object({
     format_version: z.literal(FORMAT_VERSION, { error: `format_version must be ${FORMAT_VERSION}` }),
-    name: z.string().trim().min(1),
+    name: LoopName,
     description: z.string().default(''),
     settings: LoopSettings.optional(),
     nodes: z.array(ExportNode),

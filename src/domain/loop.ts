@@ -1,6 +1,6 @@
 // Loops: a named graph bound to a workdir, with settings and a lifecycle status.
 import { z } from 'zod';
-import { Id, MaxIterations, Timestamp, TimeoutMinutes } from './common';
+import { Id, MaxIterations, nameOf, Timestamp, TimeoutMinutes } from './common';
 
 export const LOOP_STATUSES = ['pending', 'running', 'paused', 'blocked', 'failed', 'completed'] as const;
 export const LoopStatus = z.enum(LOOP_STATUSES);
@@ -27,12 +27,12 @@ export const OnCompletedHook = z
   .strict();
 export type OnCompletedHook = z.infer<typeof OnCompletedHook>;
 
-export const LoopName = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
+export const LoopName = nameOf(200);
 
 export const LoopCreateInput = z
   .object({
     name: LoopName.describe('Loop name, unique within its workdir'),
-    workdir: z.string().min(1).describe('Absolute path of the working directory the loop operates on'),
+    workdir: z.string().min(1).describe('Absolute path of the existing directory the loop works in'),
     description: z.string().default('').describe('What the loop is for'),
     settings: LoopSettings.default({}),
   })
@@ -43,7 +43,7 @@ export const LoopUpdateInput = z
   .object({
     name: LoopName.optional(),
     description: z.string().optional(),
-    workdir: z.string().min(1).optional(),
+    workdir: z.string().min(1).optional().describe('Absolute path of the existing directory the loop works in'),
     settings: LoopSettings.optional(),
     on_completed: OnCompletedHook.nullable().optional().describe('Hook fired once when a run completes; null removes it'),
   })

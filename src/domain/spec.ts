@@ -1,14 +1,18 @@
 // Specs (units of work, bound to a loop or in the backlog) and queues of specs.
 import { z } from 'zod';
-import { Id, Timestamp } from './common';
+import { Id, nameOf, Timestamp } from './common';
 
 export const SPEC_STATUSES = ['pending', 'running', 'completed', 'failed', 'skipped'] as const;
 export const SpecStatus = z.enum(SPEC_STATUSES);
 export type SpecStatus = z.infer<typeof SpecStatus>;
 
+export const SpecName = nameOf(200);
+
+export const QueueName = nameOf(200);
+
 export const SpecCreateInput = z
   .object({
-    name: z.string().trim().min(1, 'must not be empty').max(200),
+    name: SpecName.describe('Spec name'),
     content: z.string().default('').describe('What to do; {{spec_content}} falls back to the name when empty'),
     loop_id: Id.nullable().default(null).describe('Bind to this loop; null keeps the spec in the backlog'),
     workdir: z.string().min(1).nullable().default(null).describe('Workdir tag for filtering backlog specs'),
@@ -18,7 +22,7 @@ export type SpecCreateInput = z.input<typeof SpecCreateInput>;
 
 export const SpecUpdateInput = z
   .object({
-    name: z.string().trim().min(1).max(200).optional(),
+    name: SpecName.optional(),
     content: z.string().optional(),
     status: SpecStatus.optional(),
     loop_id: Id.nullable().optional(),

@@ -1,6 +1,7 @@
 // What a node hands to the next: its output as text ({{previous_output}}), its result as JSON
 // ({{previous_feedback}}), and the short excerpt the workflow keeps.
 import type { NodeRun } from '../domain/node-run';
+import { redact } from './redact';
 
 export const FEEDBACK_OUTPUT_LIMIT = 16_000;
 export const EXCERPT_LIMIT = 500;
@@ -17,15 +18,19 @@ export function feedbackJson(run: NodeRun): string {
     outcome: run.outcome,
     failure_kind: run.failure_kind,
     reason: run.reason,
-    output: truncate(outputText(run), FEEDBACK_OUTPUT_LIMIT),
+    output: truncate(redact(outputText(run)), FEEDBACK_OUTPUT_LIMIT),
   });
 }
 
+/** Redacted before it is cut: a secret split by the cut would no longer look like one. */
 export function excerpt(text: string): string {
-  return truncate(text.trim(), EXCERPT_LIMIT);
+  return truncate(redact(text).trim(), EXCERPT_LIMIT);
 }
 
-/** Keeps the head and the tail, where agents and test runners put what matters. */
+/**
+ * Keeps the head and the tail, where agents and test runners put what matters. Cut text that
+ * leaves canopy must be redacted first, as excerpt() and feedbackJson() do.
+ */
 export function truncate(text: string, limit: number): string {
   if (text.length <= limit) return text;
   const half = Math.floor((limit - 40) / 2);

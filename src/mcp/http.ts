@@ -1,10 +1,11 @@
-// MCP over Streamable HTTP, served by `canopy up`: loopback only, and every request needs a bearer token.
+// MCP over Streamable HTTP, served by `canopy up`: loopback only, Host and Origin checked, and every request needs a bearer token.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { ClientContext } from '../client/context';
 import { accessOf } from './authenticate';
 import { operatorTokenPath } from './operator-token';
+import { hostOrOriginRefusal } from './request-origin';
 import { createMcpServer } from './server';
 
 const LOOPBACK = '127.0.0.1';
@@ -43,6 +44,8 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
 }
 
 async function serve(options: McpHttpOptions, request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
+  const refusal = hostOrOriginRefusal(request.headers, request.socket.localPort!);
+  if (refusal) return sendJson(response, 403, { error: 'forbidden', message: refusal });
   if (new URL(request.url ?? '/', 'http://localhost').pathname !== MCP_PATH) {
     return sendJson(response, 404, { error: 'not_found', message: `The MCP endpoint is ${MCP_PATH}.` });
   }

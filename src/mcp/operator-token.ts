@@ -1,7 +1,8 @@
 // The operator token: the secret that gives an MCP HTTP client every tool, kept in <home>/mcp-token.
 import { randomBytes } from 'node:crypto';
-import { link, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { link, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { ensurePrivateDirectory } from '../private-files';
 
 export function operatorTokenPath(home: string): string {
   return path.join(home, 'mcp-token');
@@ -10,7 +11,7 @@ export function operatorTokenPath(home: string): string {
 /** Reads the token, creating it (32 random bytes as hex, readable by the owner only) on first use. */
 export async function operatorToken(home: string): Promise<string> {
   const file = operatorTokenPath(home);
-  await mkdir(home, { recursive: true });
+  ensurePrivateDirectory(home);
   await createOnce(file, randomBytes(32).toString('hex') + '\n');
   const token = (await readFile(file, 'utf8')).trim();
   if (!token) throw new Error(`${file} is empty; delete it and canopy will make a new operator token.`);

@@ -1,14 +1,18 @@
 // How the store connects: one SQLite file shared by several processes, or a PostgreSQL pool.
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { CompiledQuery, PostgresDialect, SqliteAdapter, SqliteDialect, SqliteDriver, type DatabaseConnection, type Dialect } from 'kysely';
+import { ensurePrivateDirectory, ensurePrivateFile, narrowIfExists } from '../private-files';
 
 const SQLITE_BUSY_TIMEOUT_MS = 5000;
 
 /** SQLite on `file` (its directory is created), set up for the worker, CLI and MCP processes that share it. */
 export function sqliteDialect(file: string): Dialect {
-  mkdirSync(path.dirname(file), { recursive: true });
+  ensurePrivateDirectory(path.dirname(file));
+  // SQLite gives the -wal and -shm files it creates the database file's mode, so an owner-only
+  // file made before SQLite opens it keeps all three private; older, wider ones are narrowed.
+  ensurePrivateFile(file);
+  for (const companion of [`${file}-wal`, `${file}-shm`]) narrowIfExists(companion);
   const database = new SqliteDatabase(file);
   // The busy timeout makes a writer wait for another process's write instead of failing at once;
   // WAL lets readers run beside the one writer.

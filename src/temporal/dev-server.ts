@@ -1,10 +1,11 @@
 // Starts (or reuses) the embedded Temporal dev server and stops it with its whole process group.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, openSync } from 'node:fs';
+import { openSync } from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { devServerSearchAttributeFlags } from './search-attributes';
 import { killProcessGroup } from '../activities/process-group';
+import { ensurePrivateDirectory, ensurePrivateFile, narrowIfExists, withPrivateUmask } from '../private-files';
 
 export interface DevServerOptions {
   binary: string;
@@ -46,9 +47,14 @@ export function devServerArgs(options: DevServerOptions): string[] {
 
 /** Spawns `temporal server start-dev` in its own process group and waits until it answers. */
 export async function startDevServer(options: DevServerOptions, timeoutMs = 60_000): Promise<DevServer> {
-  if (options.dbFile) mkdirSync(path.dirname(options.dbFile), { recursive: true });
+  if (options.dbFile) ensurePrivateDirectory(path.dirname(options.dbFile));
+  if (options.logFile) ensurePrivateFile(options.logFile);
   const output = options.logFile ? openSync(options.logFile, 'a') : 'ignore';
-  const child = spawn(options.binary, devServerArgs(options), { detached: true, stdio: ['ignore', output, output] });
+  // The server creates its database itself (an empty file made beforehand would be taken for a
+  // database without tables), so it is started under an owner-only umask instead.
+  const child = withPrivateUmask(() =>
+    spawn(options.binary, devServerArgs(options), { detached: true, stdio: ['ignore', output, output] }),
+  );
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const ready = waitForTemporal(options.address, timeoutMs).then(() => 'ready' as const);
   const outcome = await Promise.race([ready, exited.then((code) => ({ code }))]);
@@ -56,6 +62,8 @@ export async function startDevServer(options: DevServerOptions, timeoutMs = 60_0
     const where = options.logFile ? ` See ${options.logFile}.` : '';
     throw new Error(`temporal server start-dev exited with code ${outcome.code} before answering on ${options.address}.${where}`);
   }
+  // A database an older canopy left readable by others.
+  if (options.dbFile) for (const file of [options.dbFile, `${options.dbFile}-wal`, `${options.dbFile}-shm`]) narrowIfExists(file);
   return { address: options.address, pid: child.pid!, stop: () => stopGroup(child, exited) };
 }
 

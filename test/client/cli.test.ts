@@ -5,7 +5,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { PROJECT_ROOT } from '../../src/project';
-import { SEED_EXAMPLE_PATH, tempDir } from '../helpers/store';
+import { directoryIn, SEED_EXAMPLE_PATH, tempDir } from '../helpers/store';
 
 const CANOPY_BIN = path.join(PROJECT_ROOT, 'bin', 'canopy.js');
 
@@ -27,7 +27,7 @@ describe('canopy loop import (CLI)', () => {
   }
 
   it('prints exactly loop_id, name and nodes_missing_platform with --json, and the loop is stored', () => {
-    const workdir = path.join(home, 'project');
+    const workdir = directoryIn(home);
     const imported = canopy('loop', 'import', SEED_EXAMPLE_PATH, '--workdir', workdir, '--json');
     assert.equal(imported.status, 0, imported.stderr);
     const printed = JSON.parse(imported.stdout);
@@ -56,5 +56,41 @@ describe('canopy loop import (CLI)', () => {
 
     const listed = canopy('loop', 'list', '--all', '--json');
     assert.deepEqual(JSON.parse(listed.stdout), []);
+  });
+});
+
+describe('canopy loop create and import (CLI): workdirs', () => {
+  let home: string;
+  beforeEach(() => {
+    home = tempDir('canopy-cli-home-');
+  });
+  afterEach(() => {
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  const canopyIn = (cwd: string, ...args: string[]) =>
+    spawnSync(process.execPath, [CANOPY_BIN, ...args], {
+      cwd,
+      encoding: 'utf8',
+      env: { ...process.env, CANOPY_HOME: home, CANOPY_DATABASE_URL: '' },
+    });
+
+  it('resolves a relative --workdir against the current directory, as a person means it', () => {
+    const project = directoryIn(home);
+    const created = canopyIn(home, 'loop', 'create', '--name', 'here', '--workdir', 'project', '--json');
+    assert.equal(created.status, 0, created.stderr);
+    assert.equal(JSON.parse(created.stdout).workdir, project);
+    const imported = canopyIn(project, 'loop', 'import', SEED_EXAMPLE_PATH, '--json');
+    assert.equal(imported.status, 0, imported.stderr);
+    assert.equal(JSON.parse(canopyIn(home, 'loop', 'get', JSON.parse(imported.stdout).loop_id, '--json').stdout).workdir, project);
+  });
+
+  it('refuses a workdir that does not exist, saying the fix, and creates no loop', () => {
+    const created = canopyIn(home, 'loop', 'create', '--name', 'nowhere', '--workdir', 'missing');
+    assert.equal(created.status, 2);
+    assert.match(created.stderr, /workdir: '.*missing' does not exist; create it first, or pass an existing directory \(--workdir\)/);
+    const imported = canopyIn(home, 'loop', 'import', SEED_EXAMPLE_PATH, '--workdir', 'missing', '--json');
+    assert.equal(JSON.parse(imported.stderr).error.issues[0].field, 'workdir');
+    assert.deepEqual(JSON.parse(canopyIn(home, 'loop', 'list', '--all', '--json').stdout), []);
   });
 });

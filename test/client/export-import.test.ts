@@ -1,7 +1,6 @@
 // Export and import: the seed's example imports unchanged, documents round-trip, and a bad file creates no loop.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, it } from 'node:test';
 import { exportLoop, importLoop } from '../../src/client/export-import-service';
 import { getLoop, listLoops } from '../../src/client/loops-service';
@@ -12,7 +11,7 @@ import { assertRefused, SEED_EXAMPLE_PATH, useTestStore, type ExpectedRefusal } 
 const store = useTestStore();
 const seedText = readFileSync(SEED_EXAMPLE_PATH, 'utf8');
 const seedDocument = () => JSON.parse(seedText) as Record<string, any>;
-const workdir = (name = 'project') => path.join(store.home, name);
+const workdir = (name?: string) => store.workdir(name);
 
 /** A design using every part of the format: settings, each node kind, loopback and tool edges, two ensembles, models. */
 function richDocument(): Record<string, unknown> {

@@ -1,7 +1,6 @@
 // Graph edits through the services: each validates the whole design, refuses with field-named issues
 // while changing nothing, and keeps the ids of every part it leaves alone.
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { beforeEach, describe, it } from 'node:test';
 import {
   addEdge,
@@ -25,7 +24,7 @@ const agentConfig = (prompt = 'Implement {{spec_content}}') => ({ prompt_templat
 
 /** implement -> test (pass), and a router `triage` after test's fail, with routes bug and flaky. */
 async function baseLoop(): Promise<string> {
-  const loop = await createLoop(store.ctx, { name: 'graph', workdir: path.join(store.home, 'project') });
+  const loop = await createLoop(store.ctx, { name: 'graph', workdir: store.workdir() });
   await addNode(store.ctx, { loop_id: loop.id, name: 'implement', kind: 'agent', config: agentConfig() });
   await addNode(store.ctx, { loop_id: loop.id, name: 'test', kind: 'check', config: { command: 'npm test' } });
   await addNode(store.ctx, {

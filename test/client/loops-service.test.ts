@@ -14,13 +14,12 @@ import { tempGitRepo } from '../helpers/git';
 import { assertRefused, SEED_EXAMPLE_PATH, useTestStore } from '../helpers/store';
 
 const store = useTestStore();
-const workdir = (name = 'project') => path.join(store.home, name);
+const workdir = (name?: string) => store.workdir(name);
 const seedText = readFileSync(SEED_EXAMPLE_PATH, 'utf8');
 
 describe('loops service', () => {
   it('creates a loop in an absolute workdir and refuses a second of the same name there', async () => {
-    const relative = path.relative(process.cwd(), workdir());
-    const loop = await createLoop(store.ctx, { name: 'build', workdir: relative, description: 'Builds' });
+    const loop = await createLoop(store.ctx, { name: 'build', workdir: workdir(), description: 'Builds' });
     assert.equal(loop.workdir, workdir());
     assert.equal(loop.status, 'pending');
     await assertRefused(createLoop(store.ctx, { name: 'build', workdir: workdir() }), {

@@ -10,7 +10,7 @@ import { BUILTIN_BLUEPRINTS } from '../../src/store/builtin-blueprints';
 import { assertRefused, useTestStore } from '../helpers/store';
 
 const store = useTestStore();
-const workdir = (name = 'project') => path.join(store.home, name);
+const workdir = (name?: string) => store.workdir(name);
 
 describe('specs service', () => {
   it('creates bound and backlog specs and filters them by loop, backlog, workdir and status', async () => {

@@ -1,10 +1,11 @@
 // Fixtures of service and CLI tests: a client context on a fresh SQLite store in a temp canopy
 // home (one per test), and checking that a refusal names its field.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach } from 'node:test';
+import { sql } from 'kysely';
 import { openContext, type ClientContext } from '../../src/client/context';
 import { loadConfig } from '../../src/config';
 import { CanopyError, type ErrorCode } from '../../src/domain/errors';
@@ -17,6 +18,8 @@ export interface TestStore {
   readonly ctx: ClientContext;
   /** The canopy home the store lives in. */
   readonly home: string;
+  /** An existing directory in the home, for a loop to work in. */
+  workdir(name?: string): string;
 }
 
 /** Opens a fresh store before each test of the calling suite and removes it after. */
@@ -42,7 +45,15 @@ export function useTestStore(): TestStore {
     get home() {
       return opened().home;
     },
+    workdir: (name) => directoryIn(opened().home, name),
   };
+}
+
+/** `<parent>/<name>`, created if missing: loops may only work in directories that exist. */
+export function directoryIn(parent: string, name = 'project'): string {
+  const dir = path.join(parent, name);
+  mkdirSync(dir, { recursive: true });
+  return dir;
 }
 
 export function tempDir(prefix = 'canopy-client-'): string {
@@ -72,5 +83,25 @@ export async function assertRefused(work: Promise<unknown>, expected: ExpectedRe
   } else if (expected.message) {
     assert.match(error.message, expected.message);
   }
+  return error;
+}
+
+/** Every row of every table of a SQLite store, to show that a refused call changed nothing. */
+export async function storeSnapshot(ctx: ClientContext): Promise<Record<string, unknown[]>> {
+  const tables = await sql<{ name: string }>`select name from sqlite_master where type = 'table' order by name`.execute(ctx.db);
+  const snapshot: Record<string, unknown[]> = {};
+  for (const { name } of tables.rows) snapshot[name] = (await sql`select * from ${sql.table(name)} order by rowid`.execute(ctx.db)).rows;
+  return snapshot;
+}
+
+/** The call is refused as `expected` says, and the store is as it was before it. */
+export async function assertRefusedUnchanged(
+  ctx: ClientContext,
+  work: () => Promise<unknown>,
+  expected: ExpectedRefusal,
+): Promise<CanopyError> {
+  const before = await storeSnapshot(ctx);
+  const error = await assertRefused(work(), expected);
+  assert.deepEqual(await storeSnapshot(ctx), before, `the refusal changed the store: ${error.message}`);
   return error;
 }

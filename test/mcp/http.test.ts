@@ -1,6 +1,7 @@
 // The MCP HTTP endpoint: loopback only, a bearer token on every request, every tool for the operator, and a run token limited to its own run.
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,9 +13,10 @@ import { loadConfig } from '../../src/config';
 import type { NodeRun } from '../../src/domain/node-run';
 import { startMcpHttpServer, type McpHttpServer } from '../../src/mcp/http';
 import { operatorToken } from '../../src/mcp/operator-token';
+import { hostOrOriginRefusal } from '../../src/mcp/request-origin';
 import { getNodeRun, insertNodeRun, updateNodeRun } from '../../src/store/node-runs-repository';
 import { freePort } from '../../src/temporal/free-port';
-import { tempDir } from '../helpers/store';
+import { directoryIn, tempDir } from '../helpers/store';
 import { ALL_TOOLS, callOk, callRefused, connectHttp, SELF_REPORT_TOOLS, toolNames } from './mcp-client';
 
 const INITIALIZE = {
@@ -38,7 +40,7 @@ describe('MCP over HTTP', () => {
     port = await freePort();
     token = await operatorToken(home);
     server = await startMcpHttpServer({ ctx, port, operatorToken: token });
-    loopId = (await createLoop(ctx, { name: 'reported on', workdir: path.join(home, 'project') })).id;
+    loopId = (await createLoop(ctx, { name: 'reported on', workdir: directoryIn(home) })).id;
   });
 
   after(async () => {
@@ -97,6 +99,41 @@ describe('MCP over HTTP', () => {
     assert.equal((await post({ Authorization: `Bearer ${token}` })).status, 200, 'the operator token opens the same request');
   });
 
+  describe('Host and Origin (DNS rebinding)', () => {
+    /** node:http, unlike fetch, sends the Host it is given, as a browser tricked by DNS rebinding would. */
+    const postWith = (headers: Record<string, string>, setHost = true) =>
+      rawPost(port, { Authorization: `Bearer ${token}`, ...headers }, setHost, JSON.stringify(INITIALIZE));
+
+    it('refuses with 403 a Host that is not this endpoint, even with the operator token, saying which hosts it answers to', async () => {
+      for (const host of ['evil.example', `evil.example:${port}`, `127.0.0.1:${port + 1}`, `127.0.0.2:${port}`, 'localhost']) {
+        const response = await postWith({ Host: host });
+        assert.equal(response.status, 403, host);
+        assert.equal(response.body.error, 'forbidden');
+        assert.match(response.body.message, /is refused: this endpoint answers only to 127\.0\.0\.1:\d+, localhost:\d+, \[::1\]:\d+/);
+      }
+      // Node's server answers 400 to an HTTP/1.1 request without Host before canopy sees it; HTTP/1.0 may omit it.
+      assert.equal((await postWith({}, false)).status, 400);
+      assert.match(hostOrOriginRefusal({}, port)!, /Host \(missing\) is refused/);
+    });
+
+    it('refuses with 403 an Origin that is not loopback, naming what is allowed', async () => {
+      for (const origin of ['https://evil.example', 'null', 'http://localhost.evil.example', 'file://', 'http://127.0.0.1.nip.io']) {
+        const response = await postWith({ Host: `127.0.0.1:${port}`, Origin: origin });
+        assert.equal(response.status, 403, origin);
+        assert.match(response.body.message, /Origin '.*' is refused: only requests without an Origin header .* or from a loopback origin/);
+      }
+    });
+
+    it('serves the loopback names of this port, with no Origin or a loopback one', async () => {
+      for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `LOCALHOST:${port}`]) {
+        assert.equal((await postWith({ Host: host })).status, 200, host);
+      }
+      for (const origin of ['http://localhost:3000', 'http://127.0.0.1', `http://[::1]:${port}`, 'https://localhost']) {
+        assert.equal((await postWith({ Host: `localhost:${port}`, Origin: origin })).status, 200, origin);
+      }
+    });
+  });
+
   it('gives the operator token every tool but the self-reports, which a run’s own token makes', async () => {
     const client = await connectHttp(server.url, token);
     try {
@@ -104,7 +141,7 @@ describe('MCP over HTTP', () => {
         await toolNames(client),
         ALL_TOOLS.filter((name) => !SELF_REPORT_TOOLS.includes(name)),
       );
-      const created = await callOk(client, 'loop_create', { name: 'over http', workdir: path.join(home, 'other') });
+      const created = await callOk(client, 'loop_create', { name: 'over http', workdir: directoryIn(home, 'other') });
       assert.ok(
         (await listLoops(ctx)).some((loop) => loop.id === created.id),
         'the loop is in the daemon’s store',
@@ -142,6 +179,29 @@ describe('MCP over HTTP', () => {
 
 function reportOf(run: NodeRun | undefined) {
   return { reported_status: run?.reported_status, reported_output: run?.reported_output };
+}
+
+/** A POST to 127.0.0.1:<port>/mcp carrying exactly these headers. */
+function rawPost(port: number, headers: Record<string, string>, setHost: boolean, body: string): Promise<{ status: number; body: any }> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/mcp',
+        method: 'POST',
+        setHost,
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers },
+      },
+      (response) => {
+        let text = '';
+        response.on('data', (chunk) => (text += chunk));
+        response.on('end', () => resolve({ status: response.statusCode!, body: response.statusCode === 403 ? JSON.parse(text) : text }));
+      },
+    );
+    request.once('error', reject);
+    request.end(body);
+  });
 }
 
 function canConnect(host: string, port: number): Promise<boolean> {

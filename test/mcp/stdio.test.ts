@@ -1,13 +1,12 @@
 // `canopy mcp` over stdio, driven by the SDK's client: the tool list, authoring a loop, refusals, export/import, specs and self-reports.
 import assert from 'node:assert/strict';
 import { readFileSync, rmSync } from 'node:fs';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { hashRunToken } from '../../src/activities/agent-node';
 import { openContext, type ClientContext } from '../../src/client/context';
 import { loadConfig } from '../../src/config';
 import { getNodeRun, insertNodeRun } from '../../src/store/node-runs-repository';
-import { SEED_EXAMPLE_PATH, tempDir } from '../helpers/store';
+import { directoryIn, SEED_EXAMPLE_PATH, tempDir } from '../helpers/store';
 import { ALL_TOOLS, callOk, callRefused, connectStdio, type StdioSession } from './mcp-client';
 
 const ENV_RUN_TOKEN = 'token-from-the-environment';
@@ -35,7 +34,7 @@ describe('canopy mcp (stdio)', () => {
     rmSync(home, { recursive: true, force: true });
   });
 
-  const workdir = (name = 'project') => path.join(home, name);
+  const workdir = (name?: string) => directoryIn(home, name);
 
   it('lists every tool, each with a title, a description, annotations and a described input schema', async () => {
     const { tools } = await session.client.listTools();

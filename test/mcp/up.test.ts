@@ -5,6 +5,7 @@ import { it } from 'node:test';
 import { operatorToken } from '../../src/mcp/operator-token';
 import { freePort } from '../../src/temporal/free-port';
 import { tempHome } from '../helpers/engine';
+import { directoryIn } from '../helpers/store';
 import { spawnCanopy, waitForOutput } from '../helpers/processes';
 import { callOk, connectHttp } from './mcp-client';
 
@@ -27,7 +28,7 @@ it('canopy up prints the MCP endpoint and its token file, serves every tool with
     assert.ok(up.output().includes(path.join(home, 'mcp-token')), up.output());
 
     const client = await connectHttp(url, await operatorToken(home));
-    const loop = await callOk(client, 'loop_create', { name: 'via up', workdir: path.join(home, 'project') });
+    const loop = await callOk(client, 'loop_create', { name: 'via up', workdir: directoryIn(home) });
     assert.deepEqual(
       (await callOk(client, 'loop_list')).loops.map((listed: { id: string }) => listed.id),
       [loop.id],

@@ -4,6 +4,7 @@
 import { Box, render, Text, useApp, useInput } from 'ink';
 import { createElement as h, useEffect, useState, type ReactElement } from 'react';
 import type { LoopPicture, VertexPicture } from '../../client/loop-picture-service.js';
+import { terminalSafe } from '../output.js';
 
 export interface WatchActions {
   /** Starts following; calls back with every new picture until stopped. */
@@ -121,7 +122,7 @@ function WatchApp(props: { actions: WatchActions }): ReactElement {
       Box,
       { flexDirection: 'column' },
       h(Text, { bold: true }, `last run output of ${output.node} (any key to go back)`),
-      h(Text, null, output.text || '(no output)'),
+      h(Text, null, terminalSafe(output.text) || '(no output)'),
     );
   }
   const specs = picture.spec ? `spec ${picture.spec.name}` : 'no spec running';
@@ -144,7 +145,7 @@ function WatchApp(props: { actions: WatchActions }): ReactElement {
           Box,
           { flexDirection: 'column', marginTop: 1 },
           h(Text, { dimColor: true }, `latest output (${picture.output_tail.node}):`),
-          ...picture.output_tail.lines.map((line, i) => h(Text, { key: i }, `  ${line}`)),
+          ...picture.output_tail.lines.map((line, i) => h(Text, { key: i }, `  ${terminalSafe(line)}`)),
         )
       : null,
     message ? h(Text, { color: 'magenta' }, message) : null,

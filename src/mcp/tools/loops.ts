@@ -72,7 +72,7 @@ export function registerLoopTools(server: McpServer, ctx: ClientContext): void {
         loop_id: LOOP_ID,
         name: 'New name, unique within the loop’s workdir',
         description: 'New description of what the loop is for',
-        workdir: 'New working directory (made absolute)',
+        workdir: 'New working directory: the absolute path of an existing directory',
         settings: `${SETTINGS}; replaces the current settings whole`,
         on_completed: `Agent run once each time a run completes: platform, model, prompt (placeholders ${HOOK_PLACEHOLDERS.map((name) => `{{${name}}}`).join(' ')}), timeout_minutes; null removes it`,
       }),

@@ -1,4 +1,5 @@
 // `canopy loop create`: a new, empty loop bound to a workdir.
+import path from 'node:path';
 import type { Command } from 'commander';
 import { withContext } from '../../../client/context';
 import { createLoop } from '../../../client/loops-service';
@@ -10,13 +11,14 @@ export function registerLoopCreate(loop: Command): void {
     .command('create')
     .description('Create an empty loop (add nodes with `canopy loop node add`, or import a whole design with `canopy loop import`)')
     .requiredOption('--name <name>', 'loop name, unique within its workdir')
-    .requiredOption('--workdir <dir>', 'directory the loop works in')
+    .requiredOption('--workdir <dir>', 'directory the loop works in (relative to the current directory)')
     .option('--description <text>', 'what the loop is for')
     .option('--json', 'print JSON')
     .action(
       action(async (options: { name: string; workdir: string; description?: string; json?: boolean }) => {
+        // A person's relative path means their shell's directory; services take only absolute ones.
         const created = await withContext((ctx) =>
-          createLoop(ctx, { name: options.name, workdir: options.workdir, description: options.description }),
+          createLoop(ctx, { name: options.name, workdir: path.resolve(options.workdir), description: options.description }),
         );
         emit(created, options, (loop) => `Created loop ${describeLoop(loop)}.`);
       }),

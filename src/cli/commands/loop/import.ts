@@ -1,4 +1,5 @@
 // `canopy loop import`: a new loop from an exported file; lists the agents that still need a platform.
+import path from 'node:path';
 import type { Command } from 'commander';
 import { withContext } from '../../../client/context';
 import { importLoop, type ImportResult } from '../../../client/export-import-service';
@@ -15,7 +16,9 @@ export function registerLoopImport(loop: Command): void {
     .action(
       action(async (file: string, options: { workdir?: string; name?: string; json?: boolean }) => {
         const document = readText('<path>', file);
-        const result = await withContext((ctx) => importLoop(ctx, document, { workdir: options.workdir, name: options.name }));
+        const result = await withContext((ctx) =>
+          importLoop(ctx, document, { workdir: path.resolve(options.workdir ?? '.'), name: options.name }),
+        );
         emit(result, options, describeImport);
       }),
     );

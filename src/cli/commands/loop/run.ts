@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { withContext, type ClientContext } from '../../../client/context';
 import { startLoopRun, waitForLoopRun } from '../../../client/runs-service';
-import { action, emit } from '../../output';
+import { action, emit, terminalSafe } from '../../output';
 import { logProgress } from './watch';
 
 export function registerLoopRun(loop: Command): void {
@@ -36,7 +36,7 @@ export function registerLoopRun(loop: Command): void {
 
 /** Waits for the run's result while printing each change of spec, node, member or status to stderr. */
 async function waitWithProgress(ctx: ClientContext, loopId: string, show: boolean) {
-  const progress = show ? logProgress(ctx, loopId, (line) => process.stderr.write(`… ${line}\n`), false) : null;
+  const progress = show ? logProgress(ctx, loopId, (line) => process.stderr.write(`… ${terminalSafe(line)}\n`), false) : null;
   try {
     return await waitForLoopRun(ctx, loopId);
   } finally {

@@ -1,4 +1,5 @@
 // `canopy loop update`: rename, describe, move, set the round budget, or set or remove the on_completed hook.
+import path from 'node:path';
 import type { Command } from 'commander';
 import { withContext } from '../../../client/context';
 import { updateLoop } from '../../../client/loops-service';
@@ -21,7 +22,7 @@ export function registerLoopUpdate(loop: Command): void {
     .description('Change a loop’s name, description, workdir, round budget or on_completed hook')
     .option('--name <name>', 'new name, unique within the workdir')
     .option('--description <text>', 'new description')
-    .option('--workdir <dir>', 'new workdir')
+    .option('--workdir <dir>', 'new workdir, an existing directory (relative to the current directory)')
     .option('--max-iterations <n>', 'round budget of loops whose head sets none', Number);
   jsonOptions(command, 'on-completed', 'hook fired once when a run completes: {"platform", "model"?, "prompt", "timeout_minutes"?}')
     .option('--remove-on-completed', 'remove the on_completed hook')
@@ -35,7 +36,7 @@ export function registerLoopUpdate(loop: Command): void {
             loop_id: loopId,
             name: options.name,
             description: options.description,
-            workdir: options.workdir,
+            workdir: options.workdir && path.resolve(options.workdir),
             settings: options.maxIterations === undefined ? undefined : { max_iterations: options.maxIterations },
             on_completed: options.removeOnCompleted ? null : hook,
           }),

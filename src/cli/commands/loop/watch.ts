@@ -5,7 +5,7 @@ import type { LoopPicture } from '../../../client/loop-picture-service';
 import { getRun } from '../../../client/node-runs-service';
 import { continueLoop, pauseLoop } from '../../../client/runs-service';
 import { outputText } from '../../../graph/feedback';
-import { action } from '../../output';
+import { action, terminalSafe } from '../../output';
 import { pictureChanges } from '../../watch/changes';
 import { followLoop } from '../../watch/follow';
 
@@ -17,7 +17,7 @@ export function registerLoopWatch(loop: Command): void {
       action(async (loopId: string) => {
         await withContext(async (ctx) => {
           if (process.stdout.isTTY && process.stdin.isTTY) await watchInTerminal(ctx, loopId);
-          else await logProgress(ctx, loopId, (line) => process.stdout.write(`${line}\n`), true).done;
+          else await logProgress(ctx, loopId, (line) => process.stdout.write(`${terminalSafe(line)}\n`), true).done;
         });
       }),
     );

@@ -1,0 +1,39 @@
+// canopy's state is its user's alone: <home> holds node output, run inputs and the operator
+// token, so it is kept 0700 and the databases 0600, whatever the umask of the process that made them.
+import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
+
+const PRIVATE_DIRECTORY = 0o700;
+const PRIVATE_FILE = 0o600;
+
+/** Creates `dir` owner-only, or narrows it to owner-only when it is ours and others may read it. */
+export function ensurePrivateDirectory(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: PRIVATE_DIRECTORY });
+  narrow(dir, PRIVATE_DIRECTORY);
+}
+
+/** Creates `file` empty and owner-only unless it exists; narrows an existing one that others may read. */
+export function ensurePrivateFile(file: string): void {
+  closeSync(openSync(file, 'a', PRIVATE_FILE));
+  narrow(file, PRIVATE_FILE);
+}
+
+/** Narrows `file` to owner-only when it exists; for files another program creates (SQLite's -wal, Temporal's database). */
+export function narrowIfExists(file: string): void {
+  if (statSync(file, { throwIfNoEntry: false })) narrow(file, PRIVATE_FILE);
+}
+
+/** Runs `start` (a spawn) under umask 077, so files the child creates are owner-only from their first byte. */
+export function withPrivateUmask<T>(start: () => T): T {
+  const previous = process.umask(0o077);
+  try {
+    return start();
+  } finally {
+    process.umask(previous);
+  }
+}
+
+/** Only a path we own is changed: a shared directory someone else set up is theirs to decide. */
+function narrow(target: string, mode: number): void {
+  const stats = statSync(target);
+  if (stats.uid === process.getuid?.() && (stats.mode & 0o777 & ~mode) !== 0) chmodSync(target, mode);
+}
