@@ -4,8 +4,9 @@ import { loopPicture, type LoopPicture } from '../../client/loop-picture-service
 
 export const FOLLOW_INTERVAL_MS = 500;
 
+/** A pending loop has not run yet, so following it waits for its run. */
 export function hasEnded(picture: LoopPicture): boolean {
-  return picture.status === 'completed' || picture.status === 'failed' || picture.status === 'pending';
+  return picture.status === 'completed' || picture.status === 'failed';
 }
 
 /** Calls `onPicture` with each new picture; resolves when `stop()` is called or, with untilEnd, when the loop ends. */
