@@ -11,6 +11,8 @@ export interface CanopyConfig {
   namespace: string;
   taskQueue: string;
   uiPort: number;
+  /** Where the Temporal UI is served: the embedded server's, or CANOPY_TEMPORAL_UI_URL; null when unknown. */
+  temporalUiUrl: string | null;
   mcpPort: number;
   /** How long an activity may stay silent before Temporal assumes its worker died. */
   heartbeatTimeoutSeconds: number;
@@ -25,6 +27,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): CanopyConfig {
     namespace: env.TEMPORAL_NAMESPACE || 'default',
     taskQueue: env.CANOPY_TASK_QUEUE || 'canopy',
     uiPort: Number(env.CANOPY_UI_PORT || 8233),
+    temporalUiUrl:
+      (env.CANOPY_TEMPORAL_UI_URL || (env.TEMPORAL_ADDRESS ? '' : `http://127.0.0.1:${env.CANOPY_UI_PORT || 8233}`)).replace(/\/+$/, '') ||
+      null,
     mcpPort: Number(env.CANOPY_MCP_PORT || 7380),
     heartbeatTimeoutSeconds: Number(env.CANOPY_HEARTBEAT_TIMEOUT_SECONDS || 30),
   };

@@ -8,6 +8,7 @@ import { createActivities } from './activities';
 import { openContext } from './client/context';
 import { activityDeps } from './daemon';
 import { importLoop } from './client/export-import-service';
+import { workflowPageUrl } from './client/loop-status-service';
 import { startLoopRun, waitForLoopRun } from './client/runs-service';
 import { createSpec } from './client/specs-service';
 import { loadConfig } from './config';
@@ -35,11 +36,6 @@ function tempGitRepo(): string {
   git('add', '-A');
   git('commit', '-q', '-m', 'initial commit');
   return dir;
-}
-
-/** The Temporal UI's page of one workflow run. */
-function runPageUrl(uiPort: number, namespace: string, workflowId: string, runId: string): string {
-  return `http://127.0.0.1:${uiPort}/namespaces/${namespace}/workflows/${encodeURIComponent(workflowId)}/${runId}/history`;
 }
 
 function untilInterrupted(): Promise<void> {
@@ -92,7 +88,9 @@ async function main(): Promise<void> {
     console.log(execFileSync('git', ['log', '--oneline'], { cwd: repo, encoding: 'utf8' }));
     if (result.status !== 'completed') process.exitCode = 1;
     if (uiPort) {
-      console.log(`This run in the Temporal UI: ${runPageUrl(uiPort, config.namespace, started.workflow_id, started.run_id)}`);
+      console.log(
+        `This run in the Temporal UI: ${workflowPageUrl(`http://127.0.0.1:${uiPort}`, config.namespace, started.workflow_id)}/${started.run_id}/history`,
+      );
       console.log('The server and its UI stay up until Ctrl-C.');
       await untilInterrupted();
     } else {

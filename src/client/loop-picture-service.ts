@@ -15,7 +15,7 @@ import type { VertexState } from '../workflows/shared';
 import type { ClientContext } from './context';
 import { requireLoop } from './design-service';
 import { redact } from '../graph/redact';
-import { readLiveState } from './runs-service';
+import { readLiveState, type LiveRead } from './runs-service';
 
 const OUTPUT_TAIL_LINES = 8;
 /** Enough node runs to cover a latest run of a large graph across a few rounds. */
@@ -53,13 +53,14 @@ export interface LoopPicture {
   live_unavailable: string | null;
 }
 
-export async function loopPicture(ctx: ClientContext, loopId: string): Promise<LoopPicture> {
+/** `live` saves a second query when the caller has read the live state already. */
+export async function loopPicture(ctx: ClientContext, loopId: string, known?: LiveRead): Promise<LoopPicture> {
   const loop = await requireLoop(ctx.db, loopId);
   const [graph, specs, lastRun, live] = await Promise.all([
     getGraph(ctx.db, loop.id),
     listSpecs(ctx.db, { loopId: loop.id }),
     latestLoopRun(ctx.db, loop.id),
-    readLiveState(ctx, loop),
+    known ?? readLiveState(ctx, loop),
   ]);
   const topology = buildTopology(designFromStored(graph), loop.settings.max_iterations ?? DEFAULT_MAX_ITERATIONS);
   const runs = lastRun

@@ -8,6 +8,7 @@ import { getSpec, listSpecs } from '../store/specs-repository';
 import type { LiveState, ResumePoint } from '../workflows/shared';
 import type { ClientContext } from './context';
 import { requireLoop } from './design-service';
+import { loopPicture, type LoopPicture } from './loop-picture-service';
 import { readLiveState, resumePointOf } from './runs-service';
 
 interface SpecLine {
@@ -34,6 +35,8 @@ export interface LoopStatusReport {
     hook_fired: boolean;
     started_at: string;
     ended_at: string | null;
+    /** The run's page in the Temporal UI, when canopy knows where the UI is. */
+    temporal_ui_url: string | null;
   } | null;
   /** Progress of the queue the last run drained, rebuilt from its specs' statuses. */
   queue: { queue_id: string; specs: SpecLine[] } | null;
@@ -41,6 +44,8 @@ export interface LoopStatusReport {
   live: LiveState | null;
   /** Why the live view is missing when Temporal did not answer; null when it did. */
   live_unavailable: string | null;
+  /** The graph with each vertex's state, as `loop watch` draws it. */
+  picture: LoopPicture;
 }
 
 export async function loopStatus(ctx: ClientContext, loopId: string): Promise<LoopStatusReport> {
@@ -70,12 +75,19 @@ export async function loopStatus(ctx: ClientContext, loopId: string): Promise<Lo
           hook_fired: run.hook_fired,
           started_at: run.started_at,
           ended_at: run.ended_at,
+          temporal_ui_url: ctx.config.temporalUiUrl && workflowPageUrl(ctx.config.temporalUiUrl, ctx.config.namespace, run.workflow_id),
         }
       : null,
     queue: run?.queue_id ? await queueProgress(ctx, run.queue_id) : null,
     live: live.state,
     live_unavailable: live.unavailable,
+    picture: await loopPicture(ctx, loop.id, live),
   };
+}
+
+/** The Temporal UI's page of a workflow: its latest run. */
+export function workflowPageUrl(uiUrl: string, namespace: string, workflowId: string): string {
+  return `${uiUrl}/namespaces/${encodeURIComponent(namespace)}/workflows/${encodeURIComponent(workflowId)}`;
 }
 
 async function queueProgress(ctx: ClientContext, queueId: string): Promise<LoopStatusReport['queue']> {

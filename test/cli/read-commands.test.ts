@@ -69,6 +69,17 @@ describe('canopy read commands', () => {
     assert.ok(info.elapsedMs < NO_LONG_WAIT_MS, `loop info took ${info.elapsedMs} ms`);
   });
 
+  it('loop info draws the graph from the store and links the last run to its Temporal UI page', () => {
+    const info = canopy('loop', 'info', runningLoop);
+    assert.match(info.stdout, /graph\n {2}pending\s+implementer {2}round 1/);
+    assert.match(info.stdout, /reviewers \[2 models\] quorum 2 of 2/);
+    const json = JSON.parse(canopy('loop', 'info', pendingLoop, '--json').stdout);
+    assert.deepEqual(
+      json.picture.vertices.map((vertex: { name: string }) => vertex.name),
+      ['implementer', 'reviewers', 'committer'],
+    );
+  });
+
   it('loop info --json carries the reason in live_unavailable', () => {
     const info = canopy('loop', 'info', runningLoop, '--json');
     assert.equal(info.status, 0, info.stderr);

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { withContext } from '../../../client/context';
 import { loopStatus, type LoopStatusReport } from '../../../client/loop-status-service';
 import { action, emit } from '../../output';
+import { pictureLines } from '../../watch/lines';
 
 export function registerLoopInfo(loop: Command): void {
   loop
@@ -24,6 +25,7 @@ export function describeStatus(report: LoopStatusReport): string {
   const run = report.last_run;
   if (run) {
     lines.push(`last run ${run.status} (${run.workflow_id}, started ${run.started_at})`);
+    if (run.temporal_ui_url) lines.push(`         ${run.temporal_ui_url}`);
     if (run.failing_node)
       lines.push(`failed at ${run.failing_node}${run.failure_kind ? ` [${run.failure_kind}]` : ''}: ${run.reason ?? ''}`);
   }
@@ -35,8 +37,8 @@ export function describeStatus(report: LoopStatusReport): string {
     lines.push(
       `now      spec ${report.live.specName ?? '-'}, node ${report.live.vertex ?? '-'}${rounds ? `, rounds ${rounds}` : ''} (${report.live.status})`,
     );
-    for (const [member, state] of Object.entries(report.live.memberStates)) lines.push(`         ${member}: ${state}`);
   }
+  lines.push('graph', ...pictureLines(report.picture));
   lines.push('specs');
   for (const spec of report.specs) lines.push(`  ${spec.status.padEnd(10)} ${spec.name} (${spec.id})`);
   if (report.queue) {
