@@ -8,7 +8,7 @@ import { latestLoopRun, type LoopRun } from '../store/loop-runs-repository';
 import { setLoopStatus } from '../store/loops-repository';
 import { getQueue } from '../store/queues-repository';
 import { listSpecs, updateSpec } from '../store/specs-repository';
-import { LOOP_ID_KEY, LOOP_NAME_KEY, WORKDIR_KEY } from '../temporal/search-attributes';
+import { LOOP_ID_KEY, LOOP_NAME_KEY, LOOP_STATUS_KEY, WORKDIR_KEY } from '../temporal/search-attributes';
 import type { loopRunWorkflow } from '../workflows/loop-run';
 import {
   continueSignal,
@@ -162,7 +162,10 @@ async function startWorkflow(ctx: ClientContext, loop: Loop, input: Omit<LoopRun
         { key: LOOP_ID_KEY, value: loop.id },
         { key: LOOP_NAME_KEY, value: loop.name },
         { key: WORKDIR_KEY, value: loop.workdir },
+        { key: LOOP_STATUS_KEY, value: 'running' },
       ],
+      staticSummary: `loop ${loop.name}`,
+      staticDetails: [`workdir ${loop.workdir}`, input.queueId ? `queue ${input.queueId}` : 'its own specs'].join('\n'),
       memo: { loop_name: loop.name, workdir: loop.workdir, queue_id: input.queueId ?? null },
     });
     await setLoopStatus(ctx.db, loop.id, 'running');

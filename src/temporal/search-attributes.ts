@@ -6,8 +6,10 @@ import { temporalProto } from './sdk';
 export const LOOP_ID_KEY = defineSearchAttributeKey('CanopyLoopId', SearchAttributeType.KEYWORD);
 export const LOOP_NAME_KEY = defineSearchAttributeKey('CanopyLoopName', SearchAttributeType.KEYWORD);
 export const WORKDIR_KEY = defineSearchAttributeKey('CanopyWorkdir', SearchAttributeType.KEYWORD);
+/** The loop's status as its run moves (running, paused, blocked, completed, failed), so the UI's list can be filtered by it. */
+export const LOOP_STATUS_KEY = defineSearchAttributeKey('CanopyLoopStatus', SearchAttributeType.KEYWORD);
 
-export const CANOPY_SEARCH_ATTRIBUTES = [LOOP_ID_KEY, LOOP_NAME_KEY, WORKDIR_KEY];
+export const CANOPY_SEARCH_ATTRIBUTES = [LOOP_ID_KEY, LOOP_NAME_KEY, WORKDIR_KEY, LOOP_STATUS_KEY];
 
 /** `--search-attribute` flags for `temporal server start-dev`. */
 export function devServerSearchAttributeFlags(): string[] {

@@ -76,8 +76,7 @@ describe('canopy loop watch', { skip: hasTmux ? false : 'tmux is not installed (
       `env ${exports} ${process.execPath} ${CANOPY_BIN} loop watch ${loop_id}`,
     );
     const screen = () => tmux('capture-pane', '-p', '-t', session);
-    const shows = (what: string, pattern: RegExp) =>
-      waitUntil(`the view to show ${what}`, async () => pattern.test(screen()), 60_000);
+    const shows = (what: string, pattern: RegExp) => waitUntil(`the view to show ${what}`, async () => pattern.test(screen()), 60_000);
 
     const piped = spawn(process.execPath, [CANOPY_BIN, 'loop', 'watch', loop_id], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let log = '';

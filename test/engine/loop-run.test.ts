@@ -55,6 +55,9 @@ describe('loop runs', () => {
     });
     assert.equal(found[0].workflowId, `loop-${loopId}`);
     assert.deepEqual(found[0].memo, { loop_name: 'engine test', workdir, queue_id: null });
+    const described = await client.workflow.getHandle(`loop-${loopId}`).describe();
+    assert.equal(await described.staticSummary(), 'loop engine test');
+    assert.equal(await described.staticDetails(), `workdir ${workdir}\nits own specs`);
   });
 
   it('follows a fail edge into a fixer and loops back to the implementer, passing on round 2', async () => {

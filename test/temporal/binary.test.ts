@@ -62,7 +62,8 @@ describe('dev server arguments', () => {
     assert.match(joined, /^server start-dev --ip 127\.0\.0\.1 --port 7999 /);
     assert.match(joined, /--ui-port 8999/);
     assert.match(joined, /--db-filename \/tmp\/x\/temporal\.db/);
-    for (const key of ['CanopyLoopId', 'CanopyLoopName', 'CanopyWorkdir']) assert.ok(args.includes(`${key}=Keyword`), key);
+    for (const key of ['CanopyLoopId', 'CanopyLoopName', 'CanopyWorkdir', 'CanopyLoopStatus'])
+      assert.ok(args.includes(`${key}=Keyword`), key);
     assert.ok(devServerArgs({ binary: 'temporal', address: '127.0.0.1:7999', uiPort: null }).includes('--headless'));
   });
 });
