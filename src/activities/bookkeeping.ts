@@ -2,6 +2,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { DEFAULT_MAX_ITERATIONS } from '../domain/loop';
 import type { LoopStatus } from '../domain/loop';
+import { memberLabel } from '../graph/ensemble-names';
 import { designFromStored } from '../graph/stored-graph';
 import { buildTopology } from '../graph/topology';
 import { getGraph } from '../store/graph-repository';
@@ -55,6 +56,7 @@ export function bookkeepingActivities(deps: ActivityDeps) {
           .map((node) => node.name);
         ensembles[ensemble.name] = {
           members,
+          memberLabels: ensemble.members.map((member) => memberLabel(member)),
           quorumNode: graph.nodes.find((node) => node.id === ensemble.quorum_node_id)!.name,
           minPass: ensemble.min_pass ?? members.length,
           stragglerMinutes: ensemble.straggler_timeout_minutes ?? null,

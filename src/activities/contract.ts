@@ -6,6 +6,8 @@ import type { NodeOutcome } from '../workflows/shared';
 
 export interface EnsembleRuntime {
   members: string[];
+  /** platform/model of each member, in member order (absent in runs recorded before it existed). */
+  memberLabels?: string[];
   quorumNode: string;
   minPass: number;
   stragglerMinutes: number | null;

@@ -4,6 +4,7 @@ import { outputText } from '../graph/feedback';
 import type { Verdict } from '../graph/verdicts';
 import { getNode } from '../store/graph-repository';
 import type { ActivityDeps } from './deps';
+import { memberLabel } from '../graph/ensemble-names';
 
 export async function buildQuorum(
   deps: ActivityDeps,
@@ -13,7 +14,7 @@ export async function buildQuorum(
   const sections = await Promise.all(
     members.map(async (run) => {
       const node = run.node_id ? await getNode(deps.db, run.node_id) : undefined;
-      const label = memberLabel(node?.config, run.node_name);
+      const label = labelOf(node?.config, run.node_name);
       const status = run.outcome === 'pass' ? 'pass' : 'fail';
       const why = run.reason && status === 'fail' ? `\n_${run.reason}_` : '';
       return `## ${label} [${status}]${why}\n\n${outputText(run).trim()}\n`;
@@ -27,8 +28,7 @@ export async function buildQuorum(
   return { document: sections.join('\n'), verdict };
 }
 
-function memberLabel(config: Record<string, unknown> | undefined, fallback: string): string {
-  const platform = typeof config?.platform === 'string' ? config.platform : null;
-  const model = typeof config?.model === 'string' ? config.model : null;
-  return platform ? (model ? `${platform}/${model}` : platform) : fallback;
+function labelOf(config: Record<string, unknown> | undefined, fallback: string): string {
+  const text = (value: unknown) => (typeof value === 'string' ? value : null);
+  return memberLabel({ platform: text(config?.platform), model: text(config?.model) }, fallback);
 }

@@ -4,6 +4,7 @@
 // own view wins where Temporal answers; the store's record of the latest run fills in the rest.
 import { DEFAULT_MAX_ITERATIONS } from '../domain/loop';
 import type { NodeRun } from '../domain/node-run';
+import { memberLabel } from '../graph/ensemble-names';
 import { roundOf } from '../graph/rounds';
 import { designFromStored } from '../graph/stored-graph';
 import { buildTopology, topologicalOrder, type VertexKind } from '../graph/topology';
@@ -81,7 +82,7 @@ export async function loopPicture(ctx: ClientContext, loopId: string, known?: Li
           const member = stored.members[i] ?? {};
           return {
             node: node.name,
-            label: [member.platform ?? '?', member.model].filter(Boolean).join('/'),
+            label: memberLabel(member),
             state: live.state?.memberStates[node.name] ?? runState(latest.get(node.name)),
           };
         })

@@ -14,3 +14,9 @@ const INTERNAL_NAME = /^(.+)\/(?:member-[1-9]\d*|quorum)$/;
 export function ensembleOfInternalName(name: string): string | null {
   return INTERNAL_NAME.exec(name)?.[1] ?? null;
 }
+
+/** How a member is named to people: `platform/model`, as the quorum document heads its section. */
+export function memberLabel(member: { platform?: string | null; model?: string | null }, fallback = '?'): string {
+  if (!member.platform) return fallback;
+  return member.model ? `${member.platform}/${member.model}` : member.platform;
+}

@@ -1,13 +1,14 @@
 // The search attributes every loop-run workflow carries, so the Temporal UI can find a loop's runs.
 import type { Connection } from '@temporalio/client';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import { LOOP_STATUS_ATTRIBUTE } from '../workflows/shared';
 import { temporalProto } from './sdk';
 
 export const LOOP_ID_KEY = defineSearchAttributeKey('CanopyLoopId', SearchAttributeType.KEYWORD);
 export const LOOP_NAME_KEY = defineSearchAttributeKey('CanopyLoopName', SearchAttributeType.KEYWORD);
 export const WORKDIR_KEY = defineSearchAttributeKey('CanopyWorkdir', SearchAttributeType.KEYWORD);
 /** The loop's status as its run moves (running, paused, blocked, completed, failed), so the UI's list can be filtered by it. */
-export const LOOP_STATUS_KEY = defineSearchAttributeKey('CanopyLoopStatus', SearchAttributeType.KEYWORD);
+export const LOOP_STATUS_KEY = defineSearchAttributeKey(LOOP_STATUS_ATTRIBUTE.name, SearchAttributeType.KEYWORD);
 
 export const CANOPY_SEARCH_ATTRIBUTES = [LOOP_ID_KEY, LOOP_NAME_KEY, WORKDIR_KEY, LOOP_STATUS_KEY];
 

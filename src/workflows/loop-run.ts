@@ -8,16 +8,20 @@ import {
   patched,
   proxyActivities,
   proxyLocalActivities,
+  setCurrentDetails,
   setHandler,
+  upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { LoopActivities, RunContext, SpecTopology } from '../activities/contract';
 import { enterLoopback, roundOf, type Rounds } from '../graph/rounds';
 import { entryVertex, nextSteps } from '../graph/topology';
 import { PATCHES } from './patches';
+import { currentDetails, memberSummary, nodeSummary, quorumSummary } from './story';
 import {
   blockSignal,
   continueSignal,
+  LOOP_STATUS_ATTRIBUTE,
   pauseSignal,
   stateQuery,
   type ContinueStrategy,
@@ -39,18 +43,22 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
   // Claiming a loop run or a spec must happen once, so those stay regular activities, whose
   // completion the server records; the rest reads, or writes what a second try writes again, and
   // runs as local activities without the server's round trips.
-  const claims = proxyActivities<LoopActivities>(bookkeepingOptions);
+  // Every call names what it does (`summary`), so the Temporal UI's timeline tells the story.
+  const claims = (summary: string) => proxyActivities<LoopActivities>({ ...bookkeepingOptions, summary });
   const localBookkeeping = patched(PATCHES.localBookkeeping);
-  const bookkeeping = localBookkeeping ? proxyLocalActivities<LoopActivities>(bookkeepingOptions) : claims;
+  const bookkeeping = (summary: string) =>
+    localBookkeeping ? proxyLocalActivities<LoopActivities>({ ...bookkeepingOptions, summary }) : claims(summary);
   // Node timeouts are enforced inside the activity (it kills the process group); the heartbeat
   // timeout is what notices a dead worker, and a retry then resumes the same node run.
-  const execution = proxyActivities<LoopActivities>({
+  const executionOptions = {
     startToCloseTimeout: '25 hours',
     heartbeatTimeout: `${engine.heartbeatTimeoutSeconds} seconds`,
     retry: { initialInterval: '1 second', maximumInterval: '10 seconds' },
     cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
-  });
-  const evaluation = proxyLocalActivities<LoopActivities>({ startToCloseTimeout: '1 minute' });
+  };
+  const execution = (summary: string) => proxyActivities<LoopActivities>({ ...executionOptions, summary });
+  const evaluation = (summary: string) => proxyLocalActivities<LoopActivities>({ startToCloseTimeout: '1 minute', summary });
+  const statusAttribute = patched(PATCHES.statusSearchAttribute);
 
   const state: LiveState = {
     status: 'running',
@@ -75,8 +83,19 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
   });
   setHandler(stateQuery, () => state);
 
+  /** Says where the run is now in the Temporal UI, and keeps the list's status filter true. */
+  function tell(statusChanged = false): void {
+    setCurrentDetails(currentDetails(state));
+    if (statusChanged && statusAttribute) upsertSearchAttributes([{ key: LOOP_STATUS_ATTRIBUTE, value: state.status }]);
+  }
+
   const workflowId = workflowInfo().workflowId;
-  const { loopRunId, workdir } = await claims.beginLoopRun({ loopId, queueId, workflowId, loopRunId: input.loopRunId ?? null });
+  const { loopRunId, workdir } = await claims('begin the loop run').beginLoopRun({
+    loopId,
+    queueId,
+    workflowId,
+    loopRunId: input.loopRunId ?? null,
+  });
   const completedSpecIds = [...(input.completedSpecIds ?? [])];
   let resume = input.resume ?? null;
 
@@ -85,26 +104,28 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
     const blocked = state.blockedReason !== null;
     if (!blocked && !pauseRequested) return null;
     state.status = blocked ? 'blocked' : 'paused';
+    tell(true);
     continueWith = null;
-    await bookkeeping.setLoopStatus({ loopId, status: state.status });
+    await bookkeeping(`loop ${state.status}`).setLoopStatus({ loopId, status: state.status });
     await condition(() => continueWith !== null);
     const strategy: ContinueStrategy = continueWith ?? 'retry';
     pauseRequested = false;
     state.blockedReason = null;
     state.status = 'running';
-    await bookkeeping.setLoopStatus({ loopId, status: 'running' });
+    tell(true);
+    await bookkeeping('loop running again').setLoopStatus({ loopId, status: 'running' });
     return blocked ? strategy : null;
   }
 
   async function runSpec(specId: string, from: ResumePoint | null): Promise<SpecResult> {
-    const spec: SpecTopology = await bookkeeping.loadTopology({ loopId });
+    const spec: SpecTopology = await bookkeeping('read the graph').loadTopology({ loopId });
     const { topology, ensembles, commitRightsEnforced } = spec;
     const context: RunContext = {
       loopId,
       loopRunId,
       workflowId,
       specId,
-      specStartHead: from?.specStartHead ?? (await bookkeeping.readHead({ workdir })),
+      specStartHead: from?.specStartHead ?? (await bookkeeping('HEAD at the start of the spec').readHead({ workdir })),
       specCommittedHead: from?.specCommittedHead ?? '',
     };
     let rounds: Rounds = from?.rounds ?? {};
@@ -136,15 +157,20 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
       const runKey = `${workflowInfo().runId}:${specId}:${name}:${visits[name]}`;
       const kind = topology.vertices.find((v) => v.name === name)?.kind;
       const base = { ...context, round, runKey, previousRunId, stragglerMinutes: null };
-      if (kind === 'gate' || kind === 'router') return evaluation.evaluateNode({ ...base, nodeName: name, judgeCommitRights: false });
-      if (kind !== 'ensemble') return execution.runNode({ ...base, nodeName: name, judgeCommitRights: commitRightsEnforced });
+      const summary = nodeSummary(name, state.specName, round);
+      tell();
+      if (kind === 'gate' || kind === 'router') {
+        return evaluation(summary).evaluateNode({ ...base, nodeName: name, judgeCommitRights: false });
+      }
+      if (kind !== 'ensemble') return execution(summary).runNode({ ...base, nodeName: name, judgeCommitRights: commitRightsEnforced });
 
       const ensemble = ensembles[name];
-      const headBefore = commitRightsEnforced ? await bookkeeping.readHead({ workdir }) : '';
+      const headBefore = commitRightsEnforced ? await bookkeeping(`HEAD before ${name}`).readHead({ workdir }) : '';
       state.memberStates = Object.fromEntries(ensemble.members.map((m) => [m, 'pending' as const]));
       const members = await mapWithConcurrency(ensemble.members, engine.ensembleConcurrency, async (member, index) => {
         state.memberStates[member] = 'running';
-        const result = await execution.runNode({
+        tell();
+        const result = await execution(memberSummary(member, ensemble.memberLabels?.[index])).runNode({
           ...base,
           nodeName: member,
           runKey: `${runKey}:${index}`,
@@ -152,9 +178,11 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
           stragglerMinutes: ensemble.stragglerMinutes,
         });
         state.memberStates[member] = result.outcome === 'pass' ? 'pass' : 'fail';
+        tell();
         return result;
       });
-      return execution.joinQuorum({
+      const passed = members.filter((m) => m.outcome === 'pass').length;
+      return execution(quorumSummary(name, passed, members.length, ensemble.minPass)).joinQuorum({
         ...context,
         ensembleName: name,
         quorumNode: ensemble.quorumNode,
@@ -207,20 +235,21 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
     if (workflowInfo().continueAsNewSuggested) {
       await continueAsNew<typeof loopRunWorkflow>({ ...input, resume: null, loopRunId, completedSpecIds });
     }
-    const spec = await claims.claimNextSpec({ loopId, queueId, resumeSpecId: resume?.specId ?? null });
+    const spec = await claims('claim the next spec').claimNextSpec({ loopId, queueId, resumeSpecId: resume?.specId ?? null });
     if (!spec) break;
     state.specId = spec.specId;
     state.specName = spec.specName;
+    tell();
     const result = await runSpec(spec.specId, resume).catch((error: unknown) => unrunnable(error, state.vertex ?? '(graph)'));
     resume = null;
     if (result.status === 'failed') {
-      await bookkeeping.finishSpec({ specId: spec.specId, status: 'failed' });
+      await bookkeeping(`spec "${spec.specName}" failed`).finishSpec({ specId: spec.specId, status: 'failed' });
       const failure = {
         failingNode: result.vertex,
         failureKind: result.outcome.failureKind,
         reason: result.outcome.reason,
       };
-      await bookkeeping.finishLoopRun({
+      await bookkeeping('the loop run failed').finishLoopRun({
         loopId,
         loopRunId,
         status: 'failed',
@@ -228,13 +257,14 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
         resume: result.resume && JSON.stringify(result.resume),
       });
       state.status = 'failed';
+      tell(true);
       return { status: 'failed', ...failure, completedSpecIds };
     }
-    await bookkeeping.finishSpec({ specId: spec.specId, status: 'completed' });
+    await bookkeeping(`spec "${spec.specName}" completed`).finishSpec({ specId: spec.specId, status: 'completed' });
     completedSpecIds.push(spec.specId);
   }
 
-  const finished = await bookkeeping.finishLoopRun({
+  const finished = await bookkeeping('the loop run completed').finishLoopRun({
     loopId,
     loopRunId,
     status: 'completed',
@@ -244,7 +274,10 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
     resume: null,
   });
   state.status = 'completed';
-  if (!localBookkeeping || finished.hasCompletionHook) await execution.runCompletionHook({ loopId, loopRunId, completedSpecIds });
+  tell(true);
+  if (!localBookkeeping || finished.hasCompletionHook) {
+    await execution('on_completed hook').runCompletionHook({ loopId, loopRunId, completedSpecIds });
+  }
   return { status: 'completed', failingNode: null, failureKind: null, reason: null, completedSpecIds };
 }
 

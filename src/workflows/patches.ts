@@ -9,4 +9,6 @@ export const PATCHES = {
    * activity is scheduled only when the loop has a hook.
    */
   localBookkeeping: 'local-bookkeeping',
+  /** The CanopyLoopStatus search attribute follows the loop's status, so the UI's list filters by it. */
+  statusSearchAttribute: 'status-search-attribute',
 } as const;

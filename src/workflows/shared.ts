@@ -5,6 +5,9 @@ import type { Rounds } from '../graph/rounds';
 
 export const loopWorkflowId = (loopId: string): string => `loop-${loopId}`;
 
+/** The search attribute that follows a loop run's status (see temporal/search-attributes.ts). */
+export const LOOP_STATUS_ATTRIBUTE = { name: 'CanopyLoopStatus', type: 'KEYWORD' } as const;
+
 export type ContinueStrategy = 'retry' | 'skip';
 
 /** Where a failed or interrupted loop picks up again. */

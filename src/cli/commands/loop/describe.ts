@@ -3,6 +3,7 @@ import type { Loop } from '../../../domain/loop';
 import type { StoredNode } from '../../../graph/stored-graph';
 import type { EdgeView, EnsembleView } from '../../../client/graph-view-service';
 import type { LoopDetail } from '../../../client/loops-service';
+import { memberLabel } from '../../../graph/ensemble-names';
 import { table } from '../../output';
 
 export function describeLoop(loop: Loop): string {
@@ -23,7 +24,7 @@ export function describeEnsemble(ensemble: EnsembleView): string {
     ensemble.on_pass_to && `pass -> ${ensemble.on_pass_to}`,
     ensemble.on_fail_to && `fail -> ${ensemble.on_fail_to}`,
   ].filter(Boolean);
-  const models = ensemble.members.map((member) => [member.platform ?? '(no platform)', member.model].filter(Boolean).join('/'));
+  const models = ensemble.members.map((member) => memberLabel(member, '(no platform)'));
   return (
     `ensemble '${ensemble.name}' (${ensemble.ensemble_id}): ${ensemble.members.length} members [${models.join(', ')}], ` +
     `min_pass ${ensemble.min_pass ?? 'all'}${wiring.length ? `; ${wiring.join(', ')}` : ''}`

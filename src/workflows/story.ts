@@ -1,0 +1,39 @@
+// What a person reads in the Temporal UI about a loop run: a summary on every activity it
+// schedules and the workflow's current details (where it is, what it waits for). Pure text
+// from the workflow's own state, so it is deterministic.
+import type { LiveState } from './shared';
+
+export function nodeSummary(node: string, specName: string | null, round: number): string {
+  return `${node} · spec "${specName ?? '?'}" · round ${round}`;
+}
+
+export function memberSummary(member: string, label: string | undefined): string {
+  return label ? `${member} (${label})` : member;
+}
+
+export function quorumSummary(ensemble: string, passed: number, members: number, minPass: number): string {
+  return `quorum ${ensemble}: ${passed} of ${members} passed (needs ${minPass})`;
+}
+
+export function currentDetails(state: LiveState): string {
+  const spec = state.specName ? `spec "${state.specName}"` : 'between specs';
+  switch (state.status) {
+    case 'paused':
+      return `paused after ${state.vertex ?? 'a node'} in ${spec}: waiting for \`canopy loop continue\``;
+    case 'blocked':
+      return `blocked at ${state.vertex ?? 'a node'} in ${spec}: ${state.blockedReason ?? 'a blocker'}; waiting for \`canopy loop continue\``;
+    case 'completed':
+    case 'failed':
+      return `${state.status}`;
+    case 'running': {
+      const members = Object.entries(state.memberStates)
+        .filter(([, member]) => member === 'running')
+        .map(([name]) => name);
+      const waiting = members.length ? `waiting for ${members.join(', ')}` : `running ${state.vertex ?? 'the next node'}`;
+      const rounds = Object.entries(state.rounds)
+        .map(([head, round]) => `${head} round ${round}`)
+        .join(', ');
+      return `${spec} · ${waiting}${rounds ? ` · ${rounds}` : ''}`;
+    }
+  }
+}
