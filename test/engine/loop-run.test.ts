@@ -55,6 +55,10 @@ describe('loop runs', () => {
     });
     assert.equal(found[0].workflowId, `loop-${loopId}`);
     assert.deepEqual(found[0].memo, { loop_name: 'engine test', workdir, queue_id: null });
+    await waitUntil('the run to be listed under its final status', async () => {
+      for await (const run of client.workflow.list({ query: `CanopyLoopId = "${loopId}" AND CanopyLoopStatus = "completed"` })) return run;
+      return null;
+    });
     const described = await client.workflow.getHandle(`loop-${loopId}`).describe();
     assert.equal(await described.staticSummary(), 'loop engine test');
     assert.equal(await described.staticDetails(), `workdir ${workdir}\nits own specs`);
