@@ -3,6 +3,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { simpleGit } from 'simple-git';
 import { launchCaptured } from './launcher';
+import { CanopyError } from '../domain/errors';
 
 /**
  * HEAD commit of the workdir, or '' when it is not inside a git repository or has no commit yet.
@@ -35,6 +36,9 @@ export async function repositoryState(workdir: string): Promise<{ isRepo: boolea
 
 /** A `.git` entry (directory, or file for worktrees) in the workdir or one of its parents. */
 function insideRepository(workdir: string): boolean {
+  if (statSync(workdir, { throwIfNoEntry: false })?.isDirectory() === false) {
+    throw new CanopyError('invalid_input', `workdir: ${workdir} is not a directory; point the loop at a directory with loop_update.`);
+  }
   for (let dir = path.resolve(workdir); ; dir = path.dirname(dir)) {
     if (statSync(path.join(dir, '.git'), { throwIfNoEntry: false })) return true;
     if (path.dirname(dir) === dir) return false;

@@ -3,13 +3,17 @@ import { bookkeepingActivities } from './bookkeeping';
 import { completionHookActivities } from './completion-hook';
 import type { LoopActivities } from './contract';
 import type { ActivityDeps } from './deps';
+import { nonRetryableWhenDeterministic } from './failures';
 import { nodeActivities } from './node-activities';
 
 export function createActivities(deps: ActivityDeps): LoopActivities {
-  return {
+  const activities: LoopActivities = {
     ...bookkeepingActivities(deps),
     ...nodeActivities(deps),
     ...completionHookActivities(deps),
     resumeLoop: ({ loopId }) => deps.resumeLoop(loopId),
   };
+  return Object.fromEntries(
+    Object.entries(activities).map(([name, activity]) => [name, nonRetryableWhenDeterministic(name, activity)]),
+  ) as unknown as LoopActivities;
 }

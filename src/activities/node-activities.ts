@@ -5,21 +5,49 @@ import { outputText } from '../graph/feedback';
 import { evaluateGate, routeLabel } from '../graph/outcomes';
 import { headMoveVerdict } from '../graph/verdicts';
 import { getNodeRun, updateNodeRun } from '../store/node-runs-repository';
-import type { NodeOutcome } from '../workflows/shared';
+import type { NodeRun } from '../domain/node-run';
+import { NODE_MAX_ATTEMPTS, type NodeOutcome } from '../workflows/shared';
 import { executeAgent } from './agent-node';
 import { executeCheck } from './check-node';
 import type { JoinQuorumInput, RunNodeInput } from './contract';
 import type { ActivityDeps } from './deps';
 import { readHead } from './git';
-import { loadScene, templateValues } from './node-scene';
+import { loadScene, templateValues, type NodeScene } from './node-scene';
 import { buildQuorum } from './quorum';
-import { closeNodeRun, openNodeRun, subjectOf } from './run-record';
+import { deterministicFailure } from './failures';
+import { closeNodeRun, failNodeRun, openNodeRun, subjectOf } from './run-record';
 
 export function nodeActivities(deps: ActivityDeps) {
+  /**
+   * A deterministic error, or a transient one on the last attempt, fails the node with the reason
+   * instead of reaching Temporal's retries: nothing is retried forever or silently.
+   */
+  async function guarded(run: NodeRun, work: () => Promise<NodeOutcome>): Promise<NodeOutcome> {
+    try {
+      return await work();
+    } catch (error) {
+      const attempt = Context.current().info.attempt;
+      const failure =
+        deterministicFailure(error) ??
+        (attempt >= NODE_MAX_ATTEMPTS && !(error instanceof CancelledFailure)
+          ? {
+              kind: 'infra' as const,
+              reason: `Gave up after ${attempt} attempts: ${error instanceof Error ? error.message : String(error)}`,
+            }
+          : null);
+      if (!failure) throw error;
+      return failNodeRun(deps, run, failure);
+    }
+  }
+
   async function runNode(input: RunNodeInput): Promise<NodeOutcome> {
     const scene = await loadScene(deps, input);
     const headBefore = await readHead(scene.loop.workdir);
     const run = await openNodeRun(deps, subjectOf(scene), { ...input, infraAttempt: Context.current().info.attempt, headBefore });
+    return guarded(run, () => executeProcess(scene, run, input, headBefore));
+  }
+
+  async function executeProcess(scene: NodeScene, run: NodeRun, input: RunNodeInput, headBefore: string): Promise<NodeOutcome> {
     // Every store write is on the step's critical path: the rendered input is written with the
     // process group (which must be on record before the process can outlive this attempt), or at
     // the end when nothing was started.
@@ -35,7 +63,7 @@ export function nodeActivities(deps: ActivityDeps) {
       },
       recordProcessGroup: async (pgid: number) => void (await updateNodeRun(deps.db, run.id, { pgid, input: renderedInput })),
     };
-    const result = scene.node.kind === 'check' ? await executeCheck(execution) : await executeAgent(deps, execution);
+    const result = scene.node.kind === 'check' ? await executeCheck(deps, execution) : await executeAgent(deps, execution);
     if (result.cancelled) {
       await updateNodeRun(deps.db, run.id, {
         status: 'cancelled',
@@ -72,20 +100,22 @@ export function nodeActivities(deps: ActivityDeps) {
   async function evaluateNode(input: RunNodeInput): Promise<NodeOutcome> {
     const scene = await loadScene(deps, input);
     const run = await openNodeRun(deps, subjectOf(scene), { ...input, infraAttempt: Context.current().info.attempt });
-    const upstream = scene.previous ? outputText(scene.previous) : '';
-    const verdict =
-      scene.node.kind === 'gate'
-        ? evaluateGate(GateConfig.parse(scene.node.config), upstream)
-        : routed(RouterConfig.parse(scene.node.config), upstream);
-    return closeNodeRun(deps, run, {
-      verdict: { outcome: verdict.outcome, failureKind: verdict.outcome === 'fail' ? 'gate' : null, reason: verdict.reason },
-      input: scene.previous ? `output of '${scene.previous.node_name}'` : '(no upstream output)',
-      stdout: upstream,
-      stderr: '',
-      exitCode: null,
-      headAfter: null,
-      committedHead: null,
-      unreported: false,
+    return guarded(run, async () => {
+      const upstream = scene.previous ? outputText(scene.previous) : '';
+      const verdict =
+        scene.node.kind === 'gate'
+          ? evaluateGate(GateConfig.parse(scene.node.config), upstream)
+          : routed(RouterConfig.parse(scene.node.config), upstream);
+      return closeNodeRun(deps, run, {
+        verdict: { outcome: verdict.outcome, failureKind: verdict.outcome === 'fail' ? 'gate' : null, reason: verdict.reason },
+        input: scene.previous ? `output of '${scene.previous.node_name}'` : '(no upstream output)',
+        stdout: upstream,
+        stderr: '',
+        exitCode: null,
+        headAfter: null,
+        committedHead: null,
+        unreported: false,
+      });
     });
   }
 
@@ -97,6 +127,10 @@ export function nodeActivities(deps: ActivityDeps) {
       infraAttempt: Context.current().info.attempt,
       headBefore: input.headBefore || null,
     });
+    return guarded(run, () => consolidate(scene, run, input));
+  }
+
+  async function consolidate(scene: NodeScene, run: NodeRun, input: JoinQuorumInput): Promise<NodeOutcome> {
     const members = await Promise.all(input.memberRunIds.map((id) => getNodeRun(deps.db, id)));
     const quorum = await buildQuorum(
       deps,

@@ -3,7 +3,7 @@ import type { NodeRun } from '../domain/node-run';
 import { excerpt, outputText } from '../graph/feedback';
 import { redact } from '../graph/redact';
 import type { FailureKind } from '../domain/node-run';
-import { findNodeRunByKey, insertNodeRun, updateNodeRun } from '../store/node-runs-repository';
+import { findNodeRunByKey, insertNodeRun, updateNodeRun, type NodeRunChanges } from '../store/node-runs-repository';
 import type { NodeOutcome } from '../workflows/shared';
 import type { ActivityDeps } from './deps';
 import type { NodeScene } from './node-scene';
@@ -42,9 +42,7 @@ export async function openNodeRun(deps: ActivityDeps, subject: RunSubject, input
   if (earlier) {
     if (earlier.pgid !== null) await killProcessGroup(earlier.pgid);
     return (await updateNodeRun(deps.db, earlier.id, {
-      infra_attempt: input.infraAttempt,
-      status: 'running',
-      pgid: null,
+      ...restartedAttempt(earlier, input.infraAttempt),
       head_before: input.headBefore ?? null,
     }))!;
   }
@@ -60,6 +58,34 @@ export async function openNodeRun(deps: ActivityDeps, subject: RunSubject, input
     infra_attempt: input.infraAttempt,
     head_before: input.headBefore ?? null,
   });
+}
+
+/**
+ * A retry starts clean: the dead attempt's report, output and token move to the attempt history,
+ * so only the attempt that finishes decides the outcome.
+ */
+function restartedAttempt(earlier: NodeRun, infraAttempt: number): NodeRunChanges {
+  const { stdout, stderr, exit_code, reported_status, reported_output, status } = earlier;
+  return {
+    attempts: [
+      ...earlier.attempts,
+      { infra_attempt: earlier.infra_attempt, status, stdout, stderr, exit_code, reported_status, reported_output },
+    ],
+    infra_attempt: infraAttempt,
+    status: 'running',
+    pgid: null,
+    stdout: '',
+    stderr: '',
+    exit_code: null,
+    reported_status: null,
+    reported_output: null,
+    outcome: null,
+    failure_kind: null,
+    reason: null,
+    head_after: null,
+    ended_at: null,
+    run_token_hash: null,
+  };
 }
 
 export interface RunEnd {
@@ -101,4 +127,18 @@ export async function closeNodeRun(deps: ActivityDeps, run: NodeRun, end: RunEnd
     excerpt: excerpt(outputText(closed)),
     committedHead: end.committedHead,
   };
+}
+
+/** Ends the run as a node failure that no retry could have avoided (or that retries did not). */
+export function failNodeRun(deps: ActivityDeps, run: NodeRun, failure: { kind: FailureKind; reason: string }): Promise<NodeOutcome> {
+  return closeNodeRun(deps, run, {
+    verdict: { outcome: 'fail', failureKind: failure.kind, reason: failure.reason },
+    input: null,
+    stdout: '',
+    stderr: failure.reason,
+    exitCode: null,
+    headAfter: null,
+    committedHead: null,
+    unreported: true,
+  });
 }

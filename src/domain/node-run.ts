@@ -19,9 +19,26 @@ export const FAILURE_KINDS = [
   'quorum',
   'spawn_error',
   'cancelled',
+  'invalid_config',
+  'store_constraint',
+  'infra',
+  'stopped',
+  'workflow_closed',
 ] as const;
 export const FailureKind = z.enum(FAILURE_KINDS);
 export type FailureKind = z.infer<typeof FailureKind>;
+
+/** What an infra attempt that did not finish left behind, kept when a retry starts the record afresh. */
+export const NodeRunAttempt = z.object({
+  infra_attempt: z.number().int(),
+  status: NodeRunStatus,
+  stdout: z.string(),
+  stderr: z.string(),
+  exit_code: z.number().int().nullable(),
+  reported_status: z.enum(['pass', 'fail']).nullable(),
+  reported_output: z.string().nullable(),
+});
+export type NodeRunAttempt = z.infer<typeof NodeRunAttempt>;
 
 export const NodeRun = z.object({
   id: Id,
@@ -51,5 +68,6 @@ export const NodeRun = z.object({
   stale: z.boolean(),
   started_at: Timestamp,
   ended_at: Timestamp.nullable(),
+  attempts: z.array(NodeRunAttempt).describe('Earlier infra attempts that did not finish, oldest first; only the last attempt decides'),
 });
 export type NodeRun = z.infer<typeof NodeRun>;

@@ -12,6 +12,12 @@ export function isForeignKeyViolation(error: unknown): boolean {
   return FOREIGN_KEY_VIOLATION_CODES.has(errorCode(error));
 }
 
+/** Any constraint the store enforces (not null, unique, foreign key, check): retrying the same write cannot succeed. */
+export function isConstraintViolation(error: unknown): boolean {
+  const code = errorCode(error);
+  return code.startsWith('SQLITE_CONSTRAINT') || /^23[0-9A-Z]{3}$/.test(code);
+}
+
 /** pg errors carry the SQLSTATE in `code`; better-sqlite3 errors carry the extended result code name. */
 function errorCode(error: unknown): string {
   const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;

@@ -28,6 +28,7 @@ import {
   type LiveState,
   type LoopRunInput,
   type LoopRunResult,
+  NODE_MAX_ATTEMPTS,
   type NodeOutcome,
   type ResumePoint,
 } from './shared';
@@ -39,7 +40,11 @@ type SpecResult =
 export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResult> {
   const { loopId, engine } = input;
   const queueId = input.queueId ?? null;
-  const bookkeepingOptions = { startToCloseTimeout: '1 minute', retry: { initialInterval: '1 second', maximumInterval: '30 seconds' } };
+  // Every retry is bounded: a store that stays unreachable fails the run instead of hanging it.
+  const bookkeepingOptions = {
+    startToCloseTimeout: '1 minute',
+    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 10 },
+  };
   // Claiming a loop run or a spec must happen once, so those stay regular activities, whose
   // completion the server records; the rest reads, or writes what a second try writes again, and
   // runs as local activities without the server's round trips.
@@ -53,11 +58,21 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
   const executionOptions = {
     startToCloseTimeout: '25 hours',
     heartbeatTimeout: `${engine.heartbeatTimeoutSeconds} seconds`,
-    retry: { initialInterval: '1 second', maximumInterval: '10 seconds' },
+    retry: {
+      initialInterval: '500 milliseconds',
+      backoffCoefficient: 2,
+      maximumInterval: '10 seconds',
+      maximumAttempts: NODE_MAX_ATTEMPTS,
+    },
     cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
   };
   const execution = (summary: string) => proxyActivities<LoopActivities>({ ...executionOptions, summary });
-  const evaluation = (summary: string) => proxyLocalActivities<LoopActivities>({ startToCloseTimeout: '1 minute', summary });
+  const evaluation = (summary: string) =>
+    proxyLocalActivities<LoopActivities>({
+      startToCloseTimeout: '1 minute',
+      retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 seconds', maximumAttempts: NODE_MAX_ATTEMPTS },
+      summary,
+    });
   const statusAttribute = patched(PATCHES.statusSearchAttribute);
 
   const state: LiveState = {

@@ -10,6 +10,12 @@ export const LOOP_STATUS_ATTRIBUTE = { name: 'CanopyLoopStatus', type: 'KEYWORD'
 
 export type ContinueStrategy = 'retry' | 'skip';
 
+/**
+ * Attempts Temporal makes of a node activity before the node fails for good; the activity's last
+ * attempt records a transient error as the node's failure instead of throwing it.
+ */
+export const NODE_MAX_ATTEMPTS = 5;
+
 /** Where a failed or interrupted loop picks up again. */
 export interface ResumePoint {
   specId: string;

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { after, before } from 'node:test';
 import type { Worker } from '@temporalio/worker';
 import { createActivities } from '../../src/activities';
+import type { LoopActivities } from '../../src/activities/contract';
 import { loadConfig, type CanopyConfig } from '../../src/config';
 import { openContext, type ClientContext } from '../../src/client/context';
 import { activityDeps } from '../../src/daemon';
@@ -61,12 +62,12 @@ export interface EngineHarness {
   close(): Promise<void>;
 }
 
-/** `env` overrides settings, e.g. CANOPY_DATABASE_URL to run on PostgreSQL. */
-export async function engineHarness(env: Record<string, string> = {}): Promise<EngineHarness> {
+/** `env` overrides settings, e.g. CANOPY_DATABASE_URL to run on PostgreSQL; `activities` replaces some, e.g. to inject failures. */
+export async function engineHarness(env: Record<string, string> = {}, replaced: Partial<LoopActivities> = {}): Promise<EngineHarness> {
   const config = testConfig(tempHome(), env);
   const ctx = await openContext(config);
   const connection = await connectWorker(config.temporalAddress);
-  const activities = createActivities(activityDeps(ctx, null));
+  const activities = { ...createActivities(activityDeps(ctx, null)), ...replaced };
   let worker: Worker | undefined;
   return {
     config,

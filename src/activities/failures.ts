@@ -1,0 +1,63 @@
+// Which activity errors no retry can cure, and the node failure each one is. Everything else is
+// transient and left to the workflow's bounded retry policy.
+import { ApplicationFailure, CancelledFailure } from '@temporalio/activity';
+import { ZodError } from 'zod';
+import { CanopyError } from '../domain/errors';
+import type { FailureKind } from '../domain/node-run';
+import { isConstraintViolation } from '../store/constraint-errors';
+
+export interface DeterministicFailure {
+  kind: FailureKind;
+  reason: string;
+}
+
+/** Errno and Node argument codes a spawn or a file access keeps returning however often it is tried. */
+const LASTING_CODES = new Set([
+  'E2BIG',
+  'ENOENT',
+  'ENOTDIR',
+  'EISDIR',
+  'EACCES',
+  'EPERM',
+  'ENAMETOOLONG',
+  'ELOOP',
+  'ENOEXEC',
+  'ERR_INVALID_ARG_VALUE',
+  'ERR_INVALID_ARG_TYPE',
+]);
+
+export function deterministicFailure(error: unknown): DeterministicFailure | null {
+  if (error instanceof CancelledFailure) return null;
+  if (error instanceof ApplicationFailure) return error.nonRetryable ? { kind: kindOf(error.type), reason: error.message } : null;
+  if (error instanceof CanopyError) return { kind: 'invalid_config', reason: error.message };
+  if (error instanceof ZodError) {
+    const issues = error.issues.map((issue) => `${issue.path.map(String).join('.') || '(value)'}: ${issue.message}`);
+    return { kind: 'invalid_config', reason: `Stored data does not fit its schema: ${issues.join('; ')}` };
+  }
+  if (!(error instanceof Error)) return null;
+  if (isConstraintViolation(error)) return { kind: 'store_constraint', reason: error.message };
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && LASTING_CODES.has(code) ? { kind: 'spawn_error', reason: error.message } : null;
+}
+
+/** Wraps an activity so a deterministic error reaches the workflow as a non-retryable failure saying why. */
+export function nonRetryableWhenDeterministic<A extends unknown[], R>(name: string, activity: (...args: A) => Promise<R>) {
+  return async (...args: A): Promise<R> => {
+    try {
+      return await activity(...args);
+    } catch (error) {
+      const failure = deterministicFailure(error);
+      if (!failure || error instanceof ApplicationFailure) throw error;
+      throw ApplicationFailure.create({
+        message: `${name}: ${failure.reason}`,
+        type: failure.kind,
+        nonRetryable: true,
+        cause: error as Error,
+      });
+    }
+  };
+}
+
+function kindOf(type: string | undefined | null): FailureKind {
+  return type === 'invalid_config' || type === 'spawn_error' || type === 'store_constraint' ? type : 'invalid_config';
+}
