@@ -40,9 +40,8 @@ export const GateConfig = z
     output_matches: z
       .string()
       .min(1)
-      .refine(isValidRegex, 'must be a valid JavaScript regular expression')
       .optional()
-      .describe('Upstream output must match this regular expression'),
+      .describe('Upstream output must match this regular expression (RE2 syntax: no backreferences or lookarounds)'),
     ...headBudget,
   })
   .strict()
@@ -106,12 +105,3 @@ export const Node = z.object({
   ensemble_id: Id.nullable(),
 });
 export type Node = z.infer<typeof Node>;
-
-function isValidRegex(source: string): boolean {
-  try {
-    new RegExp(source);
-    return true;
-  } catch {
-    return false;
-  }
-}

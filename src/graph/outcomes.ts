@@ -1,5 +1,6 @@
 // Outcomes decided from upstream output alone: gate verdicts and router labels.
 import type { GateConfig, RouterConfig } from '../domain/node';
+import { compilePattern } from './patterns';
 
 export interface GateVerdict {
   outcome: 'pass' | 'fail';
@@ -41,9 +42,12 @@ function gateConditions(config: GateConfig, output: string): GateCondition[] {
     });
   }
   if (config.output_matches !== undefined) {
+    const pattern = compilePattern(config.output_matches);
     conditions.push({
-      holds: new RegExp(config.output_matches).test(output),
-      description: `output matches /${config.output_matches}/`,
+      holds: pattern.ok && pattern.test(output),
+      description: pattern.ok
+        ? `output matches /${config.output_matches}/`
+        : `output_matches /${config.output_matches}/ can be evaluated (${pattern.error})`,
     });
   }
   return conditions;

@@ -36,3 +36,16 @@ test('a router can produce its route labels and its fallback', () => {
   assert.deepEqual(routerLabels({ routes: { bug: ['x'], style: ['y'] }, fallback: 'other' }), ['bug', 'style', 'other']);
   assert.deepEqual(routerLabels({ routes: { bug: ['x'] }, fallback: 'bug' }), ['bug']);
 });
+
+test('a gate pattern with nested quantifiers is judged in linear time', () => {
+  const started = Date.now();
+  const verdict = evaluateGate({ output_matches: '^(a+)+$' }, `${'a'.repeat(5_000)}b`);
+  assert.equal(verdict.outcome, 'fail');
+  assert.ok(Date.now() - started < 1_000, `took ${Date.now() - started} ms`);
+});
+
+test('a stored gate pattern that cannot be compiled fails the gate, saying why', () => {
+  const verdict = evaluateGate({ output_matches: 'x(?=y)' }, 'xy');
+  assert.equal(verdict.outcome, 'fail');
+  assert.match(verdict.reason, /can be evaluated \(.*(?:unsupported|invalid)/);
+});

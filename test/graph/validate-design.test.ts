@@ -314,3 +314,14 @@ test('every problem is reported, not just the first', () => {
     'edges[0].target',
   ]);
 });
+
+test('a gate pattern the linear-time engine cannot compile is refused, naming the field', () => {
+  for (const output_matches of ['(a)\\1', 'x(?=y)', '(unclosed']) {
+    const gate = { name: 'g', kind: 'gate' as const, position: 2, config: { output_matches } };
+    assert.match(onlyIssue(design({ nodes: [agent('a', 1), gate] }), 'nodes[1].config.output_matches'), /linear time/);
+  }
+  assert.deepEqual(
+    validateDesign(design({ nodes: [{ name: 'g', kind: 'gate' as const, position: 1, config: { output_matches: '^(a+)+$' } }] })),
+    [],
+  );
+});
