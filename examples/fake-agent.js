@@ -8,13 +8,16 @@
 //   @sleep <seconds>         sleep
 //   @spawn-sleeper <seconds> leave a child process running (to test process-group cleanup)
 //   @exit <code>             exit now with that code
-// Without any @print it prints "fake agent ran" so the run has output.
+// Without any @print it prints "fake agent ran" so the run has output. A prompt too large for argv
+// arrives as a file named by CANOPY_PROMPT_FILE, as a real agent would be told to read it.
 const { execFileSync, spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 
 const canopy = path.join(__dirname, '..', 'bin', 'canopy.js');
-const prompt = process.argv[process.argv.length - 1] || '';
+const prompt = process.env.CANOPY_PROMPT_FILE
+  ? fs.readFileSync(process.env.CANOPY_PROMPT_FILE, 'utf8')
+  : process.argv[process.argv.length - 1] || '';
 let printed = false;
 
 function run(file, args) {

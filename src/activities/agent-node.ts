@@ -11,6 +11,7 @@ import { agentVerdict } from '../graph/verdicts';
 import { getNodeRun, updateNodeRun } from '../store/node-runs-repository';
 import type { ActivityDeps } from './deps';
 import type { Execution, ExecutionResult } from './execution';
+import { agentPrompt } from './large-values';
 import { loadPlatforms, renderArgv } from './platforms';
 import { runInProcessGroup } from './process-group';
 
@@ -40,8 +41,9 @@ export async function executeAgent(deps: ActivityDeps, execution: Execution): Pr
   const ownLimit = config.timeout_minutes ?? DEFAULT_AGENT_TIMEOUT_MINUTES;
   const straggler = execution.stragglerMinutes !== null && execution.stragglerMinutes < ownLimit;
   const limitMinutes = straggler ? execution.stragglerMinutes! : ownLimit;
+  const inline = agentPrompt({ home: deps.home, nodeRunId: run.id }, prompt);
   const [command, ...args] = renderArgv(platform, {
-    prompt,
+    prompt: inline.prompt,
     model: config.model ?? '',
     mcp_config: mcpConfig,
     workdir: scene.loop.workdir,
@@ -52,6 +54,7 @@ export async function executeAgent(deps: ActivityDeps, execution: Execution): Pr
       env: {
         ...process.env,
         ...platform.env,
+        ...inline.env,
         CANOPY_RUN_ID: run.id,
         CANOPY_RUN_TOKEN: token,
         CANOPY_MCP_URL: deps.mcpUrl ?? '',

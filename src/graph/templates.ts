@@ -45,6 +45,6 @@ export function placeholderEnv(values: Record<string, string>): Record<string, s
   return Object.fromEntries(Object.entries(values).map(([name, value]) => [placeholderVariable(name), value]));
 }
 
-function placeholderVariable(name: string): string {
+export function placeholderVariable(name: string): string {
   return `CANOPY_${name.toUpperCase()}`;
 }

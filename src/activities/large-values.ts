@@ -1,0 +1,54 @@
+// Values too large for argv or one environment variable (Linux caps each string at 128 KiB) go to
+// files in the node run's private directory; the process gets the path and a marked excerpt.
+import { placeholderVariable } from '../graph/templates';
+import { openRunDirectory, writeRunFile } from './run-directory';
+
+/** Largest value passed inline, in bytes: half the kernel's per-string cap leaves room for the rest. */
+export const INLINE_VALUE_BYTES = 64 * 1024;
+const EXCERPT_BYTES = 8 * 1024;
+
+export interface RunFiles {
+  home: string;
+  nodeRunId: string;
+}
+
+/**
+ * The environment carrying placeholder values into a check: each value over the bound is written to
+ * `<name>.txt` in the run directory, its variable holds a marked excerpt and `CANOPY_<NAME>_FILE`
+ * the file's path.
+ */
+export function placeholderEnvironment(run: RunFiles, values: Record<string, string>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(values)) {
+    const variable = placeholderVariable(name);
+    if (fitsInline(value)) {
+      env[variable] = value;
+      continue;
+    }
+    const file = writeRunFile(openRunDirectory(run.home, run.nodeRunId), `${name}.txt`, value);
+    env[`${variable}_FILE`] = file;
+    env[variable] = `${excerptOf(value)}\n[canopy: truncated; the full value (${Buffer.byteLength(value)} bytes) is in $${variable}_FILE]`;
+  }
+  return env;
+}
+
+/**
+ * The prompt an agent CLI receives in argv: the prompt itself when it fits, otherwise a short one
+ * pointing at `prompt.md` in the run directory, whose path `CANOPY_PROMPT_FILE` also carries.
+ */
+export function agentPrompt(run: RunFiles, prompt: string): { prompt: string; env: Record<string, string> } {
+  if (fitsInline(prompt)) return { prompt, env: {} };
+  const file = writeRunFile(openRunDirectory(run.home, run.nodeRunId), 'prompt.md', prompt);
+  return {
+    prompt: `Your instructions are too long for the command line (${Buffer.byteLength(prompt)} bytes), so they are in the file ${file}. Read that whole file first and follow it as your prompt.`,
+    env: { CANOPY_PROMPT_FILE: file },
+  };
+}
+
+function fitsInline(value: string): boolean {
+  return value.length <= INLINE_VALUE_BYTES / 4 || Buffer.byteLength(value) <= INLINE_VALUE_BYTES;
+}
+
+function excerptOf(value: string): string {
+  return Buffer.from(value.slice(0, EXCERPT_BYTES)).subarray(0, EXCERPT_BYTES).toString('utf8');
+}
