@@ -118,6 +118,8 @@ export interface NodeRunsTable {
   ended_at: string | null;
   run_token_hash: string | null;
   run_key: string | null;
+  /** JSON array of NodeRunAttempt. */
+  attempts: Generated<string>;
 }
 
 export interface LoopRunsTable {

@@ -157,9 +157,20 @@ const initial: Migration = {
   },
 };
 
+/** Earlier infra attempts of a node run, as JSON, so a retry starts from a clean record. */
+const nodeRunAttempts: Migration = {
+  async up(db: Kysely<any>): Promise<void> {
+    await db.schema
+      .alterTable('node_runs')
+      .addColumn('attempts', 'text', (col) => col.notNull().defaultTo('[]'))
+      .execute();
+  },
+};
+
 /** Every migration by name; the order prefix is the order they run in. */
 const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '001_initial': initial,
+  '002_node_run_attempts': nodeRunAttempts,
 };
 
 /**

@@ -113,6 +113,7 @@ function nodeRunFromRow(row: NodeRunRow): NodeRun {
     stale: fromFlag(row.stale),
     started_at: row.started_at,
     ended_at: row.ended_at,
+    attempts: JSON.parse(row.attempts) as NodeRun['attempts'],
   };
 }
 
@@ -145,5 +146,19 @@ function nodeRunChangesToRow(changes: NodeRunChanges): NodeRunRowUpdate {
     ended_at: changes.ended_at,
     run_token_hash: changes.run_token_hash,
     run_key: changes.run_key,
+    attempts: mapPresent(changes.attempts, (attempts) => JSON.stringify(attempts)),
   };
+}
+
+/** Marks the loop's still-running node runs cancelled; returns the process groups they had recorded. */
+export async function cancelRunningNodeRuns(db: DatabaseOrTransaction, loopId: string): Promise<number[]> {
+  const running = db.selectFrom('node_runs').where('loop_id', '=', loopId).where('status', '=', 'running');
+  const groups = await running.select('pgid').where('pgid', 'is not', null).execute();
+  await db
+    .updateTable('node_runs')
+    .set({ status: 'cancelled', pgid: null, ended_at: now() })
+    .where('loop_id', '=', loopId)
+    .where('status', '=', 'running')
+    .execute();
+  return groups.map((row) => row.pgid!);
 }

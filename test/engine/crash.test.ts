@@ -1,6 +1,6 @@
 // Crash safety: a worker killed with SIGKILL mid-node, and a Temporal server restarted mid-run.
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
@@ -9,7 +9,7 @@ import { openContext } from '../../src/client/context';
 import { startLoopRun, waitForLoopRun } from '../../src/client/runs-service';
 import { resolveTemporalBinary } from '../../src/temporal/binary';
 import { startDevServer } from '../../src/temporal/dev-server';
-import { childEnv, tempHome, testConfig } from '../helpers/engine';
+import { CANOPY_BIN, childEnv, tempHome, testConfig } from '../helpers/engine';
 import { agent, check, loopWithSpecs, runsOf } from '../helpers/loops';
 import { freePort } from '../../src/temporal/free-port';
 import { spawnCanopy, waitForOutput } from '../helpers/processes';
@@ -52,6 +52,43 @@ describe('crash safety', () => {
       assert.equal(long[0].outcome, 'pass');
       assert.equal(long[0].stdout.trim(), 'finished');
       assert.ok(!isGroupAlive(orphanGroup), 'the first attempt’s process group was killed');
+    } finally {
+      for (const worker of workers) worker.child.kill('SIGKILL');
+      await ctx.close();
+    }
+  });
+
+  it('starts a retry clean: a report from the attempt that died does not decide the node', async () => {
+    const home = tempHome();
+    const config = testConfig(home);
+    // The first attempt reports pass and hangs; the retry (the marker file exists) exits 1 without reporting.
+    const script = `if [ -e attempted ]; then exit 1; fi; touch attempted; "${process.execPath}" "${CANOPY_BIN}" node complete --status pass --output first && sleep 300`;
+    writeFileSync(
+      path.join(home, 'config.json'),
+      JSON.stringify({ platforms: { flaky: { argv: ['bash', '-c', script, 'flaky', '{{prompt}}'] } } }),
+    );
+    const ctx = await openContext(config);
+    const workers = [spawnCanopy(['worker'], childEnv(config))];
+    try {
+      await waitForOutput(workers[0], /Worker polling/);
+      const loopId = await loopWithSpecs(ctx, scratch(), { nodes: [agent('flaky', 1, 'work', { platform: 'flaky' })] }, [{ name: 'spec' }]);
+      await startLoopRun(ctx, loopId);
+      await waitUntil('the first attempt to report pass', async () =>
+        (await runsOf(ctx, loopId)).some((r) => r.reported_status === 'pass'),
+      );
+      workers[0].child.kill('SIGKILL');
+      await workers[0].exited;
+      workers.push(spawnCanopy(['worker'], childEnv(config)));
+
+      const result = await waitForLoopRun(ctx, loopId);
+      assert.equal(result.status, 'failed');
+      const [run] = await runsOf(ctx, loopId);
+      assert.deepEqual([run.outcome, run.failure_kind, run.infra_attempt, run.reported_status], ['fail', 'exit_code', 2, null]);
+      assert.deepEqual(
+        run.attempts.map((a) => [a.infra_attempt, a.status, a.reported_status, a.reported_output]),
+        [[1, 'running', 'pass', 'first']],
+        'the dead attempt is kept in the attempt history',
+      );
     } finally {
       for (const worker of workers) worker.child.kill('SIGKILL');
       await ctx.close();

@@ -36,7 +36,7 @@ describeOnEachDialect('openDatabase', (store) => {
     try {
       assert.deepEqual(await getLoop(again, loop.id), loop);
       const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(again);
-      assert.deepEqual(rows, [{ name: '001_initial' }]);
+      assert.deepEqual(rows, [{ name: '001_initial' }, { name: '002_node_run_attempts' }]);
     } finally {
       await again.destroy();
     }
@@ -143,7 +143,7 @@ describe('openDatabase on SQLite', () => {
     await Promise.all(processes);
     const db = await openDatabase({ home });
     const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
-    assert.deepEqual(rows, [{ name: '001_initial' }]);
+    assert.deepEqual(rows, [{ name: '001_initial' }, { name: '002_node_run_attempts' }]);
     await db.destroy();
     await rm(home, { recursive: true, force: true });
   });

@@ -79,6 +79,7 @@ describeOnEachDialect('node-runs repository', (store) => {
       stale: false,
       started_at: inserted.started_at,
       ended_at: null,
+      attempts: [],
     });
     assert.deepEqual(await getNodeRun(store.db, inserted.id), inserted);
   });
