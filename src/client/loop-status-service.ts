@@ -7,6 +7,7 @@ import { getQueue } from '../store/queues-repository';
 import { getSpec, listSpecs } from '../store/specs-repository';
 import type { LiveState, ResumePoint } from '../workflows/shared';
 import type { ClientContext } from './context';
+import { reconcileLoop } from './closed-runs-service';
 import { requireLoop } from './design-service';
 import { loopPicture, type LoopPicture } from './loop-picture-service';
 import { readLiveState, resumePointOf } from './runs-service';
@@ -49,7 +50,7 @@ export interface LoopStatusReport {
 }
 
 export async function loopStatus(ctx: ClientContext, loopId: string): Promise<LoopStatusReport> {
-  const loop = await requireLoop(ctx.db, loopId);
+  const loop = await reconcileLoop(ctx, await requireLoop(ctx.db, loopId));
   const [specs, run, live] = await Promise.all([
     listSpecs(ctx.db, { loopId: loop.id }),
     latestLoopRun(ctx.db, loop.id),

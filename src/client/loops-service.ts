@@ -16,6 +16,7 @@ import {
 } from '../store/loops-repository';
 import { listSpecs, type StoredSpec } from '../store/specs-repository';
 import type { ClientContext } from './context';
+import { reconcileLoop } from './closed-runs-service';
 import { requireLoop } from './design-service';
 import { viewGraph, type GraphView } from './graph-view-service';
 import { requireWorkdir } from './workdir';
@@ -74,12 +75,12 @@ export async function updateLoop(ctx: ClientContext, request: unknown): Promise<
 
 /** Deletes the loop with its graph and history; its specs return to the backlog. */
 export async function deleteLoop(ctx: ClientContext, loopId: string): Promise<{ loop_id: string; deleted: true }> {
-  const loop = await requireLoop(ctx.db, loopId);
+  const loop = await reconcileLoop(ctx, await requireLoop(ctx.db, loopId));
   if (OPEN_RUN_STATUSES.includes(loop.status)) {
     throw new CanopyError(
       'refused',
-      `Loop ${loop.id} is ${loop.status}, so a run of it is still open: pause it and wait for the run to stop ` +
-        `(a paused or blocked loop: continue it and wait for it to finish) before deleting it, or archive it instead.`,
+      `Loop ${loop.id} is ${loop.status}, so a run of it is still open: stop it with \`canopy loop stop ${loop.id}\` ` +
+        `before deleting it, or archive it instead.`,
     );
   }
   await deleteLoopRow(ctx.db, loop.id);
@@ -88,8 +89,12 @@ export async function deleteLoop(ctx: ClientContext, loopId: string): Promise<{ 
 
 /** Hides the loop from loop_list; nothing of it is lost and loop_get still finds it. */
 export async function archiveLoop(ctx: ClientContext, loopId: string): Promise<Loop> {
-  const loop = await requireLoop(ctx.db, loopId);
-  if (loop.status === 'running') throw new CanopyError('refused', `Loop ${loop.id} is running; pause it first, then archive it.`);
+  const loop = await reconcileLoop(ctx, await requireLoop(ctx.db, loopId));
+  if (loop.status === 'running')
+    throw new CanopyError(
+      'refused',
+      `Loop ${loop.id} is running; pause or stop it (\`canopy loop stop ${loop.id}\`) first, then archive it.`,
+    );
   return (await updateLoopRow(ctx.db, loop.id, { archived: true }))!;
 }
 

@@ -23,6 +23,7 @@ import {
   type ResumePoint,
 } from '../workflows/shared';
 import { LIVE_STATE_CONNECT_TIMEOUT_MS, type ClientContext } from './context';
+import { hasOpenRun, reconcileLoop, recordRunClosed } from './closed-runs-service';
 import { requireLoop } from './design-service';
 import { countPollers } from './doctor-service';
 import { temporalClientSdk } from '../temporal/sdk';
@@ -48,7 +49,7 @@ export async function waitForLoopRun(ctx: ClientContext, loopId: string): Promis
 }
 
 export async function pauseLoop(ctx: ClientContext, loopId: string): Promise<{ loop_id: string; requested: 'pause' }> {
-  const loop = await requireLoop(ctx.db, loopId);
+  const loop = await reconcileLoop(ctx, await requireLoop(ctx.db, loopId));
   if (loop.status !== 'running')
     throw new CanopyError('refused', `Loop ${loop.id} is ${loop.status}, not running; only a running loop can be paused.`);
   await signalRunning(ctx, loop, (handle) => handle.signal(pauseSignal));
@@ -64,7 +65,7 @@ export async function continueLoop(
   loopId: string,
   strategy: ContinueStrategy = 'retry',
 ): Promise<{ loop_id: string; strategy: ContinueStrategy; resumed: 'signal' | 'new_run' }> {
-  const loop = await requireLoop(ctx.db, loopId);
+  const loop = await reconcileLoop(ctx, await requireLoop(ctx.db, loopId));
   if (loop.status === 'paused' || loop.status === 'blocked') {
     await signalRunning(ctx, loop, (handle) => handle.signal(continueSignal, { strategy }));
     return { loop_id: loop.id, strategy, resumed: 'signal' };
@@ -85,9 +86,12 @@ export async function continueLoop(
 
 /** Returns a completed or failed loop, and its specs, to pending so it can run again. */
 export async function resetLoop(ctx: ClientContext, loopId: string): Promise<{ loop_id: string; status: 'pending'; specs_reset: number }> {
-  const loop = await requireLoop(ctx.db, loopId);
+  const loop = await reconcileLoop(ctx, await requireLoop(ctx.db, loopId));
   if (loop.status !== 'completed' && loop.status !== 'failed') {
-    throw new CanopyError('refused', `Loop ${loop.id} is ${loop.status}; only completed or failed loops can be reset.`);
+    throw new CanopyError(
+      'refused',
+      `Loop ${loop.id} is ${loop.status}; only completed or failed loops can be reset. Stop it first with \`canopy loop stop ${loop.id}\`.`,
+    );
   }
   const specs = (await listSpecs(ctx.db, { loopId: loop.id })).filter((spec) => spec.status !== 'pending');
   await ctx.db.transaction().execute(async (tx) => {
@@ -96,6 +100,49 @@ export async function resetLoop(ctx: ClientContext, loopId: string): Promise<{ l
   });
   return { loop_id: loop.id, status: 'pending', specs_reset: specs.length };
 }
+
+export interface StoppedLoop {
+  loop_id: string;
+  status: 'failed';
+  /** How the workflow ended: cancelled (its activities killed their process groups), terminated, or already gone. */
+  workflow: 'cancelled' | 'terminated' | 'not_running';
+}
+
+/** How long a stop waits for the workflow to finish cancelling (activities hear of it on their next heartbeat). */
+export const STOP_GRACE_MS = 60_000;
+
+/**
+ * Stops the loop's run from any state: cancels the workflow (its activities kill their process
+ * groups), terminates it when it does not finish cancelling within `graceMs` (no worker, a hung
+ * one), and leaves the loop failed with reason `stopped`, ready for reset.
+ */
+export async function stopLoop(ctx: ClientContext, loopId: string, graceMs = STOP_GRACE_MS): Promise<StoppedLoop> {
+  const loop = await requireLoop(ctx.db, loopId);
+  const handle = await handleOf(ctx, loop.id);
+  const { WorkflowNotFoundError } = temporalClientSdk();
+  const running = await handle.describe().then(
+    (description) => description.status.name === 'RUNNING',
+    (error: unknown) => {
+      if (error instanceof WorkflowNotFoundError) return false;
+      throw error;
+    },
+  );
+  if (!running && !hasOpenRun(loop)) {
+    throw new CanopyError('refused', `Loop ${loop.id} is ${loop.status} and no run of it is open; there is nothing to stop.`);
+  }
+  let workflow: StoppedLoop['workflow'] = 'not_running';
+  if (running) {
+    await handle.cancel();
+    const ended = await Promise.race([handle.result().then(settled, settled), delay(graceMs).then(() => false)]);
+    if (!ended) await handle.terminate('canopy loop stop: the run did not finish cancelling in time');
+    workflow = ended ? 'cancelled' : 'terminated';
+  }
+  await recordRunClosed(ctx, loop, { kind: 'stopped', reason: 'stopped' });
+  return { loop_id: loop.id, status: 'failed', workflow };
+}
+
+const settled = () => true;
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
 /** How long a read waits for the running workflow to answer its state query once Temporal is reached. */
 const LIVE_STATE_DEADLINE_MS = 1_500;
@@ -214,7 +261,7 @@ async function signalRunning(
     if (error instanceof WorkflowNotFoundError) {
       throw new CanopyError(
         'conflict',
-        `Loop ${loop.id} is marked ${loop.status} but no run of it is open in Temporal; reset it with \`canopy loop reset ${loop.id}\`.`,
+        `Loop ${loop.id} is marked ${loop.status} but no run of it is open in Temporal; stop it with \`canopy loop stop ${loop.id}\`, then reset it.`,
       );
     }
     throw error;

@@ -53,7 +53,7 @@ describe('loops service', () => {
   it('archives: refuses a running loop, hides an archived one from the list, still gets it by id, restores it', async () => {
     const loop = await createLoop(store.ctx, { name: 'archivable', workdir: workdir() });
     await setLoopStatus(store.ctx.db, loop.id, 'running');
-    await assertRefused(archiveLoop(store.ctx, loop.id), { code: 'refused', message: /pause it first/ });
+    await assertRefused(archiveLoop(store.ctx, loop.id), { code: 'refused', message: /pause or stop it/ });
     assert.equal((await getLoop(store.ctx, loop.id)).archived, false);
 
     await setLoopStatus(store.ctx.db, loop.id, 'paused');
@@ -76,7 +76,7 @@ describe('loops service', () => {
     const loop = await createLoop(store.ctx, { name: 'doomed', workdir: workdir() });
     for (const status of ['running', 'paused', 'blocked'] as const) {
       await setLoopStatus(store.ctx.db, loop.id, status);
-      await assertRefused(deleteLoop(store.ctx, loop.id), { code: 'refused', message: /pause it.*wait/ });
+      await assertRefused(deleteLoop(store.ctx, loop.id), { code: 'refused', message: /stop it with `canopy loop stop/ });
     }
     await setLoopStatus(store.ctx.db, loop.id, 'failed');
     assert.deepEqual(await deleteLoop(store.ctx, loop.id), { loop_id: loop.id, deleted: true });

@@ -189,7 +189,7 @@ describe('ensembles, hooks and steering', () => {
     await h.withWorker(async () => {
       await startLoopRun(h.ctx, loopId);
       await assertRefused(startLoopRun(h.ctx, loopId), { code: 'conflict', message: /already running/ });
-      await assertRefused(archiveLoop(h.ctx, loopId), { code: 'refused', message: /pause it first/ });
+      await assertRefused(archiveLoop(h.ctx, loopId), { code: 'refused', message: /pause or stop it/ });
       await waitForLoopRun(h.ctx, loopId);
     });
     await archiveLoop(h.ctx, loopId);

@@ -32,6 +32,7 @@ export const ALL_TOOLS = [
   'loop_run',
   'loop_pause',
   'loop_continue',
+  'loop_stop',
   'loop_reset',
   'loop_schedule_autorun',
   'loop_info',

@@ -5,7 +5,7 @@ import { scheduleAutorun } from '../../client/autorun-service';
 import type { ClientContext } from '../../client/context';
 import { loopStatus } from '../../client/loop-status-service';
 import { preflight } from '../../client/preflight-service';
-import { continueLoop, pauseLoop, resetLoop, startLoopRun } from '../../client/runs-service';
+import { continueLoop, pauseLoop, resetLoop, startLoopRun, stopLoop } from '../../client/runs-service';
 import { Id } from '../../domain/common';
 import { toolResult } from '../tool-result';
 import { READ_ONLY, writes } from './annotations';
@@ -80,6 +80,20 @@ export function registerRunTools(server: McpServer, ctx: ClientContext): void {
       annotations: writes({ destructive: true, idempotent: false, startsAgents: true }),
     },
     ({ loop_id, strategy }) => toolResult(() => continueLoop(ctx, loop_id, strategy)),
+  );
+
+  server.registerTool(
+    'loop_stop',
+    {
+      title: 'Stop a loop',
+      description:
+        'Stop the loop’s open run whatever state it is in (running, paused, blocked, hung, or its workflow gone): cancels the workflow, ' +
+        'killing the process groups of its running nodes, terminates it if it does not finish cancelling within a minute, and leaves ' +
+        'the loop failed with reason stopped, so loop_reset can return it to pending. Refused when no run of the loop is open. Needs Temporal.',
+      inputSchema: LoopIdInput,
+      annotations: writes({ destructive: true, idempotent: false }),
+    },
+    ({ loop_id }) => toolResult(() => stopLoop(ctx, loop_id)),
   );
 
   server.registerTool(

@@ -1,8 +1,8 @@
-// `canopy loop pause|continue|reset|autorun`: steering a loop's runs.
+// `canopy loop pause|continue|stop|reset|autorun`: steering a loop's runs.
 import { Option, type Command } from 'commander';
 import { scheduleAutorun } from '../../../client/autorun-service';
 import { withContext } from '../../../client/context';
-import { continueLoop, pauseLoop, resetLoop } from '../../../client/runs-service';
+import { continueLoop, pauseLoop, resetLoop, stopLoop } from '../../../client/runs-service';
 import { action, emit } from '../../output';
 import { registerLoopInfo } from './info';
 import { registerLoopRun } from './run';
@@ -41,6 +41,19 @@ export function registerLoopLifecycle(loop: Command): void {
           r.resumed === 'signal'
             ? `Loop ${r.loop_id} continues (${r.strategy}).`
             : `Loop ${r.loop_id} restarted from its resume point (${r.strategy}).`,
+        );
+      }),
+    );
+  loop
+    .command('stop <loop_id>')
+    .description('Stop the loop’s open run from any state (killing its nodes’ processes) and leave it failed with reason stopped')
+    .option('--json', 'print JSON')
+    .action(
+      action(async (loopId: string, options: { json?: boolean }) => {
+        emit(
+          await withContext((ctx) => stopLoop(ctx, loopId)),
+          options,
+          (r) => `Loop ${r.loop_id} stopped (workflow ${r.workflow.replace('_', ' ')}); reset it with \`canopy loop reset ${r.loop_id}\`.`,
         );
       }),
     );

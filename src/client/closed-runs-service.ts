@@ -1,0 +1,82 @@
+// A loop whose workflow ended without finishing its own bookkeeping (stopped, or terminated,
+// cancelled, timed out or failed outside canopy) is recorded as failed, so it can be reset.
+import { killProcessGroup } from '../activities/process-group';
+import type { Loop } from '../domain/loop';
+import type { FailureKind } from '../domain/node-run';
+import { insertLoopRun, latestLoopRun, updateLoopRun } from '../store/loop-runs-repository';
+import { getLoop, setLoopStatus } from '../store/loops-repository';
+import { cancelRunningNodeRuns } from '../store/node-runs-repository';
+import { listSpecs, updateSpec } from '../store/specs-repository';
+import { temporalClientSdk } from '../temporal/sdk';
+import type { loopRunWorkflow } from '../workflows/loop-run';
+import { loopWorkflowId } from '../workflows/shared';
+import { LIVE_STATE_CONNECT_TIMEOUT_MS, type ClientContext } from './context';
+
+/** Store statuses that mean a workflow of the loop should be open in Temporal. */
+export function hasOpenRun(loop: Loop): boolean {
+  return loop.status === 'running' || loop.status === 'paused' || loop.status === 'blocked';
+}
+
+/** Ends the loop's open records as failed with `reason`, and kills process groups a dead run left behind. */
+export async function recordRunClosed(ctx: ClientContext, loop: Loop, failure: { kind: FailureKind; reason: string }): Promise<Loop> {
+  const groups = await ctx.db.transaction().execute(async (tx) => {
+    const run = await latestLoopRun(tx, loop.id);
+    const ended = {
+      status: 'failed',
+      failure_kind: failure.kind,
+      failure_reason: failure.reason,
+      resume: null,
+      ended_at: new Date().toISOString(),
+    };
+    // A run no worker ever picked up has no record yet; it gets one, so the reason shows.
+    if (run?.status === 'running') await updateLoopRun(tx, run.id, ended);
+    else await insertLoopRun(tx, { loop_id: loop.id, workflow_id: loopWorkflowId(loop.id), ...ended });
+    for (const spec of await listSpecs(tx, { loopId: loop.id, status: 'running' })) await updateSpec(tx, spec.id, { status: 'failed' });
+    await setLoopStatus(tx, loop.id, 'failed');
+    return cancelRunningNodeRuns(tx, loop.id);
+  });
+  await Promise.all(groups.map((pgid) => killProcessGroup(pgid)));
+  return (await getLoop(ctx.db, loop.id))!;
+}
+
+/** How long a read waits for Temporal to describe the loop's workflow. */
+const DESCRIBE_DEADLINE_MS = 1_500;
+
+/**
+ * The loop as it really is: when the store says a run is open but Temporal says its workflow
+ * closed, the store is brought up to date first. When Temporal does not answer, the store's view stands.
+ */
+export async function reconcileLoop(ctx: ClientContext, loop: Loop): Promise<Loop> {
+  if (!hasOpenRun(loop)) return loop;
+  const closed = await closedWorkflow(ctx, loop.id).catch(() => null);
+  return closed ? recordRunClosed(ctx, loop, { kind: 'workflow_closed', reason: closed }) : loop;
+}
+
+/** Why the loop's workflow is no longer running, or null while it runs (or completed, which it records itself). */
+async function closedWorkflow(ctx: ClientContext, loopId: string): Promise<string | null> {
+  const client = await ctx.temporal(LIVE_STATE_CONNECT_TIMEOUT_MS);
+  const { WorkflowNotFoundError, WorkflowFailedError } = temporalClientSdk();
+  const handle = client.workflow.getHandle<typeof loopRunWorkflow>(loopWorkflowId(loopId));
+  return client.connection.withDeadline(Date.now() + DESCRIBE_DEADLINE_MS, async () => {
+    let status: string;
+    try {
+      status = (await handle.describe()).status.name;
+    } catch (error) {
+      if (error instanceof WorkflowNotFoundError) return `Temporal has no run of workflow ${handle.workflowId}; it was lost or deleted.`;
+      throw error;
+    }
+    if (status === 'RUNNING' || status === 'COMPLETED' || status === 'CONTINUED_AS_NEW') return null;
+    const cause = await handle.result().then(
+      () => '',
+      (error: unknown) => (error instanceof WorkflowFailedError && error.cause ? `: ${innermostMessage(error.cause)}` : ''),
+    );
+    return `The workflow ${handle.workflowId} was ${status.toLowerCase().replace('_', ' ')} outside canopy${cause}.`;
+  });
+}
+
+/** Temporal wraps the reason an activity gave in an ActivityFailure; the innermost cause says why. */
+function innermostMessage(error: Error): string {
+  let inner = error;
+  while (inner.cause instanceof Error) inner = inner.cause;
+  return inner.message;
+}

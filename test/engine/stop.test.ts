@@ -1,0 +1,82 @@
+// A way back from any state: `loop stop` ends a run however stuck it is, and a workflow ended
+// outside canopy shows as such on the next read; either way the loop can then be reset.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { isGroupAlive } from '../../src/activities/process-group';
+import { loopStatus } from '../../src/client/loop-status-service';
+import { resetLoop, startLoopRun, stopLoop, waitForLoopRun } from '../../src/client/runs-service';
+import { loopWorkflowId } from '../../src/workflows/shared';
+import { useEngineHarness } from '../helpers/engine';
+import { check, loopWithSpecs, runsOf, scratchDir } from '../helpers/loops';
+import { assertRefused } from '../helpers/store';
+import { waitUntil } from '../helpers/wait';
+
+const QUICK = { timeout: 60_000 };
+
+describe('stopping loops', () => {
+  const h = useEngineHarness();
+  const sleeper = () => loopWithSpecs(h.ctx, scratchDir(), { nodes: [check('sleeper', 1, 'sleep 300')] }, [{ name: 'spec' }]);
+
+  async function assertResettable(loopId: string) {
+    assert.equal((await resetLoop(h.ctx, loopId)).status, 'pending');
+  }
+
+  it('stops a running loop: its process group is killed, --wait returns, and the loop is failed with reason stopped', QUICK, async () => {
+    const loopId = await sleeper();
+    await h.withWorker(async () => {
+      await startLoopRun(h.ctx, loopId);
+      const waiting = waitForLoopRun(h.ctx, loopId).then(
+        () => 'completed',
+        (error: Error) => error.name,
+      );
+      const { pgid } = await waitUntil('the check to start', async () => (await runsOf(h.ctx, loopId)).find((r) => r.pgid !== null));
+      assert.deepEqual(await stopLoop(h.ctx, loopId, 30_000), { loop_id: loopId, status: 'failed', workflow: 'cancelled' });
+      assert.equal(await waiting, 'WorkflowFailedError');
+      assert.ok(!isGroupAlive(pgid!), 'the check’s process group was killed');
+    });
+    const info = await loopStatus(h.ctx, loopId);
+    assert.deepEqual(
+      [info.status, info.last_run?.status, info.last_run?.failure_kind, info.last_run?.reason],
+      ['failed', 'failed', 'stopped', 'stopped'],
+    );
+    assert.deepEqual(
+      info.specs.map((s) => s.status),
+      ['failed'],
+    );
+    assert.deepEqual(
+      (await runsOf(h.ctx, loopId)).map((r) => r.status),
+      ['cancelled'],
+    );
+    await assertResettable(loopId);
+  });
+
+  it('terminates a run no worker executes once it does not finish cancelling in time', QUICK, async () => {
+    const loopId = await sleeper();
+    await startLoopRun(h.ctx, loopId);
+    assert.equal((await stopLoop(h.ctx, loopId, 1_000)).workflow, 'terminated');
+    assert.equal((await loopStatus(h.ctx, loopId)).last_run?.reason, 'stopped');
+    await assertResettable(loopId);
+  });
+
+  it('shows a loop whose workflow was terminated outside canopy as failed, so it can be reset', QUICK, async () => {
+    const loopId = await sleeper();
+    await h.withWorker(async () => {
+      await startLoopRun(h.ctx, loopId);
+      await waitUntil('the check to start', async () => (await runsOf(h.ctx, loopId)).find((r) => r.pgid !== null));
+      await (await h.ctx.temporal()).workflow.getHandle(loopWorkflowId(loopId)).terminate('by hand');
+    });
+    const info = await loopStatus(h.ctx, loopId);
+    assert.equal(info.status, 'failed');
+    assert.equal(info.last_run?.failure_kind, 'workflow_closed');
+    assert.match(info.last_run?.reason ?? '', /was terminated outside canopy/);
+    await assertResettable(loopId);
+  });
+
+  it('refuses to stop a loop with no open run', QUICK, async () => {
+    const loopId = await sleeper();
+    await assertRefused(stopLoop(h.ctx, loopId), {
+      code: 'refused',
+      message: /is pending and no run of it is open; there is nothing to stop/,
+    });
+  });
+});
