@@ -1,5 +1,5 @@
 // One-shot autorun: a Temporal Schedule `autorun-<loop id>` that resumes the loop at a given time.
-import { CanopyError } from '../domain/errors';
+import { CanopyError, invalidInput } from '../domain/errors';
 import type { autorunWorkflow } from '../workflows/autorun';
 import type { ClientContext } from './context';
 import { requireLoop } from './design-service';
@@ -14,17 +14,23 @@ export interface AutorunState {
   at: string | null;
 }
 
-/** Schedules the loop to resume at `at` (ISO-8601), replacing any pending autorun; without `at` it cancels it. */
+/**
+ * Schedules the loop to resume at `at` (ISO-8601), replacing any pending autorun in place; without
+ * `at` it cancels it. A refused time changes nothing: it is checked before the schedule is touched,
+ * and the schedule is updated rather than deleted and created again.
+ */
 export async function scheduleAutorun(ctx: ClientContext, loopId: string, at?: string | null): Promise<AutorunState> {
   const loop = await requireLoop(ctx.db, loopId);
   const scheduleId = autorunScheduleId(loop.id);
-  const when = at ? parseFutureTime(at) : null;
+  const when = at ? parseAutorunTime(at) : null;
   const client = await ctx.temporal();
+  const handle = client.schedule.getHandle(scheduleId);
+  if (!when) {
+    await ignoringMissing(handle.delete());
+    return { loop_id: loop.id, schedule_id: scheduleId, at: null };
+  }
   const { MONTHS } = temporalClientSdk();
-  await deleteIfPresent(client.schedule.getHandle(scheduleId));
-  if (!when) return { loop_id: loop.id, schedule_id: scheduleId, at: null };
-  await client.schedule.create<typeof autorunWorkflow>({
-    scheduleId,
+  const schedule = {
     spec: {
       calendars: [
         {
@@ -38,37 +44,68 @@ export async function scheduleAutorun(ctx: ClientContext, loopId: string, at?: s
       ],
     },
     action: {
-      type: 'startWorkflow',
+      type: 'startWorkflow' as const,
       workflowType: 'autorunWorkflow',
-      args: [{ loopId: loop.id }],
+      args: [{ loopId: loop.id }] as [{ loopId: string }],
       taskQueue: ctx.config.taskQueue,
       workflowId: scheduleId,
     },
     state: { remainingActions: 1, note: `resume loop ${loop.name}` },
-    memo: { loop_name: loop.name, workdir: loop.workdir },
+  };
+  await refusedByTemporalAs(at!, async () => {
+    const updated = await ignoringMissing(handle.update<typeof autorunWorkflow>(() => schedule).then(() => true));
+    if (!updated)
+      await client.schedule.create<typeof autorunWorkflow>({
+        scheduleId,
+        ...schedule,
+        memo: { loop_name: loop.name, workdir: loop.workdir },
+      });
   });
   return { loop_id: loop.id, schedule_id: scheduleId, at: when.toISOString() };
 }
 
-function parseFutureTime(at: string): Date {
+/** Temporal's calendar specs accept these years only. */
+const FIRST_YEAR = 2000;
+const LAST_YEAR = 2100;
+
+function parseAutorunTime(at: string): Date {
   const when = new Date(at);
   if (Number.isNaN(when.getTime())) {
-    throw new CanopyError('invalid_input', `at: '${at}' is not a time; give an ISO-8601 time such as 2026-12-01T09:00:00Z.`);
+    throw autorunRefused(`'${at}' is not a time; give an ISO-8601 time such as 2026-12-01T09:00:00Z`);
   }
   if (when.getTime() <= Date.now()) {
-    throw new CanopyError(
-      'invalid_input',
-      `at: ${when.toISOString()} is in the past; give a future time, or omit at to cancel the autorun.`,
-    );
+    throw autorunRefused(`${when.toISOString()} is in the past; give a future time, or omit at to cancel the autorun`);
+  }
+  const year = when.getUTCFullYear();
+  if (year < FIRST_YEAR || year > LAST_YEAR) {
+    throw autorunRefused(`${when.toISOString()} is outside the years ${FIRST_YEAR}-${LAST_YEAR} a schedule can name; give an earlier time`);
   }
   return when;
 }
 
-async function deleteIfPresent(handle: { delete(): Promise<void> }): Promise<void> {
+function autorunRefused(message: string): CanopyError {
+  return invalidInput('The autorun time', [{ field: 'at', message }]);
+}
+
+/** A spec the server still refuses (its rules are wider than ours) is refused as the `at` it came from. */
+async function refusedByTemporalAs(at: string, work: () => Promise<void>): Promise<void> {
+  const { ServiceError } = temporalClientSdk();
+  try {
+    await work();
+  } catch (error) {
+    if (error instanceof ServiceError && /spec/i.test(error.message))
+      throw autorunRefused(`'${at}' was refused by Temporal: ${error.message}`);
+    throw error;
+  }
+}
+
+/** Resolves to undefined when the schedule does not exist. */
+async function ignoringMissing<T>(work: Promise<T>): Promise<T | undefined> {
   const { ScheduleNotFoundError } = temporalClientSdk();
   try {
-    await handle.delete();
+    return await work;
   } catch (error) {
-    if (!(error instanceof ScheduleNotFoundError)) throw error;
+    if (error instanceof ScheduleNotFoundError) return undefined;
+    throw error;
   }
 }

@@ -173,6 +173,28 @@ describe('ensembles, hooks and steering', () => {
     assert.equal(cancelled.at, null);
   });
 
+  it('leaves a pending autorun as it was when a new time is refused, naming the field at', async () => {
+    const loopId = await loopWithSpecs(h.ctx, scratchDir(), { nodes: [check('only', 1, 'true')] }, [{ name: 'later' }]);
+    const pending = new Date(Date.now() + 3_600_000);
+    pending.setUTCMilliseconds(0);
+    await scheduleAutorun(h.ctx, loopId, pending.toISOString());
+    const handle = (await h.ctx.temporal()).schedule.getHandle(`autorun-${loopId}`);
+    const nextRun = async () => (await handle.describe()).info.nextActionTimes[0]?.toISOString();
+    assert.equal(await nextRun(), pending.toISOString());
+
+    await assertRefused(scheduleAutorun(h.ctx, loopId, '2101-01-01T00:00:00Z'), {
+      code: 'invalid_input',
+      field: 'at',
+      message: /2000-2100/,
+    });
+    assert.equal(await nextRun(), pending.toISOString(), 'the pending autorun is untouched');
+
+    const later = new Date(pending.getTime() + 60_000);
+    await scheduleAutorun(h.ctx, loopId, later.toISOString());
+    assert.equal(await nextRun(), later.toISOString(), 'a new time replaces the pending one in place');
+    await scheduleAutorun(h.ctx, loopId);
+  });
+
   it('refuses run-time requests that do not fit the loop’s state, naming what to do', async () => {
     const loopId = await loopWithSpecs(h.ctx, scratchDir(), { nodes: [check('only', 1, 'sleep 2')] }, []);
     await assertRefused(startLoopRun(h.ctx, loopId), { code: 'refused', message: /no pending specs; add one with `canopy spec create/ });
