@@ -48,20 +48,23 @@ export function bookkeepingActivities(deps: ActivityDeps) {
       const loop = await requireLoop(input.loopId);
       const graph = await getGraph(db, loop.id);
       const topology = buildTopology(designFromStored(graph), loop.settings.max_iterations ?? DEFAULT_MAX_ITERATIONS);
-      const ensembles: Record<string, EnsembleRuntime> = {};
-      for (const ensemble of graph.ensembles) {
-        const members = graph.nodes
-          .filter((node) => node.ensemble_id === ensemble.id && node.member_index !== null)
-          .sort((a, b) => a.member_index! - b.member_index!)
-          .map((node) => node.name);
-        ensembles[ensemble.name] = {
-          members,
-          memberLabels: ensemble.members.map((member) => memberLabel(member)),
-          quorumNode: graph.nodes.find((node) => node.id === ensemble.quorum_node_id)!.name,
-          minPass: ensemble.min_pass ?? members.length,
-          stragglerMinutes: ensemble.straggler_timeout_minutes ?? null,
-        };
-      }
+      // Built from entries, so an ensemble named `__proto__` is an own key rather than a prototype.
+      const ensembles: Record<string, EnsembleRuntime> = Object.fromEntries(
+        graph.ensembles.map((ensemble) => {
+          const members = graph.nodes
+            .filter((node) => node.ensemble_id === ensemble.id && node.member_index !== null)
+            .sort((a, b) => a.member_index! - b.member_index!)
+            .map((node) => node.name);
+          const runtime: EnsembleRuntime = {
+            members,
+            memberLabels: ensemble.members.map((member) => memberLabel(member)),
+            quorumNode: graph.nodes.find((node) => node.id === ensemble.quorum_node_id)!.name,
+            minPass: ensemble.min_pass ?? members.length,
+            stragglerMinutes: ensemble.straggler_timeout_minutes ?? null,
+          };
+          return [ensemble.name, runtime];
+        }),
+      );
       const commitRightsEnforced = graph.nodes.some((node) => node.config.commit_rights === true);
       return { topology, ensembles, commitRightsEnforced };
     },

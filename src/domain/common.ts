@@ -34,3 +34,11 @@ export const TimeoutMinutes = z
 export const MaxIterations = z.number().int('must be a whole number').min(1, 'must be at least 1').max(1000, 'must be at most 1000');
 
 export const Timestamp = z.string().describe('ISO-8601 time');
+
+/**
+ * Text that reaches a process (a command, a prompt, spec content): a NUL byte can travel in neither
+ * argv nor the environment, so it is refused where the text enters rather than at every spawn.
+ */
+export const ProcessText = z.string().refine((text) => !text.includes('\u0000'), {
+  message: 'must not contain NUL bytes (\\u0000): no process can receive them; remove them',
+});

@@ -1,6 +1,6 @@
 // Ensembles: 2 to 8 agents given one prompt in parallel, joined by a quorum.
 import { z } from 'zod';
-import { Id, NodeName, TimeoutMinutes } from './common';
+import { Id, NodeName, ProcessText, TimeoutMinutes } from './common';
 
 export const MIN_ENSEMBLE_MEMBERS = 2;
 export const MAX_ENSEMBLE_MEMBERS = 8;
@@ -9,7 +9,7 @@ export const EnsembleMember = z
   .object({
     platform: z.string().min(1).optional().describe('Agent platform of this member'),
     model: z.string().min(1).optional().describe('Model of this member'),
-    prompt_override: z.string().min(1).optional().describe('This member’s own prompt instead of the shared one'),
+    prompt_override: ProcessText.min(1).optional().describe('This member’s own prompt instead of the shared one'),
     timeout_minutes: TimeoutMinutes.optional().describe('This member’s own timeout over the ensemble’s'),
   })
   .strict();
@@ -17,7 +17,7 @@ export type EnsembleMember = z.infer<typeof EnsembleMember>;
 
 const ensembleFields = {
   name: NodeName,
-  prompt_template: z.string().min(1, 'must not be empty').describe('Prompt shared by every member without an override'),
+  prompt_template: ProcessText.min(1, 'must not be empty').describe('Prompt shared by every member without an override'),
   members: z
     .array(EnsembleMember)
     .min(MIN_ENSEMBLE_MEMBERS, `an ensemble needs at least ${MIN_ENSEMBLE_MEMBERS} members`)

@@ -1,6 +1,6 @@
 // Loops: a named graph bound to a workdir, with settings and a lifecycle status.
 import { z } from 'zod';
-import { Id, MaxIterations, nameOf, Timestamp, TimeoutMinutes } from './common';
+import { Id, MaxIterations, nameOf, ProcessText, Timestamp, TimeoutMinutes } from './common';
 
 export const LOOP_STATUSES = ['pending', 'running', 'paused', 'blocked', 'failed', 'completed'] as const;
 export const LoopStatus = z.enum(LOOP_STATUSES);
@@ -21,7 +21,7 @@ export const OnCompletedHook = z
   .object({
     platform: z.string().min(1).describe('Agent platform that runs the hook'),
     model: z.string().min(1).optional(),
-    prompt: z.string().min(1).describe('Prompt; placeholders {{loop_name}} {{workdir}} {{completed_specs}}'),
+    prompt: ProcessText.min(1).describe('Prompt; placeholders {{loop_name}} {{workdir}} {{completed_specs}}'),
     timeout_minutes: TimeoutMinutes.optional(),
   })
   .strict();

@@ -1,6 +1,6 @@
 // Nodes: the five kinds and one strict config schema per kind.
 import { z } from 'zod';
-import { Id, MaxIterations, NodeName, TimeoutMinutes } from './common';
+import { Id, MaxIterations, NodeName, ProcessText, TimeoutMinutes } from './common';
 
 export const NODE_KINDS = ['agent', 'check', 'gate', 'router', 'quorum'] as const;
 export const NodeKind = z.enum(NODE_KINDS);
@@ -15,7 +15,7 @@ export const AgentConfig = z
   .object({
     platform: z.string().min(1).optional().describe('Agent platform from config.json (claude, opencode, codex, gemini, …)'),
     model: z.string().min(1).optional().describe('Model passed to the platform as {{model}}'),
-    prompt_template: z.string().min(1, 'must not be empty').describe('Prompt with {{placeholders}}'),
+    prompt_template: ProcessText.min(1, 'must not be empty').describe('Prompt with {{placeholders}}'),
     timeout_minutes: TimeoutMinutes.optional().describe('Kill the agent after this long (default 30)'),
     commit_rights: z.boolean().optional().describe('This node may move git HEAD; enables commit-rights enforcement'),
     require_report: z.boolean().optional().describe('A silent exit 0 fails with no_report'),
@@ -26,7 +26,7 @@ export type AgentConfig = z.infer<typeof AgentConfig>;
 
 export const CheckConfig = z
   .object({
-    command: z.string().min(1, 'must not be empty').describe('Shell command run with bash -c in the workdir'),
+    command: ProcessText.min(1, 'must not be empty').describe('Shell command run with bash -c in the workdir'),
     timeout_minutes: TimeoutMinutes.optional().describe('Kill the command after this long (default 10)'),
     ...headBudget,
   })

@@ -1,6 +1,6 @@
 // Specs (units of work, bound to a loop or in the backlog) and queues of specs.
 import { z } from 'zod';
-import { Id, nameOf, Timestamp } from './common';
+import { Id, nameOf, ProcessText, Timestamp } from './common';
 
 export const SPEC_STATUSES = ['pending', 'running', 'completed', 'failed', 'skipped'] as const;
 export const SpecStatus = z.enum(SPEC_STATUSES);
@@ -13,7 +13,7 @@ export const QueueName = nameOf(200);
 export const SpecCreateInput = z
   .object({
     name: SpecName.describe('Spec name'),
-    content: z.string().default('').describe('What to do; {{spec_content}} falls back to the name when empty'),
+    content: ProcessText.default('').describe('What to do; {{spec_content}} falls back to the name when empty'),
     loop_id: Id.nullable().default(null).describe('Bind to this loop; null keeps the spec in the backlog'),
     workdir: z.string().min(1).nullable().default(null).describe('Workdir tag for filtering backlog specs'),
   })
@@ -23,7 +23,7 @@ export type SpecCreateInput = z.input<typeof SpecCreateInput>;
 export const SpecUpdateInput = z
   .object({
     name: SpecName.optional(),
-    content: z.string().optional(),
+    content: ProcessText.optional(),
     status: SpecStatus.optional(),
     loop_id: Id.nullable().optional(),
     workdir: z.string().min(1).nullable().optional(),

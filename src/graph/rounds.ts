@@ -1,8 +1,16 @@
 // Rounds of loops keyed by their head: counting, budgets and which nodes a new round makes stale.
 import type { Topology } from './topology';
 
-/** Current round per loop head; a head absent from the map is on its first round. */
+/**
+ * Current round per loop head; a head absent from the map is on its first round. A plain object,
+ * since it travels as JSON in workflow history and resume points; heads are read with roundAt only,
+ * so a node named `__proto__` or `constructor` is a key like any other.
+ */
 export type Rounds = Record<string, number>;
+
+export function roundAt(rounds: Rounds, head: string): number {
+  return Object.hasOwn(rounds, head) ? rounds[head] : 1;
+}
 
 export type LoopbackResult =
   | { kind: 'next_round'; rounds: Rounds; round: number; stale: string[] }
@@ -12,7 +20,7 @@ export type LoopbackResult =
 export function roundOf(topology: Topology, rounds: Rounds, vertex: string): number {
   let round = 1;
   for (const [head, body] of Object.entries(topology.bodies)) {
-    if (body.includes(vertex)) round = Math.max(round, rounds[head] ?? 1);
+    if (body.includes(vertex)) round = Math.max(round, roundAt(rounds, head));
   }
   return round;
 }
@@ -23,7 +31,7 @@ export function roundOf(topology: Topology, rounds: Rounds, vertex: string): num
  */
 export function enterLoopback(topology: Topology, rounds: Rounds, head: string): LoopbackResult {
   const budget = topology.budgets[head];
-  const round = (rounds[head] ?? 1) + 1;
+  const round = roundAt(rounds, head) + 1;
   if (round > budget) {
     return {
       kind: 'exhausted',
@@ -32,7 +40,7 @@ export function enterLoopback(topology: Topology, rounds: Rounds, head: string):
       reason: `Loop headed by '${head}' reached its budget of ${budget} round${budget === 1 ? '' : 's'} (max_iterations) without passing.`,
     };
   }
-  const body = topology.bodies[head] ?? [head];
+  const body = Object.hasOwn(topology.bodies, head) ? topology.bodies[head] : [head];
   const next: Rounds = { ...rounds, [head]: round };
   for (const inner of body) if (inner !== head) delete next[inner];
   return { kind: 'next_round', rounds: next, round, stale: body };

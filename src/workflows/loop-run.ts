@@ -146,7 +146,7 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
     let rounds: Rounds = from?.rounds ?? {};
     let previousRunId = from?.previousRunId ?? null;
     let skipNext = from?.strategy === 'skip';
-    const visits: Record<string, number> = {};
+    const visits = new Map<string, number>();
     state.rounds = rounds;
     state.vertexStates = Object.fromEntries(topology.vertices.map((v) => [v.name, 'pending' as const]));
 
@@ -168,8 +168,9 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
     }
 
     async function execute(name: string, round: number): Promise<NodeOutcome> {
-      visits[name] = (visits[name] ?? 0) + 1;
-      const runKey = `${workflowInfo().runId}:${specId}:${name}:${visits[name]}`;
+      const visit = (visits.get(name) ?? 0) + 1;
+      visits.set(name, visit);
+      const runKey = `${workflowInfo().runId}:${specId}:${name}:${visit}`;
       const kind = topology.vertices.find((v) => v.name === name)?.kind;
       const base = { ...context, round, runKey, previousRunId, stragglerMinutes: null };
       const summary = nodeSummary(name, state.specName, round);

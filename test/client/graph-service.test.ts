@@ -166,6 +166,23 @@ describe('graph service: refusals change nothing', () => {
       },
     ));
 
+  it('a NUL byte in a check command or an agent prompt', async () => {
+    await assertRefusedUnchanged(
+      loopId,
+      () => addNode(store.ctx, { loop_id: loopId, name: 'nul', kind: 'check', config: { command: 'echo a\u0000b' } }),
+      {
+        code: 'invalid_input',
+        field: 'config.command',
+        message: /NUL bytes/,
+      },
+    );
+    await assertRefusedUnchanged(
+      loopId,
+      () => addNode(store.ctx, { loop_id: loopId, name: 'nul', kind: 'agent', config: agentConfig('a\u0000b') }),
+      { code: 'invalid_input', field: 'config.prompt_template', message: /NUL bytes/ },
+    );
+  });
+
   it('an edge to a missing node', () =>
     assertRefusedUnchanged(loopId, () => addEdge(store.ctx, { loop_id: loopId, source: 'test', target: 'nowhere', condition: 'pass' }), {
       code: 'invalid_input',

@@ -42,6 +42,11 @@ describe('specs service', () => {
     await assertRefused(updateSpec(store.ctx, { spec_id: 'spec_missing', name: 'x' }), { code: 'not_found', message: /canopy spec list/ });
     await assertRefused(deleteSpec(store.ctx, { spec_id: 'spec_missing' }), { code: 'not_found', message: /canopy spec list/ });
     await assertRefused(listSpecs(store.ctx, { status: 'done' }), { code: 'invalid_input', field: 'status' });
+    await assertRefused(createSpec(store.ctx, { name: 's', content: 'a\u0000b' }), {
+      code: 'invalid_input',
+      field: 'content',
+      message: /NUL bytes/,
+    });
     assert.deepEqual(await listSpecs(store.ctx), []);
   });
 });

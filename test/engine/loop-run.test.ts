@@ -64,6 +64,27 @@ describe('loop runs', () => {
     assert.equal(await described.staticDetails(), `workdir ${workdir}\nits own specs`);
   });
 
+  it('runs loops whose nodes are named __proto__ and constructor', async () => {
+    const loopId = await loopWithSpecs(
+      h.ctx,
+      scratchDir(),
+      {
+        nodes: [agent('__proto__', 1, '@print round {{round}}'), check('constructor', 2, 'test "{{round}}" = 2')],
+        edges: [
+          { source: '__proto__', target: 'constructor' },
+          { source: 'constructor', target: '__proto__', condition: 'fail', type: 'loopback' },
+        ],
+      },
+      [{ name: 'spec' }],
+    );
+    const result = await h.withWorker(() => runToEnd(h.ctx, loopId));
+    assert.equal(result.status, 'completed', result.reason ?? '');
+    assert.deepEqual(
+      (await runsOf(h.ctx, loopId)).map((r) => `${r.node_name}:${r.round}:${r.outcome}`),
+      ['__proto__:1:pass', 'constructor:1:fail', '__proto__:2:pass', 'constructor:2:pass'],
+    );
+  });
+
   it('follows a fail edge into a fixer and loops back to the implementer, passing on round 2', async () => {
     const workdir = scratchDir();
     const loopId = await loopWithSpecs(
