@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { CanopyConfig } from '../config';
 import { missingBinaryMessage, resolveTemporalBinary } from './binary';
 import { isTemporalReachable, startDevServer, waitForTemporal, type DevServer } from './dev-server';
+import { orphanedServer, superviseServer } from './supervised-server';
 
 export interface TemporalEndpoint {
   address: string;
@@ -18,22 +19,27 @@ export async function ensureTemporal(config: CanopyConfig, progress: (line: stri
     await waitForTemporal(address, 60_000);
     return { address, server: null, description: `external server at ${address}` };
   }
+  const dbFile = path.join(config.home, 'temporal.db');
+  const record = { pidFile: path.join(config.home, 'temporal.pid'), dbFile };
+  const start = () => {
+    const binary = resolveTemporalBinary();
+    if (!binary) throw new Error(missingBinaryMessage());
+    progress(`Starting Temporal dev server (${binary.path})…`);
+    return startDevServer({ binary: binary.path, address, uiPort: config.uiPort, dbFile, logFile: path.join(config.home, 'temporal.log') });
+  };
   if (await isTemporalReachable(address)) {
-    return { address, server: null, description: `already running at ${address} (reused)` };
+    const orphan = orphanedServer(record, address);
+    if (!orphan) return { address, server: null, description: `already running at ${address} (reused)` };
+    return {
+      address,
+      server: superviseServer(orphan, start, record, progress),
+      description: `adopted the dev server (pid ${orphan.pid}) an earlier canopy up left at ${address}, data in ${dbFile}`,
+    };
   }
-  const binary = resolveTemporalBinary();
-  if (!binary) throw new Error(missingBinaryMessage());
-  progress(`Starting Temporal dev server (${binary.path})…`);
-  const server = await startDevServer({
-    binary: binary.path,
-    address,
-    uiPort: config.uiPort,
-    dbFile: path.join(config.home, 'temporal.db'),
-    logFile: path.join(config.home, 'temporal.log'),
-  });
+  const server = await start();
   return {
     address,
-    server,
-    description: `embedded dev server (pid ${server.pid}) at ${address}, data in ${path.join(config.home, 'temporal.db')}`,
+    server: superviseServer(server, start, record, progress),
+    description: `embedded dev server (pid ${server.pid}) at ${address}, data in ${dbFile}`,
   };
 }

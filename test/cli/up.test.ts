@@ -1,10 +1,12 @@
-// `canopy up` starts an embedded Temporal server and a worker, and Ctrl-C leaves nothing behind.
+// `canopy up` starts an embedded Temporal server and a worker, keeps the server alive, and Ctrl-C leaves nothing behind.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { it } from 'node:test';
 import { tempHome } from '../helpers/engine';
 import { freePort } from '../../src/temporal/free-port';
-import { spawnCanopy, waitForOutput } from '../helpers/processes';
+import { isTemporalReachable } from '../../src/temporal/dev-server';
+import { spawnCanopy, waitForOutput, type CanopyProcess } from '../helpers/processes';
 
 /** Processes whose command line mentions `text` (the canopy home is in the dev server's --db-filename). */
 function processesMentioning(text: string): number[] {
@@ -23,7 +25,8 @@ function processesMentioning(text: string): number[] {
 /** The goal is 2 s; the bound is wider so a loaded machine does not fail the test, yet below the old 5 s. */
 const LINGER_LIMIT_MS = 4_000;
 
-it('canopy up runs Temporal and a worker, and SIGINT stops both and exits at once', async () => {
+/** The environment of a `canopy up` with its own home and free ports. */
+async function upEnv(): Promise<{ home: string; env: NodeJS.ProcessEnv }> {
   const home = tempHome();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -33,11 +36,10 @@ it('canopy up runs Temporal and a worker, and SIGINT stops both and exits at onc
     CANOPY_MCP_PORT: String(await freePort()),
   };
   delete env.TEMPORAL_ADDRESS;
-  const up = spawnCanopy(['up'], env);
-  await waitForOutput(up, /canopy is up/);
-  const serverPid = Number(/pid (\d+)/.exec(up.output())![1]);
-  assert.ok(processesMentioning(home).includes(serverPid), 'the dev server keeps its data in the canopy home');
+  return { home, env };
+}
 
+async function stopAndAssertClean(up: CanopyProcess, home: string): Promise<void> {
   up.child.kill('SIGINT');
   await waitForOutput(up, /Stopped\./);
   const stoppedAt = Date.now();
@@ -46,4 +48,42 @@ it('canopy up runs Temporal and a worker, and SIGINT stops both and exits at onc
   const lingeredMs = Date.now() - stoppedAt;
   assert.ok(lingeredMs < LINGER_LIMIT_MS, `the process lingered ${lingeredMs} ms after printing Stopped.`);
   assert.deepEqual(processesMentioning(home), [], 'no temporal or worker process is left');
+}
+
+it('canopy up runs Temporal and a worker, and SIGINT stops both and exits at once', async () => {
+  const { home, env } = await upEnv();
+  const up = spawnCanopy(['up'], env);
+  await waitForOutput(up, /canopy is up/);
+  const serverPid = Number(/pid (\d+)/.exec(up.output())![1]);
+  assert.ok(processesMentioning(home).includes(serverPid), 'the dev server keeps its data in the canopy home');
+  await stopAndAssertClean(up, home);
+});
+
+it('canopy up restarts its dev server on the same database when it dies', async () => {
+  const { home, env } = await upEnv();
+  const up = spawnCanopy(['up'], env);
+  await waitForOutput(up, /canopy is up/);
+  const first = Number(/pid (\d+)/.exec(up.output())![1]);
+  process.kill(first, 'SIGKILL');
+  await waitForOutput(up, /Temporal dev server restarted \(pid (\d+)\)/);
+  const second = Number(/restarted \(pid (\d+)\)/.exec(up.output())![1]);
+  assert.notEqual(second, first);
+  assert.equal(readFileSync(path.join(home, 'temporal.pid'), 'utf8'), String(second));
+  assert.ok(await isTemporalReachable(`127.0.0.1:${env.CANOPY_TEMPORAL_PORT}`), 'the new server answers on the same address');
+  await stopAndAssertClean(up, home);
+});
+
+it('canopy up after a crash adopts the dev server the crashed one left, and stops it on exit', async () => {
+  const { home, env } = await upEnv();
+  const crashed = spawnCanopy(['up'], env);
+  await waitForOutput(crashed, /canopy is up/);
+  const orphan = Number(/pid (\d+)/.exec(crashed.output())![1]);
+  crashed.child.kill('SIGKILL');
+  await crashed.exited;
+  assert.ok(processesMentioning(home).includes(orphan), 'the dev server outlives the crashed canopy up');
+
+  const up = spawnCanopy(['up'], env);
+  await waitForOutput(up, /canopy is up/);
+  assert.match(up.output(), new RegExp(`adopted the dev server \\(pid ${orphan}\\)`));
+  await stopAndAssertClean(up, home);
 });
