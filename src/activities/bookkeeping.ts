@@ -8,12 +8,14 @@ import { buildTopology } from '../graph/topology';
 import { getGraph } from '../store/graph-repository';
 import { insertLoopRun, updateLoopRun } from '../store/loop-runs-repository';
 import { getLoop, setLoopStatus } from '../store/loops-repository';
+import { endRunningNodeRuns } from '../store/node-runs-repository';
 import { getQueue } from '../store/queues-repository';
 import { getSpec, nextPendingSpec, updateSpec } from '../store/specs-repository';
 import type { EnsembleRuntime, FinishLoopRunInput, SpecTopology } from './contract';
 import type { ActivityDeps } from './deps';
 import { readHead } from './git';
 import { notifyHuman } from './notify';
+import { killProcessGroup } from './process-group';
 
 export function bookkeepingActivities(deps: ActivityDeps) {
   const { db } = deps;
@@ -91,6 +93,15 @@ export function bookkeepingActivities(deps: ActivityDeps) {
         ended_at: new Date().toISOString(),
       });
       const loop = await setLoopStatus(db, input.loopId, input.status);
+      // A node whose worker died on its last attempt never closed its record, nor killed its group.
+      if (input.status === 'failed') {
+        const failure = {
+          status: 'fail' as const,
+          failure_kind: 'infra' as const,
+          reason: `Abandoned when the run failed: ${input.reason}`,
+        };
+        await Promise.all((await endRunningNodeRuns(db, input.loopId, failure)).map((pgid) => killProcessGroup(pgid)));
+      }
       const hasCompletionHook = input.status === 'completed' && Boolean(loop?.on_completed);
       if (input.status === 'completed' && !hasCompletionHook) {
         notifyHuman('Loop completed', loop ? `${loop.name} completed.` : `Loop ${input.loopId} completed.`);

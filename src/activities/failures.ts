@@ -40,6 +40,16 @@ export function deterministicFailure(error: unknown): DeterministicFailure | nul
   return typeof code === 'string' && LASTING_CODES.has(code) ? { kind: 'spawn_error', reason: error.message } : null;
 }
 
+/**
+ * How a node's activity ends on `error`: a deterministic error, or a transient one on the last of
+ * `maxAttempts`, fails the node; null leaves the error to Temporal's next retry (or its cancellation).
+ */
+export function nodeFailure(error: unknown, attempt: number, maxAttempts: number): DeterministicFailure | null {
+  const failure = deterministicFailure(error);
+  if (failure || error instanceof CancelledFailure || attempt < maxAttempts) return failure;
+  return { kind: 'infra', reason: `Gave up after ${attempt} attempts: ${error instanceof Error ? error.message : String(error)}` };
+}
+
 /** Wraps an activity so a deterministic error reaches the workflow as a non-retryable failure saying why. */
 export function nonRetryableWhenDeterministic<A extends unknown[], R>(name: string, activity: (...args: A) => Promise<R>) {
   return async (...args: A): Promise<R> => {

@@ -14,7 +14,7 @@ import type { ActivityDeps } from './deps';
 import { readHead } from './git';
 import { loadScene, templateValues, type NodeScene } from './node-scene';
 import { buildQuorum } from './quorum';
-import { deterministicFailure } from './failures';
+import { nodeFailure } from './failures';
 import { closeNodeRun, failNodeRun, openNodeRun, subjectOf } from './run-record';
 
 export function nodeActivities(deps: ActivityDeps) {
@@ -26,15 +26,7 @@ export function nodeActivities(deps: ActivityDeps) {
     try {
       return await work();
     } catch (error) {
-      const attempt = Context.current().info.attempt;
-      const failure =
-        deterministicFailure(error) ??
-        (attempt >= NODE_MAX_ATTEMPTS && !(error instanceof CancelledFailure)
-          ? {
-              kind: 'infra' as const,
-              reason: `Gave up after ${attempt} attempts: ${error instanceof Error ? error.message : String(error)}`,
-            }
-          : null);
+      const failure = nodeFailure(error, Context.current().info.attempt, NODE_MAX_ATTEMPTS);
       if (!failure) throw error;
       return failNodeRun(deps, run, failure);
     }

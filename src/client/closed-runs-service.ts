@@ -5,7 +5,7 @@ import type { Loop } from '../domain/loop';
 import type { FailureKind } from '../domain/node-run';
 import { insertLoopRun, latestLoopRun, updateLoopRun } from '../store/loop-runs-repository';
 import { getLoop, setLoopStatus } from '../store/loops-repository';
-import { cancelRunningNodeRuns } from '../store/node-runs-repository';
+import { endRunningNodeRuns } from '../store/node-runs-repository';
 import { listSpecs, updateSpec } from '../store/specs-repository';
 import { temporalClientSdk } from '../temporal/sdk';
 import type { loopRunWorkflow } from '../workflows/loop-run';
@@ -33,7 +33,7 @@ export async function recordRunClosed(ctx: ClientContext, loop: Loop, failure: {
     else await insertLoopRun(tx, { loop_id: loop.id, workflow_id: loopWorkflowId(loop.id), ...ended });
     for (const spec of await listSpecs(tx, { loopId: loop.id, status: 'running' })) await updateSpec(tx, spec.id, { status: 'failed' });
     await setLoopStatus(tx, loop.id, 'failed');
-    return cancelRunningNodeRuns(tx, loop.id);
+    return endRunningNodeRuns(tx, loop.id, { status: 'cancelled', failure_kind: failure.kind, reason: failure.reason });
   });
   await Promise.all(groups.map((pgid) => killProcessGroup(pgid)));
   return (await getLoop(ctx.db, loop.id))!;

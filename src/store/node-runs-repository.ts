@@ -150,13 +150,17 @@ function nodeRunChangesToRow(changes: NodeRunChanges): NodeRunRowUpdate {
   };
 }
 
-/** Marks the loop's still-running node runs cancelled; returns the process groups they had recorded. */
-export async function cancelRunningNodeRuns(db: DatabaseOrTransaction, loopId: string): Promise<number[]> {
+/** Ends the loop's node runs still marked running (their attempts are dead); returns the process groups they had recorded. */
+export async function endRunningNodeRuns(
+  db: DatabaseOrTransaction,
+  loopId: string,
+  end: Required<Pick<NodeRunChanges, 'status' | 'failure_kind' | 'reason'>>,
+): Promise<number[]> {
   const running = db.selectFrom('node_runs').where('loop_id', '=', loopId).where('status', '=', 'running');
   const groups = await running.select('pgid').where('pgid', 'is not', null).execute();
   await db
     .updateTable('node_runs')
-    .set({ status: 'cancelled', pgid: null, ended_at: now() })
+    .set({ ...nodeRunChangesToRow(end), outcome: end.status === 'fail' ? 'fail' : null, pgid: null, ended_at: now() })
     .where('loop_id', '=', loopId)
     .where('status', '=', 'running')
     .execute();

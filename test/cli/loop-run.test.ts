@@ -5,7 +5,8 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { CANOPY_BIN, childEnv, useEngineHarness } from '../helpers/engine';
-import { scratchDir } from '../helpers/loops';
+import { runsOf, scratchDir } from '../helpers/loops';
+import { waitUntil } from '../helpers/wait';
 
 /** Runs canopy as a child process without blocking this process, whose worker must keep polling. */
 function canopy(env: NodeJS.ProcessEnv, ...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
@@ -56,6 +57,23 @@ describe('canopy loop run --wait', () => {
     const run = await h.withWorker(() => canopy(env, 'loop', 'run', loopId, '--wait'));
     assert.equal(run.status, 1);
     assert.match(run.stdout, /Loop failed at only \[exit_code\]: Command exited with code 4\./);
+  });
+
+  it('loop stop ends a running loop so that --wait returns, and loop info then says stopped', async () => {
+    const { env, loopId } = await importedLoop('sleep 300');
+    await h.withWorker(async () => {
+      const run = canopy(env, 'loop', 'run', loopId, '--wait');
+      await waitUntil('the check to start', async () => (await runsOf(h.ctx, loopId)).some((r) => r.pgid !== null));
+      const stop = await canopy(env, 'loop', 'stop', loopId);
+      assert.equal(stop.status, 0, stop.stderr);
+      assert.match(stop.stdout, new RegExp(`Loop ${loopId} stopped \\(workflow cancelled\\); reset it with`));
+      assert.notEqual((await run).status, 0);
+    });
+    const info = JSON.parse((await canopy(env, 'loop', 'info', loopId, '--json')).stdout);
+    assert.deepEqual([info.status, info.last_run.reason], ['failed', 'stopped']);
+    const again = await canopy(env, 'loop', 'stop', loopId);
+    assert.notEqual(again.status, 0);
+    assert.match(again.stderr, /nothing to stop/);
   });
 
   it('warns when no worker polls the task queue', async () => {

@@ -7,6 +7,7 @@ import { describe, it } from 'node:test';
 import { loopStatus } from '../../src/client/loop-status-service';
 import { getNodeByName, updateNode } from '../../src/store/graph-repository';
 import { updateLoop } from '../../src/store/loops-repository';
+import { insertNodeRun } from '../../src/store/node-runs-repository';
 import { listSpecs, updateSpec } from '../../src/store/specs-repository';
 import { engineHarness, useEngineHarness } from '../helpers/engine';
 import { agent, check, loopWithSpecs, runsOf, runToEnd, scratchDir } from '../helpers/loops';
@@ -34,11 +35,11 @@ describe('failures that no retry can cure', () => {
     );
   }
 
-  it('fails a check whose stored command holds a NUL byte, naming the cause', QUICK, async () => {
+  it('fails a check whose stored command holds a NUL byte, naming the field', QUICK, async () => {
     const loopId = await loopWithSpecs(h.ctx, scratchDir(), { nodes: [check('nul', 1, 'echo fine')] }, [{ name: 'spec' }]);
     const node = (await getNodeByName(h.ctx.db, loopId, 'nul'))!;
     await updateNode(h.ctx.db, node.id, { config: { command: 'echo a\u0000b', timeout_minutes: 1 } });
-    await assertFailsOnce(loopId, 'nul', 'spawn_error', /null bytes/);
+    await assertFailsOnce(loopId, 'nul', 'invalid_config', /command: must not contain NUL bytes/);
   });
 
   it('fails an agent whose spec content holds a NUL byte', QUICK, async () => {
@@ -104,8 +105,16 @@ describe('transient failures', () => {
     const h = await engineHarness(
       {},
       {
-        runNode: async () => {
+        runNode: async (input) => {
           attempts += 1;
+          // Each attempt opens the node's record and dies before closing it, as a worker killed mid-node would.
+          await insertNodeRun(h.ctx.db, {
+            loop_id: input.loopId,
+            node_name: input.nodeName,
+            kind: 'check',
+            round: 1,
+            run_key: `${input.runKey}:${attempts}`,
+          });
           throw new Error('the store went away');
         },
       },
@@ -116,6 +125,12 @@ describe('transient failures', () => {
       assert.equal(result.status, 'failed');
       assert.match(result.reason ?? '', /the store went away/);
       assert.equal(attempts, 5);
+      const runs = await runsOf(h.ctx, loopId);
+      assert.equal(runs.length, 5);
+      for (const run of runs) {
+        assert.deepEqual([run.status, run.failure_kind], ['fail', 'infra']);
+        assert.match(run.reason ?? '', /^Abandoned when the run failed: .*the store went away/);
+      }
       assert.match((await loopStatus(h.ctx, loopId)).last_run?.reason ?? '', /the store went away/);
     } finally {
       await h.close();
