@@ -52,6 +52,21 @@ describe('launcher', () => {
     assert.notEqual((await ended).exitCode, 0);
   });
 
+  it('reports a spawn that throws (a NUL byte, E2BIG) as an error, and keeps the launcher and its other processes alive', async () => {
+    const sleeper = launch('sleep', ['1'], { cwd: '/tmp', env: process.env, detached: true });
+    await new Promise<void>((resolve) => sleeper.once('spawn', resolve));
+    const [launcher] = launcherPids();
+    const refused = [
+      launch('echo', ['a\u0000b'], { cwd: '/tmp', env: process.env }),
+      launch('true', [], { cwd: '/tmp', env: { ...process.env, HUGE: 'x'.repeat(256 * 1024) } }),
+    ].map((child) => Promise.all([new Promise<Error & { code?: string }>((resolve) => child.once('error', resolve)), closed(child)]));
+    const [[nul], [big]] = await Promise.all(refused);
+    assert.equal(nul.code, 'ERR_INVALID_ARG_VALUE');
+    assert.equal(big.code, 'E2BIG');
+    assert.deepEqual(await closed(sleeper), { exitCode: 0, signal: null }, 'the other process ran to its end');
+    assert.deepEqual(launcherPids(), [launcher]);
+  });
+
   it('fails what a dead launcher was running, and the next launch starts a new launcher', async () => {
     const sleeper = launch('sleep', ['30'], { cwd: '/tmp', env: process.env, detached: true });
     await new Promise<void>((resolve) => sleeper.once('spawn', resolve));

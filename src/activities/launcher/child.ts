@@ -1,7 +1,8 @@
 // The launcher process: starts processes on the worker's behalf and streams back what they print
 // and how they end. A process costs a fork of whoever starts it, and a fork costs in proportion to
 // the parent's memory: from this small process it is a few times cheaper than from the worker.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import type { LaunchEvent, LaunchRequest } from './protocol';
 
 function send(event: LaunchEvent): void {
@@ -10,12 +11,22 @@ function send(event: LaunchEvent): void {
 
 function launch(request: LaunchRequest): void {
   const { id } = request;
-  const child = spawn(request.command, request.args, {
-    cwd: request.cwd,
-    env: request.env,
-    detached: request.detached,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  let child: ChildProcessByStdio<null, Readable, Readable>;
+  try {
+    child = spawn(request.command, request.args, {
+      cwd: request.cwd,
+      env: request.env,
+      detached: request.detached,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+  } catch (error) {
+    // E2BIG, a NUL byte, a cwd that is a file: spawn throws instead of emitting 'error', and
+    // uncaught it would end this launcher and every process it reports on.
+    const { message, code } = error as NodeJS.ErrnoException;
+    send({ type: 'error', id, message, code: code ?? null });
+    send({ type: 'close', id, exitCode: null, signal: null });
+    return;
+  }
   child.once('spawn', () => send({ type: 'spawn', id, pid: child.pid! }));
   child.once('error', (error: NodeJS.ErrnoException) => send({ type: 'error', id, message: error.message, code: error.code ?? null }));
   child.stdout.on('data', (chunk: Buffer) => send({ type: 'stdout', id, chunk }));
