@@ -53,9 +53,9 @@ export async function listRuns(
   }));
 }
 
-/** One run's full stored input and output, with its infra_attempt marker. */
+/** One run's full stored input and output, with its infra_attempt marker and the attempts before it. */
 export async function getRun(ctx: ClientContext, runId: string): Promise<NodeRun> {
   const run = await getNodeRun(ctx.db, runId);
   if (!run) throw notFound('node run', runId, 'List runs with `canopy loop runs <loop_id>`.');
-  return redactFields(run);
+  return { ...redactFields(run), attempts: run.attempts.map(redactFields) };
 }
