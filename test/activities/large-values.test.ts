@@ -1,0 +1,31 @@
+// Values over the inline bound become files in the run directory; small ones travel as they are.
+import assert from 'node:assert/strict';
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { it } from 'node:test';
+import { agentPrompt, INLINE_VALUE_BYTES, placeholderEnvironment } from '../../src/activities/large-values';
+import { tempDir } from '../helpers/store';
+
+it('writes a value over the bound to <name>.txt and passes a marked excerpt and the path', () => {
+  const home = tempDir();
+  const content = 'é'.repeat(INLINE_VALUE_BYTES); // two bytes each: over the bound in bytes, not in characters
+  const env = placeholderEnvironment({ home, nodeRunId: 'nrun_1' }, { spec_content: content, round: '2' });
+  assert.equal(env.CANOPY_ROUND, '2');
+  assert.equal(env.CANOPY_ROUND_FILE, undefined);
+  const file = path.join(home, 'runs', 'nrun_1', 'spec_content.txt');
+  assert.equal(env.CANOPY_SPEC_CONTENT_FILE, file);
+  assert.equal(readFileSync(file, 'utf8'), content);
+  assert.equal(statSync(file).mode & 0o777, 0o600);
+  assert.equal(statSync(path.dirname(file)).mode & 0o777, 0o700);
+  assert.match(env.CANOPY_SPEC_CONTENT, /\n\[canopy: truncated; the full value \(131072 bytes\) is in \$CANOPY_SPEC_CONTENT_FILE\]$/);
+  assert.ok(Buffer.byteLength(env.CANOPY_SPEC_CONTENT) < INLINE_VALUE_BYTES);
+});
+
+it('keeps a prompt that fits in argv, and points the agent at prompt.md otherwise', () => {
+  const home = tempDir();
+  assert.deepEqual(agentPrompt({ home, nodeRunId: 'nrun_2' }, 'short'), { prompt: 'short', env: {} });
+  const long = 'p'.repeat(INLINE_VALUE_BYTES + 1);
+  const { prompt, env } = agentPrompt({ home, nodeRunId: 'nrun_2' }, long);
+  assert.equal(readFileSync(env.CANOPY_PROMPT_FILE, 'utf8'), long);
+  assert.ok(prompt.includes(env.CANOPY_PROMPT_FILE) && prompt.length < 500, prompt);
+});
