@@ -1,6 +1,6 @@
 // Values too large for argv or one environment variable (Linux caps each string at 128 KiB) go to
 // files in the node run's private directory; the process gets the path and a marked excerpt.
-import { placeholderVariable } from '../graph/templates';
+import { placeholderEnv, placeholderVariable } from '../graph/templates';
 import { openRunDirectory, writeRunFile } from './run-directory';
 
 /** Largest value passed inline, in bytes: half the kernel's per-string cap leaves room for the rest. */
@@ -18,15 +18,11 @@ export interface RunFiles {
  * the file's path.
  */
 export function placeholderEnvironment(run: RunFiles, values: Record<string, string>): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(values)) {
+  const entries = Object.entries(values);
+  const env = placeholderEnv(Object.fromEntries(entries.filter(([, value]) => fitsInline(value))));
+  for (const [name, value] of entries.filter(([, value]) => !fitsInline(value))) {
     const variable = placeholderVariable(name);
-    if (fitsInline(value)) {
-      env[variable] = value;
-      continue;
-    }
-    const file = writeRunFile(openRunDirectory(run.home, run.nodeRunId), `${name}.txt`, value);
-    env[`${variable}_FILE`] = file;
+    env[`${variable}_FILE`] = writeRunFile(openRunDirectory(run.home, run.nodeRunId), `${name}.txt`, value);
     env[variable] = `${excerptOf(value)}\n[canopy: truncated; the full value (${Buffer.byteLength(value)} bytes) is in $${variable}_FILE]`;
   }
   return env;
