@@ -66,11 +66,12 @@ async function closedWorkflow(ctx: ClientContext, loopId: string): Promise<strin
       throw error;
     }
     if (status === 'RUNNING' || status === 'COMPLETED' || status === 'CONTINUED_AS_NEW') return null;
+    if (status !== 'FAILED') return `The workflow ${handle.workflowId} was ${status.toLowerCase().replace('_', ' ')} outside canopy.`;
     const cause = await handle.result().then(
       () => '',
       (error: unknown) => (error instanceof WorkflowFailedError && error.cause ? `: ${innermostMessage(error.cause)}` : ''),
     );
-    return `The workflow ${handle.workflowId} was ${status.toLowerCase().replace('_', ' ')} outside canopy${cause}.`;
+    return `The workflow ${handle.workflowId} failed${cause}.`;
   });
 }
 

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { ApplicationFailure } from '@temporalio/activity';
 import { loopStatus } from '../../src/client/loop-status-service';
 import { getNodeByName, updateNode } from '../../src/store/graph-repository';
 import { updateLoop } from '../../src/store/loops-repository';
@@ -132,6 +133,32 @@ describe('transient failures', () => {
         assert.match(run.reason ?? '', /^Abandoned when the run failed: .*the store went away/);
       }
       assert.match((await loopStatus(h.ctx, loopId)).last_run?.reason ?? '', /the store went away/);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('shows a run that failed where no node can be blamed as failed, with the reason, in loop info', QUICK, async () => {
+    const h = await engineHarness(
+      {},
+      {
+        claimNextSpec: async () => {
+          throw ApplicationFailure.nonRetryable('the queue table is corrupt', 'store_constraint');
+        },
+      },
+    );
+    try {
+      const loopId = await loopWithSpecs(h.ctx, scratchDir(), { nodes: [check('any', 1, 'true')] }, [{ name: 'spec' }]);
+      const waited = await h.withWorker(() =>
+        runToEnd(h.ctx, loopId).then(
+          () => 'completed',
+          (error: Error) => error.name,
+        ),
+      );
+      assert.equal(waited, 'WorkflowFailedError', 'loop run --wait returns');
+      const info = await loopStatus(h.ctx, loopId);
+      assert.deepEqual([info.status, info.last_run?.failure_kind], ['failed', 'workflow_closed']);
+      assert.match(info.last_run?.reason ?? '', /^The workflow loop-\S+ failed: the queue table is corrupt\.$/);
     } finally {
       await h.close();
     }
