@@ -34,12 +34,12 @@ export function superviseServer(
   let current = first;
   let stopping = false;
   let restarting: Promise<void> | null = null;
-  writeFileSync(record.pidFile, String(current.pid));
+  writeFileSync(record.pidFile, String(current.pid), { mode: 0o600 });
   const restart = async () => {
     progress(`Temporal dev server (pid ${current.pid}) died; restarting it on ${record.dbFile}…`);
     try {
       current = await start();
-      writeFileSync(record.pidFile, String(current.pid));
+      writeFileSync(record.pidFile, String(current.pid), { mode: 0o600 });
       progress(`Temporal dev server restarted (pid ${current.pid}).`);
     } catch (error) {
       progress(`Temporal dev server did not restart (${error instanceof Error ? error.message : String(error)}); trying again.`);

@@ -3,6 +3,7 @@
 import {
   ActivityCancellationType,
   ActivityFailure,
+  ApplicationFailure,
   condition,
   continueAsNew,
   patched,
@@ -298,12 +299,14 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
 }
 
 /**
- * An activity that failed for good (its node or spec was deleted mid-run) ends the loop run as
- * failed with the reason, leaving no resume point; anything else is a bug and fails the task.
+ * An activity that failed for good (its node or spec was deleted mid-run, its workdir is a file,
+ * its retries ran out) ends the loop run as failed with the reason, leaving no resume point;
+ * anything else is a bug and fails the task.
  */
 function unrunnable(error: unknown, vertex: string): SpecResult {
-  if (!(error instanceof ActivityFailure)) throw error;
-  const reason = error.cause?.message ?? error.message;
+  const fromLocalActivity = error instanceof ApplicationFailure && patched(PATCHES.localFailuresFailTheRun);
+  if (!(error instanceof ActivityFailure) && !fromLocalActivity) throw error;
+  const reason = error instanceof ActivityFailure ? (error.cause?.message ?? error.message) : (error as ApplicationFailure).message;
   return { status: 'failed', vertex, outcome: { failureKind: null, reason }, resume: null };
 }
 

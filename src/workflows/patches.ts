@@ -11,4 +11,10 @@ export const PATCHES = {
   localBookkeeping: 'local-bookkeeping',
   /** The CanopyLoopStatus search attribute follows the loop's status, so the UI's list filters by it. */
   statusSearchAttribute: 'status-search-attribute',
+  /**
+   * A local activity that failed for good (its workdir is a file, a gate was deleted) reaches the
+   * workflow as an ApplicationFailure rather than an ActivityFailure; it fails the loop run with
+   * its reason, recorded, instead of failing the workflow and leaving the loop marked running.
+   */
+  localFailuresFailTheRun: 'local-failures-fail-the-run',
 } as const;
