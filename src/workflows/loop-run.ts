@@ -303,7 +303,7 @@ function skipped(nodeRunId: string | null): NodeOutcome {
 }
 
 async function mapWithConcurrency<T, R>(items: T[], limit: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
+  const results = new Array<R>(items.length);
   let next = 0;
   const lane = async () => {
     while (next < items.length) {
