@@ -1,0 +1,76 @@
+// `npm run record-histories [scenario…]`: plays the scenarios on fresh dev servers and writes each
+// workflow run's event history to test/fixtures/histories/<era>/, the era of the current code.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
+import { loopWorkflowId } from '../../src/workflows/shared';
+import { startTestServer, type TestServer } from '../helpers/dev-server';
+import { engineHarness } from '../helpers/engine';
+import { waitUntil } from '../helpers/wait';
+import { currentEra, HISTORIES_DIR, historyFiles, historyText } from './histories';
+import { SCENARIOS, type Scenario } from './scenarios';
+
+/** Few enough events that a loop of one-node specs continues as new after each spec, as a long run would. */
+const SUGGEST_CONTINUE_AS_NEW = 'limit.historyCount.suggestContinueAsNew=20';
+
+async function record(server: TestServer, scenarios: Scenario[], outDir: string): Promise<void> {
+  // The harness (test/helpers/engine.ts) finds its server where `npm test` puts it.
+  process.env.CANOPY_TEST_TEMPORAL_ADDRESS = server.address;
+  const h = await engineHarness();
+  try {
+    const client = await h.ctx.temporal();
+    await h.withWorker(async () => {
+      for (const scenario of scenarios) {
+        const loopId = await scenario.play(h);
+        const runs = await closedRuns(client, loopWorkflowId(loopId), scenario.runs);
+        const files = historyFiles(scenario.name, scenario.runs);
+        for (const [index, run] of runs.entries()) {
+          const history = await client.workflow.getHandle(run.workflowId, run.runId).fetchHistory();
+          const file = path.join(outDir, files[index]);
+          writeFileSync(file, historyText(history));
+          console.log(`${path.relative(HISTORIES_DIR, file)}: ${history.events?.length ?? 0} events`);
+        }
+      }
+    });
+  } finally {
+    await h.close();
+  }
+}
+
+/** The workflow's runs, oldest first, once every one of them has closed and is visible. */
+async function closedRuns(client: Client, workflowId: string, expected: number): Promise<WorkflowExecutionInfo[]> {
+  return waitUntil(`${expected} closed runs of ${workflowId}`, async () => {
+    const runs: WorkflowExecutionInfo[] = [];
+    for await (const run of client.workflow.list({ query: `WorkflowId = "${workflowId}"` })) runs.push(run);
+    if (runs.length !== expected || runs.some((run) => run.status.name === 'RUNNING')) return null;
+    return runs.sort((a, b) => a.startTime.getTime() - b.startTime.getTime());
+  });
+}
+
+async function main(): Promise<void> {
+  const only = process.argv.slice(2);
+  const unknown = only.filter((name) => !SCENARIOS.some((scenario) => scenario.name === name));
+  if (unknown.length > 0)
+    throw new Error(`No scenario ${unknown.join(', ')}; the scenarios are ${SCENARIOS.map((s) => s.name).join(', ')}.`);
+  const chosen = SCENARIOS.filter((scenario) => only.length === 0 || only.includes(scenario.name));
+  const outDir = path.join(HISTORIES_DIR, currentEra());
+  mkdirSync(outDir, { recursive: true });
+  for (const [continueAsNew, dynamicConfig] of [
+    [false, []],
+    [true, [SUGGEST_CONTINUE_AS_NEW]],
+  ] as const) {
+    const scenarios = chosen.filter((scenario) => Boolean(scenario.continueAsNew) === continueAsNew);
+    if (scenarios.length === 0) continue;
+    const server = await startTestServer([...dynamicConfig]);
+    try {
+      await record(server, scenarios, outDir);
+    } finally {
+      await server.stop();
+    }
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
