@@ -55,18 +55,17 @@ async function main(): Promise<void> {
   const chosen = SCENARIOS.filter((scenario) => only.length === 0 || only.includes(scenario.name));
   const outDir = path.join(HISTORIES_DIR, currentEra());
   mkdirSync(outDir, { recursive: true });
-  for (const [continueAsNew, dynamicConfig] of [
-    [false, []],
-    [true, [SUGGEST_CONTINUE_AS_NEW]],
-  ] as const) {
-    const scenarios = chosen.filter((scenario) => Boolean(scenario.continueAsNew) === continueAsNew);
-    if (scenarios.length === 0) continue;
-    const server = await startTestServer([...dynamicConfig]);
-    try {
-      await record(server, scenarios, outDir);
-    } finally {
-      await server.stop();
-    }
+  const groups = [
+    { scenarios: chosen.filter((scenario) => !scenario.continueAsNew), dynamicConfig: [] },
+    { scenarios: chosen.filter((scenario) => scenario.continueAsNew), dynamicConfig: [SUGGEST_CONTINUE_AS_NEW] },
+  ].filter((group) => group.scenarios.length > 0);
+  // Both servers are up before either records, so the second cannot pick a port the first is still letting go of.
+  const servers: TestServer[] = [];
+  try {
+    for (const group of groups) servers.push(await startTestServer(group.dynamicConfig));
+    for (const [index, group] of groups.entries()) await record(servers[index], group.scenarios, outDir);
+  } finally {
+    await Promise.all(servers.map((server) => server.stop()));
   }
 }
 
