@@ -1,7 +1,8 @@
 // Named patches of the loop-run workflow. A change to the workflow's sequence of commands goes
 // behind `patched(id)`, so runs recorded before it replay on the code path they took; the ids
 // stay here, and the histories recorded before each change stay in the replay fixtures, until
-// the patch is deprecated and removed.
+// the patch is deprecated and removed. The newest id comes last: it names the era of
+// test/fixtures/histories that new recordings go to.
 export const PATCHES = {
   /**
    * Bookkeeping that may run twice (statuses, the run's end, the topology, HEAD) runs as local
