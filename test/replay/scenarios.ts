@@ -24,6 +24,7 @@ const chain = (...steps: [string, string][]): LoopShape => ({
   edges: steps.slice(1).map(([name], index) => ({ source: steps[index][0], target: name })),
 });
 
+/** Implement, test, and on a failing test fix and loop back to the implementer. */
 const fixLoop = (tests: string, settings?: LoopShape['settings']): LoopShape => ({
   settings,
   nodes: [agent('implementer', 1, '@print round {{round}}'), check('tests', 2, tests), agent('fixer', 3, '@write fixed.txt y')],
@@ -39,12 +40,13 @@ function expectStatus(loopId: string, status: string, want: string): string {
   return loopId;
 }
 
+/** Runs a new loop of `specs` to its end, which must be `want`. */
 async function runOne(h: EngineHarness, shape: LoopShape, specs: { name: string; content?: string }[], want = 'completed') {
   const loopId = await loopWithSpecs(h.ctx, scratchDir(), shape, specs);
   return expectStatus(loopId, (await runToEnd(h.ctx, loopId)).status, want);
 }
 
-async function statusIs(h: EngineHarness, loopId: string, status: string): Promise<void> {
+async function untilStatus(h: EngineHarness, loopId: string, status: string): Promise<void> {
   await waitUntil(`loop ${loopId} to be ${status}`, async () => (await getLoop(h.ctx.db, loopId))?.status === status);
 }
 
@@ -118,7 +120,7 @@ export const SCENARIOS: Scenario[] = [
       const loopId = await loopWithSpecs(h.ctx, scratchDir(), chain(['slow', 'sleep 1'], ['next', 'true']), [{ name: 'spec' }]);
       await startLoopRun(h.ctx, loopId);
       await pauseLoop(h.ctx, loopId);
-      await statusIs(h, loopId, 'paused');
+      await untilStatus(h, loopId, 'paused');
       await continueLoop(h.ctx, loopId, 'retry');
       return expectStatus(loopId, (await waitForLoopRun(h.ctx, loopId)).status, 'completed');
     },
@@ -133,7 +135,7 @@ export const SCENARIOS: Scenario[] = [
       };
       const loopId = await loopWithSpecs(h.ctx, scratchDir(), shape, [{ name: 'spec' }]);
       await startLoopRun(h.ctx, loopId);
-      await statusIs(h, loopId, 'blocked');
+      await untilStatus(h, loopId, 'blocked');
       await waitUntil('the blocked node to end', async () => (await runsOf(h.ctx, loopId)).some((r) => r.ended_at));
       await continueLoop(h.ctx, loopId, 'skip');
       return expectStatus(loopId, (await waitForLoopRun(h.ctx, loopId)).status, 'completed');
