@@ -29,8 +29,10 @@ export function recordedHistories(): string[] {
 // proto3-JSON helpers (historyToJSON) are not used: they fail when npm installs two copies of protobufjs.
 const { History } = temporal.api.history.v1;
 
+/** One event a line: small files whose diffs show which events changed. */
 export function historyText(history: temporal.api.history.v1.IHistory): string {
-  return JSON.stringify(History.fromObject(history).toJSON(), null, 2) + '\n';
+  const { events = [] } = History.fromObject(history).toJSON() as { events?: unknown[] };
+  return `{"events": [\n${events.map((event) => JSON.stringify(event)).join(',\n')}\n]}\n`;
 }
 
 export function readHistory(file: string): temporal.api.history.v1.History {
