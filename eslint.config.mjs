@@ -1,5 +1,6 @@
 // `npm run lint`: type-aware checks everywhere, and the layering rules of the house as import bans.
 import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import tseslint from 'typescript-eslint';
@@ -28,7 +29,7 @@ const layer = (files, why, ...patterns) => ({
   },
 });
 
-export default tseslint.config(
+export default defineConfig(
   { ignores: ['dist/', 'node_modules/', '.tools/'] },
   js.configs.recommended,
   tseslint.configs.recommendedTypeChecked,
@@ -79,9 +80,7 @@ export default tseslint.config(
     ban(
       '^(\\.\\./)+(domain(/[^/]+)?|activities/contract)$',
       'Import domain and activity types with `import type`: their code stays out of the bundle.',
-      {
-        allowTypeImports: true,
-      },
+      { allowTypeImports: true },
     ),
     ban(
       '^(\\.\\./)+activities(?!/contract$)(/|$)',
