@@ -6,6 +6,9 @@ import { missingBinaryMessage, resolveTemporalBinary } from '../../src/temporal/
 import { startDevServer } from '../../src/temporal/dev-server';
 import { freePort } from '../../src/temporal/free-port';
 
+/** Dynamic config that has the server suggest continue-as-new after 20 events, as a long run would see it. */
+export const SUGGEST_CONTINUE_AS_NEW_EARLY = 'limit.historyCount.suggestContinueAsNew=20';
+
 export interface TestServer {
   address: string;
   binary: string;

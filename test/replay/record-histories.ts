@@ -2,16 +2,12 @@
 // workflow run's event history to test/fixtures/histories/<era>/, the era of the current code.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
 import { loopWorkflowId } from '../../src/workflows/shared';
-import { startTestServer, type TestServer } from '../helpers/dev-server';
+import { startTestServer, SUGGEST_CONTINUE_AS_NEW_EARLY, type TestServer } from '../helpers/dev-server';
 import { engineHarness } from '../helpers/engine';
-import { waitUntil } from '../helpers/wait';
+import { closedRuns } from '../helpers/workflow-runs';
 import { currentEra, HISTORIES_DIR, historyFiles, historyText } from './histories';
 import { SCENARIOS, type Scenario } from './scenarios';
-
-/** Few enough events that a loop of one-node specs continues as new after each spec, as a long run would. */
-const SUGGEST_CONTINUE_AS_NEW = 'limit.historyCount.suggestContinueAsNew=20';
 
 async function record(server: TestServer, scenarios: Scenario[], outDir: string): Promise<void> {
   // The harness (test/helpers/engine.ts) finds its server where `npm test` puts it.
@@ -37,16 +33,6 @@ async function record(server: TestServer, scenarios: Scenario[], outDir: string)
   }
 }
 
-/** The workflow's runs, oldest first, once every one of them has closed and is visible. */
-async function closedRuns(client: Client, workflowId: string, expected: number): Promise<WorkflowExecutionInfo[]> {
-  return waitUntil(`${expected} closed runs of ${workflowId}`, async () => {
-    const runs: WorkflowExecutionInfo[] = [];
-    for await (const run of client.workflow.list({ query: `WorkflowId = "${workflowId}"` })) runs.push(run);
-    if (runs.length !== expected || runs.some((run) => run.status.name === 'RUNNING')) return null;
-    return runs.sort((a, b) => a.startTime.getTime() - b.startTime.getTime());
-  });
-}
-
 async function main(): Promise<void> {
   const only = process.argv.slice(2);
   const unknown = only.filter((name) => !SCENARIOS.some((scenario) => scenario.name === name));
@@ -57,7 +43,7 @@ async function main(): Promise<void> {
   mkdirSync(outDir, { recursive: true });
   const groups = [
     { scenarios: chosen.filter((scenario) => !scenario.continueAsNew), dynamicConfig: [] },
-    { scenarios: chosen.filter((scenario) => scenario.continueAsNew), dynamicConfig: [SUGGEST_CONTINUE_AS_NEW] },
+    { scenarios: chosen.filter((scenario) => scenario.continueAsNew), dynamicConfig: [SUGGEST_CONTINUE_AS_NEW_EARLY] },
   ].filter((group) => group.scenarios.length > 0);
   // Both servers are up before either records, so the second cannot pick a port the first is still letting go of.
   const servers: TestServer[] = [];

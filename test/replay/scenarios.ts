@@ -5,7 +5,7 @@ import { continueLoop, pauseLoop, startLoopRun, waitForLoopRun } from '../../src
 import { createSpec } from '../../src/client/specs-service';
 import { getLoop } from '../../src/store/loops-repository';
 import type { EngineHarness } from '../helpers/engine';
-import { agent, check, loopWithSpecs, runsOf, runToEnd, scratchDir, type LoopShape } from '../helpers/loops';
+import { agent, chain, check, fixLoop, loopWithSpecs, runsOf, runToEnd, scratchDir, type LoopShape } from '../helpers/loops';
 import { waitUntil } from '../helpers/wait';
 
 export interface Scenario {
@@ -17,23 +17,6 @@ export interface Scenario {
   /** Runs the loop to its end and returns the loop's id; the harness's worker is polling. */
   play(h: EngineHarness): Promise<string>;
 }
-
-/** Checks run one after the other, each `[name, command]`. */
-const chain = (...steps: [string, string][]): LoopShape => ({
-  nodes: steps.map(([name, command], index) => check(name, index + 1, command)),
-  edges: steps.slice(1).map(([name], index) => ({ source: steps[index][0], target: name })),
-});
-
-/** Implement, test, and on a failing test fix and loop back to the implementer. */
-const fixLoop = (tests: string, settings?: LoopShape['settings']): LoopShape => ({
-  settings,
-  nodes: [agent('implementer', 1, '@print round {{round}}'), check('tests', 2, tests), agent('fixer', 3, '@write fixed.txt y')],
-  edges: [
-    { source: 'implementer', target: 'tests' },
-    { source: 'tests', target: 'fixer', condition: 'fail' },
-    { source: 'fixer', target: 'implementer', type: 'loopback' },
-  ],
-});
 
 function expectStatus(loopId: string, status: string, want: string): string {
   if (status !== want) throw new Error(`loop ${loopId} ended ${status}, expected ${want}`);
