@@ -226,6 +226,12 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
         rounds = entered.rounds;
         state.rounds = rounds;
         for (const stale of entered.stale) state.vertexStates[stale] = 'stale';
+        // A long fix loop outgrows its history inside one spec: start the new round in a fresh run
+        // that resumes the spec here (the topology is read again there, as on any resume).
+        if (workflowInfo().continueAsNewSuggested && patched(PATCHES.roundContinueAsNew)) {
+          const here: ResumePoint = { specId, vertex: step.target, rounds, strategy: 'retry', ...heads(), previousRunId };
+          await continueAsNew<typeof loopRunWorkflow>({ ...input, resume: here, loopRunId, completedSpecIds });
+        }
       }
       vertex = step.target;
     }

@@ -12,4 +12,6 @@ export const PATCHES = {
   localBookkeeping: 'local-bookkeeping',
   /** The CanopyLoopStatus search attribute follows the loop's status, so the UI's list filters by it. */
   statusSearchAttribute: 'status-search-attribute',
+  /** Continue-as-new is also taken at the start of a round, so one long spec no longer grows its history without bound. */
+  roundContinueAsNew: 'round-continue-as-new',
 } as const;

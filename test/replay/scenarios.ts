@@ -155,4 +155,10 @@ export const SCENARIOS: Scenario[] = [
     continueAsNew: true,
     play: (h) => runOne(h, chain(['only', 'true']), [{ name: 'first' }, { name: 'second' }]),
   },
+  {
+    name: 'continue-as-new-in-a-round',
+    runs: 3,
+    continueAsNew: true,
+    play: (h) => runOne(h, fixLoop('test -f fixed.txt'), [{ name: 'spec' }]),
+  },
 ];
