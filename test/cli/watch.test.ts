@@ -93,7 +93,7 @@ describe('canopy loop watch', { skip: hasTmux ? false : 'tmux is not installed (
 
         tmux('send-keys', '-t', session, 'p');
         await shows('the loop paused', /watched \(loop_\w+\)\s+paused/);
-        await waitUntil('the piped log to see the pause', async () => log.includes('loop watched paused'));
+        await waitUntil('the piped log to see the pause', () => Promise.resolve(log.includes('loop watched paused')));
         tmux('send-keys', '-t', session, 'c');
         await shows('the loop running again', /continued \(signal, retry\)/);
         assert.equal((await waitForLoopRun(engine.ctx, loop_id)).status, 'completed');
