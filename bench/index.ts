@@ -40,7 +40,7 @@ async function main(): Promise<void> {
     stdio: ['ignore', 'pipe', 'ignore'],
   });
   await new Promise<void>((resolve) =>
-    worker.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('Worker polling') && resolve()),
+    worker.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('Worker polling') && resolve()),
   );
   const ctx = await openContext(loadConfig(env));
   const workdirs: string[] = [];

@@ -62,7 +62,7 @@ async function main(): Promise<void> {
   const ctx = await openContext(config);
   const connection = await connectWorker(address);
   try {
-    const document = JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'examples', 'demo-loop.json'), 'utf8'));
+    const document: unknown = JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'examples', 'demo-loop.json'), 'utf8'));
     const imported = await importLoop(ctx, document, { workdir: repo });
     for (const spec of SPECS) await createSpec(ctx, { loop_id: imported.loop_id, ...spec });
     console.log(`Imported loop '${imported.name}' (${imported.loop_id}) into ${repo} with ${SPECS.length} specs.\n`);

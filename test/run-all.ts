@@ -1,11 +1,8 @@
 // `npm test`: one headless Temporal dev server for the whole run, then node's test runner over every compiled test file.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { missingBinaryMessage, resolveTemporalBinary } from '../src/temporal/binary';
-import { startDevServer } from '../src/temporal/dev-server';
-import { freePort } from '../src/temporal/free-port';
+import { startTestServer } from './helpers/dev-server';
 
 function testFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -16,16 +13,8 @@ function testFiles(dir: string): string[] {
 }
 
 async function main(): Promise<number> {
-  const binary = resolveTemporalBinary();
-  if (!binary) {
-    console.error(missingBinaryMessage());
-    return 1;
-  }
-  const scratch = mkdtempSync(path.join(os.tmpdir(), 'canopy-test-server-'));
-  const address = `127.0.0.1:${await freePort()}`;
-  const started = Date.now();
-  const server = await startDevServer({ binary: binary.path, address, uiPort: null, logFile: path.join(scratch, 'temporal.log') });
-  console.log(`# Temporal dev server ${binary.path} on ${address} (ready in ${Date.now() - started} ms)`);
+  const server = await startTestServer();
+  console.log(`# Temporal dev server ${server.binary} on ${server.address} (ready in ${server.readyMs} ms)`);
   try {
     const filter = process.argv.slice(2);
     const files = testFiles(__dirname)
@@ -33,12 +22,11 @@ async function main(): Promise<number> {
       .sort();
     const runner = spawn(process.execPath, ['--test', ...files], {
       stdio: 'inherit',
-      env: { ...process.env, CANOPY_TEST_TEMPORAL_ADDRESS: address, CANOPY_TEST_TEMPORAL_BIN: binary.path },
+      env: { ...process.env, CANOPY_TEST_TEMPORAL_ADDRESS: server.address, CANOPY_TEST_TEMPORAL_BIN: server.binary },
     });
     return await new Promise<number>((resolve) => runner.once('exit', (code) => resolve(code ?? 1)));
   } finally {
     await server.stop();
-    rmSync(scratch, { recursive: true, force: true });
   }
 }
 

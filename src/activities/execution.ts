@@ -9,8 +9,8 @@ export interface Execution {
   values: Record<string, string>;
   /** The ensemble's straggler limit for a member, else null. */
   stragglerMinutes: number | null;
-  recordInput(text: string): Promise<void>;
-  recordProcessGroup(pgid: number): Promise<void>;
+  recordInput: (text: string) => Promise<void>;
+  recordProcessGroup: (pgid: number) => Promise<void>;
 }
 
 export interface ExecutionResult {

@@ -13,7 +13,8 @@ export function createActivities(deps: ActivityDeps): LoopActivities {
     ...completionHookActivities(deps),
     resumeLoop: ({ loopId }) => deps.resumeLoop(loopId),
   };
+  const entries = Object.entries(activities) as [string, (...args: unknown[]) => Promise<unknown>][];
   return Object.fromEntries(
-    Object.entries(activities).map(([name, activity]) => [name, nonRetryableWhenDeterministic(name, activity)]),
+    entries.map(([name, activity]) => [name, nonRetryableWhenDeterministic(name, activity)]),
   ) as unknown as LoopActivities;
 }

@@ -2,11 +2,11 @@
 // a second to load, and `canopy loop list` should not wait for them.
 /* eslint-disable @typescript-eslint/no-require-imports */
 
-export const daemonModule = (): typeof import('../daemon') => require('../daemon');
+export const daemonModule = (): typeof import('../daemon') => require('../daemon') as typeof import('../daemon');
 
-export const mcpHttpModule = (): typeof import('../mcp/http') => require('../mcp/http');
+export const mcpHttpModule = (): typeof import('../mcp/http') => require('../mcp/http') as typeof import('../mcp/http');
 
-export const mcpServerModule = (): typeof import('../mcp/server') => require('../mcp/server');
+export const mcpServerModule = (): typeof import('../mcp/server') => require('../mcp/server') as typeof import('../mcp/server');
 
 export const mcpStdioSdk = (): typeof import('@modelcontextprotocol/sdk/server/stdio.js') =>
-  require('@modelcontextprotocol/sdk/server/stdio.js');
+  require('@modelcontextprotocol/sdk/server/stdio.js') as typeof import('@modelcontextprotocol/sdk/server/stdio.js');

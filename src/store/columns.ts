@@ -21,7 +21,7 @@ export function fromFlag(value: number): boolean {
 
 /** Converts a value, passing through undefined (in an update: leave the column alone) and null. */
 export function mapPresent<V, R>(value: V, convert: (value: NonNullable<V>) => R): R | Extract<V, null | undefined> {
-  return value === undefined || value === null ? (value as Extract<V, null | undefined>) : convert(value as NonNullable<V>);
+  return value === undefined || value === null ? (value as Extract<V, null | undefined>) : convert(value);
 }
 
 /** Keeps the fields whose column held a value, for domain types that mark them optional rather than nullable. */

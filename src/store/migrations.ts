@@ -4,6 +4,7 @@
 import { Migrator, type Kysely, type Migration } from 'kysely';
 
 // Migrations see `Kysely<any>`: they describe the schema as it was then, not the current types.
+/* eslint-disable @typescript-eslint/no-explicit-any */
 const initial: Migration = {
   async up(db: Kysely<any>): Promise<void> {
     await db.schema
@@ -181,13 +182,13 @@ const MIGRATIONS: Readonly<Record<string, Migration>> = {
 export async function migrateToLatest(db: Kysely<any>, schema?: string): Promise<void> {
   const migrator = new Migrator({
     db,
-    provider: { getMigrations: async () => MIGRATIONS },
+    provider: { getMigrations: () => Promise.resolve(MIGRATIONS) },
     migrationTableSchema: schema,
   });
   const { error, results = [] } = await migrator.migrateToLatest();
   if (error) {
     const failed = results.find((result) => result.status === 'Error');
-    const message = error instanceof Error ? error.message : String(error);
+    const message = error instanceof Error ? error.message : JSON.stringify(error);
     throw new Error(`Store migration ${failed?.migrationName ?? '(setup)'} failed: ${message}`, { cause: error });
   }
 }

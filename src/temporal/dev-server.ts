@@ -17,6 +17,8 @@ export interface DevServerOptions {
   dbFile?: string;
   /** Server output goes here instead of being discarded. */
   logFile?: string;
+  /** Further `KEY=VALUE` dynamic config settings, after canopy's own. */
+  dynamicConfig?: string[];
 }
 
 export interface DevServer {
@@ -41,7 +43,7 @@ export function devServerArgs(options: DevServerOptions): string[] {
   args.push(...(options.uiPort === null ? ['--headless'] : ['--ui-port', String(options.uiPort)]));
   if (options.dbFile) args.push('--db-filename', options.dbFile);
   args.push(...devServerSearchAttributeFlags());
-  for (const setting of DEV_SERVER_DYNAMIC_CONFIG) args.push('--dynamic-config-value', setting);
+  for (const setting of [...DEV_SERVER_DYNAMIC_CONFIG, ...(options.dynamicConfig ?? [])]) args.push('--dynamic-config-value', setting);
   return args;
 }
 

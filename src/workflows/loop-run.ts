@@ -243,6 +243,12 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
         rounds = entered.rounds;
         state.rounds = rounds;
         for (const stale of entered.stale) state.vertexStates[stale] = 'stale';
+        // A long fix loop outgrows its history inside one spec: start the new round in a fresh run
+        // that resumes the spec here (the topology is read again there, as on any resume).
+        if (workflowInfo().continueAsNewSuggested && patched(PATCHES.roundContinueAsNew)) {
+          const here: ResumePoint = { specId, vertex: step.target, rounds, strategy: 'retry', ...heads(), previousRunId };
+          await continueAsNew<typeof loopRunWorkflow>({ ...input, resume: here, loopRunId, completedSpecIds });
+        }
       }
       vertex = step.target;
     }
@@ -306,7 +312,7 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
 function unrunnable(error: unknown, vertex: string): SpecResult {
   const fromLocalActivity = error instanceof ApplicationFailure && patched(PATCHES.localFailuresFailTheRun);
   if (!(error instanceof ActivityFailure) && !fromLocalActivity) throw error;
-  const reason = error instanceof ActivityFailure ? (error.cause?.message ?? error.message) : (error as ApplicationFailure).message;
+  const reason = error instanceof ActivityFailure ? (error.cause?.message ?? error.message) : error.message;
   return { status: 'failed', vertex, outcome: { failureKind: null, reason }, resume: null };
 }
 
@@ -322,7 +328,7 @@ function skipped(nodeRunId: string | null): NodeOutcome {
 }
 
 async function mapWithConcurrency<T, R>(items: T[], limit: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
+  const results = new Array<R>(items.length);
   let next = 0;
   const lane = async () => {
     while (next < items.length) {

@@ -1,7 +1,8 @@
 // Named patches of the loop-run workflow. A change to the workflow's sequence of commands goes
 // behind `patched(id)`, so runs recorded before it replay on the code path they took; the ids
 // stay here, and the histories recorded before each change stay in the replay fixtures, until
-// the patch is deprecated and removed.
+// the patch is deprecated and removed. The newest id comes last: it names the era of
+// test/fixtures/histories that new recordings go to.
 export const PATCHES = {
   /**
    * Bookkeeping that may run twice (statuses, the run's end, the topology, HEAD) runs as local
@@ -11,6 +12,8 @@ export const PATCHES = {
   localBookkeeping: 'local-bookkeeping',
   /** The CanopyLoopStatus search attribute follows the loop's status, so the UI's list filters by it. */
   statusSearchAttribute: 'status-search-attribute',
+  /** Continue-as-new is also taken at the start of a round, so one long spec no longer grows its history without bound. */
+  roundContinueAsNew: 'round-continue-as-new',
   /**
    * A local activity that failed for good (its workdir is a file, a gate was deleted) reaches the
    * workflow as an ApplicationFailure rather than an ActivityFailure; it fails the loop run with

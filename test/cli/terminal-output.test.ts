@@ -64,6 +64,7 @@ describe('the CLI prints stored text escaped', () => {
       canopy('loop', 'runs', loop.id),
     ]) {
       assert.ok(
+        // eslint-disable-next-line no-control-regex -- looking for control characters is the point
         !/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/.test(printed),
         `a control character reached the terminal:\n${JSON.stringify(printed)}`,
       );

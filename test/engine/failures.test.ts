@@ -142,9 +142,7 @@ describe('transient failures', () => {
     const h = await engineHarness(
       {},
       {
-        claimNextSpec: async () => {
-          throw ApplicationFailure.nonRetryable('the queue table is corrupt', 'store_constraint');
-        },
+        claimNextSpec: () => Promise.reject(ApplicationFailure.nonRetryable('the queue table is corrupt', 'store_constraint')),
       },
     );
     try {

@@ -55,6 +55,23 @@ export const agent = (name: string, position: number, prompt: string, extra: Rec
   config: { platform: 'fake', prompt_template: prompt, timeout_minutes: 1, ...extra },
 });
 
+/** Checks run one after the other, each `[name, command]`. */
+export const chain = (...steps: [string, string][]): LoopShape => ({
+  nodes: steps.map(([name, command], index) => check(name, index + 1, command)),
+  edges: steps.slice(1).map(([name], index) => ({ source: steps[index][0], target: name })),
+});
+
+/** Implement, test, and on a failing test fix and loop back to the implementer. */
+export const fixLoop = (tests: string, settings?: LoopShape['settings']): LoopShape => ({
+  settings,
+  nodes: [agent('implementer', 1, '@print round {{round}}'), check('tests', 2, tests), agent('fixer', 3, '@write fixed.txt y')],
+  edges: [
+    { source: 'implementer', target: 'tests' },
+    { source: 'tests', target: 'fixer', condition: 'fail' },
+    { source: 'fixer', target: 'implementer', type: 'loopback' },
+  ],
+});
+
 export async function runToEnd(ctx: ClientContext, loopId: string) {
   await startLoopRun(ctx, loopId);
   return waitForLoopRun(ctx, loopId);

@@ -12,8 +12,8 @@ export interface CanopyProcess {
 export function spawnCanopy(args: string[], env: NodeJS.ProcessEnv): CanopyProcess {
   const child = spawn(process.execPath, [CANOPY_BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
   const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')));
   return { child, output: () => output, exited };
 }

@@ -36,7 +36,7 @@ export interface DialectFixture {
 
 const sqlite: DialectFixture = {
   name: 'sqlite',
-  unavailable: async () => undefined,
+  unavailable: () => Promise.resolve(undefined),
   async scratchStore() {
     const home = await makeTempDir();
     return { options: { home }, dispose: () => rm(home, { recursive: true, force: true }) };
@@ -48,7 +48,7 @@ let postgresProbe: Promise<string | undefined> | undefined;
 export const postgres: DialectFixture = {
   name: 'postgres',
   unavailable() {
-    postgresProbe ??= withPostgres(async () => undefined).catch(
+    postgresProbe ??= withPostgres(() => Promise.resolve(undefined)).catch(
       (error: Error) =>
         `PostgreSQL is not reachable at ${POSTGRES_TEST_URL} (${error.message}); start it to run the PostgreSQL store tests`,
     );

@@ -39,7 +39,7 @@ describeOnEachDialect('loops repository', (store) => {
     const hook = { platform: 'claude', prompt: 'Summarise {{completed_specs}}' };
     const updated = await updateLoop(store.db, loop.id, { description: 'new', on_completed: hook, archived: true });
     assert.deepEqual(updated, { ...loop, description: 'new', on_completed: hook, archived: true, updated_at: updated?.updated_at });
-    assert.ok(updated!.updated_at >= loop.updated_at);
+    assert.ok(updated.updated_at >= loop.updated_at);
 
     const cleared = await updateLoop(store.db, loop.id, { on_completed: null });
     assert.equal(cleared?.on_completed, null);

@@ -62,7 +62,7 @@ describeOnEachDialect('specs repository', (store) => {
     const inserted = await insertSpec(store.db, spec('s', { loop_id: loopId }));
     const updated = await updateSpec(store.db, inserted.id, { status: 'completed', summary: 'Added the parser' });
     assert.deepEqual(updated, { ...inserted, status: 'completed', summary: 'Added the parser', updated_at: updated?.updated_at });
-    assert.ok(updated!.updated_at >= inserted.updated_at);
+    assert.ok(updated.updated_at >= inserted.updated_at);
   });
 
   it('moves a spec to the end of the list it joins, unless a position is given', async () => {

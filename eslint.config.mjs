@@ -1,0 +1,122 @@
+// `npm run lint`: type-aware checks everywhere, and the layering rules of the house as import bans.
+import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import tseslint from 'typescript-eslint';
+
+/** The parts of src/ (folders and top-level modules), to name the ones a layer may not reach at any folder depth. */
+const PARTS = readdirSync(path.join(import.meta.dirname, 'src')).map((entry) => entry.replace(/\.ts$/, ''));
+const into = (parts) => `^(\\.\\./)+(${parts.join('|')})(/|$)`;
+const allBut = (...allowed) => into(PARTS.filter((part) => !allowed.includes(part)));
+
+/** Bans every package and Node built-in (`node:fs`, `fs`, `child_process`…) but the ones named. */
+const onlyPackages = (...allowed) => `^(?!(${allowed.join('|')})$)[^.]`;
+
+const ban = (regex, message, extra = {}) => ({ regex, message, ...extra });
+
+/** Every rule of a layer in one place: a later config for the same files would replace these rules, not add to them. */
+const layer = (files, why, ...patterns) => ({
+  files,
+  rules: {
+    '@typescript-eslint/no-restricted-imports': ['error', { patterns }],
+    // require() and import() would slip past the import bans.
+    'no-restricted-syntax': [
+      'error',
+      { selector: "CallExpression[callee.name='require']", message: why },
+      { selector: 'ImportExpression', message: why },
+    ],
+  },
+});
+
+export default defineConfig(
+  { ignores: ['dist/', 'node_modules/', '.tools/'] },
+  js.configs.recommended,
+  tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      // node:test's runner awaits the promises its test and suite functions return.
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['describe', 'it', 'test', 'suite'] }] },
+      ],
+      '@typescript-eslint/no-misused-promises': 'error',
+      // Destructuring a property away to drop it from the rest is how the code omits fields.
+      '@typescript-eslint/no-unused-vars': ['error', { ignoreRestSiblings: true }],
+    },
+  },
+  {
+    files: ['**/*.js', '**/*.mjs'],
+    extends: [tseslint.configs.disableTypeChecked],
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { require: 'readonly', module: 'writable', __dirname: 'readonly', process: 'readonly', console: 'readonly' },
+    },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    // Tests read the JSON that CLI and MCP processes print as `any`, and an assertion on it follows.
+    files: ['test/**'],
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+    },
+  },
+  { files: ['eslint.config.mjs'], languageOptions: { sourceType: 'module' } },
+
+  // DESIGN.md, "Rules of the house".
+  layer(
+    ['src/workflows/**'],
+    'Workflows load only @temporalio/workflow, graph/, domain types and workflows/.',
+    ban(
+      onlyPackages('@temporalio/workflow'),
+      'Workflows run in the deterministic sandbox: no Node built-in and no package but @temporalio/workflow; do I/O in an activity.',
+    ),
+    ban(
+      '^(\\.\\./)+(domain(/[^/]+)?|activities/contract)$',
+      'Import domain and activity types with `import type`: their code stays out of the bundle.',
+      { allowTypeImports: true },
+    ),
+    ban(
+      '^(\\.\\./)+activities(?!/contract$)(/|$)',
+      'Workflows call activities through proxyActivities, typed by activities/contract only.',
+    ),
+    ban(
+      allBut('graph', 'workflows', 'domain', 'activities'),
+      'Workflows import only graph/, domain types and activity types outside workflows/.',
+    ),
+  ),
+  layer(
+    ['src/graph/**'],
+    'graph/ is pure: the workflow bundle uses it.',
+    ban(
+      onlyPackages('zod', 're2js'),
+      'graph/ is pure (the workflow bundle uses it): no Node built-in, no package but zod and the pure regex engine re2js (no kysely, pg, simple-git…).',
+    ),
+    ban(allBut('graph', 'domain'), 'graph/ is pure: it imports only domain/ and itself (no store, activities, temporal, workflows).'),
+  ),
+  layer(
+    ['src/domain/**'],
+    'domain/ loads only zod and itself.',
+    ban(onlyPackages('zod'), 'domain/ knows nothing of storage, Temporal or processes: no Node built-in, no package but zod.'),
+    ban(allBut('domain'), 'domain/ imports only itself.'),
+  ),
+  {
+    files: ['src/client/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ban(into(['cli', 'mcp', 'daemon']), 'client/ is the service layer under the CLI, MCP and daemon; it never imports them.'),
+          ],
+        },
+      ],
+    },
+  },
+);

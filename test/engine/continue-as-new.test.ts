@@ -1,0 +1,78 @@
+// Continue-as-new on a dev server of its own that suggests it after a few events, as a long run
+// sees it: between specs, and at the start of a fix loop's round inside one spec.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { ResumePoint } from '../../src/workflows/shared';
+import { loopWorkflowId } from '../../src/workflows/shared';
+import { startTestServer, SUGGEST_CONTINUE_AS_NEW_EARLY, type TestServer } from '../helpers/dev-server';
+import { engineHarness, type EngineHarness } from '../helpers/engine';
+import { chain, fixLoop, loopWithSpecs, runsOf, runToEnd, scratchDir } from '../helpers/loops';
+import { closedRuns } from '../helpers/workflow-runs';
+import { listSpecs } from '../../src/store/specs-repository';
+
+describe('continue-as-new', () => {
+  let server: TestServer | undefined;
+  let h: EngineHarness;
+  before(async () => {
+    server = await startTestServer([SUGGEST_CONTINUE_AS_NEW_EARLY]);
+    h = await engineHarness({ TEMPORAL_ADDRESS: server.address });
+  });
+  after(async () => {
+    await h?.close();
+    await server?.stop();
+  });
+
+  /** The input each run of the loop's workflow handed to the next, oldest first. */
+  async function handedOn(loopId: string, expectedRuns: number) {
+    const client = await h.ctx.temporal();
+    const runs = await closedRuns(client, loopWorkflowId(loopId), expectedRuns);
+    assert.deepEqual(
+      runs.map((run) => run.status.name),
+      [...Array<string>(expectedRuns - 1).fill('CONTINUED_AS_NEW'), 'COMPLETED'],
+    );
+    return Promise.all(
+      runs.slice(0, -1).map(async (run) => {
+        const history = await client.workflow.getHandle(run.workflowId, run.runId).fetchHistory();
+        const attributes = history.events!.at(-1)!.workflowExecutionContinuedAsNewEventAttributes!;
+        const [input] = await Promise.all(
+          attributes.input!.payloads!.map((p) => client.options.loadedDataConverter.payloadConverter.fromPayload(p)),
+        );
+        return input as { resume: ResumePoint | null; completedSpecIds: string[] };
+      }),
+    );
+  }
+
+  it('continues as new between specs, carrying the completed ones', async () => {
+    const loopId = await loopWithSpecs(h.ctx, scratchDir(), chain(['only', 'true']), [{ name: 'first' }, { name: 'second' }]);
+    const result = await h.withWorker(() => runToEnd(h.ctx, loopId));
+    assert.equal(result.status, 'completed');
+    const specs = await listSpecs(h.ctx.db, { loopId });
+    assert.deepEqual(
+      result.completedSpecIds,
+      specs.map((s) => s.id),
+    );
+    const inputs = await handedOn(loopId, 3);
+    assert.deepEqual(
+      inputs.map((input) => [input.resume, input.completedSpecIds.length]),
+      [
+        [null, 1],
+        [null, 2],
+      ],
+    );
+  });
+
+  it("starts a fix loop's next round in a fresh run that resumes the spec at the loop's head", async () => {
+    const loopId = await loopWithSpecs(h.ctx, scratchDir(), fixLoop('test -f fixed.txt'), [{ name: 'spec' }]);
+    const result = await h.withWorker(() => runToEnd(h.ctx, loopId));
+    assert.equal(result.status, 'completed', result.reason ?? '');
+    const runs = await runsOf(h.ctx, loopId);
+    assert.deepEqual(
+      runs.map((r) => `${r.node_name}:${r.round}:${r.outcome}`),
+      ['implementer:1:pass', 'tests:1:fail', 'fixer:1:pass', 'implementer:2:pass', 'tests:2:pass'],
+    );
+    const [inRound] = await handedOn(loopId, 3);
+    assert.equal(inRound.resume?.vertex, 'implementer');
+    assert.deepEqual(inRound.resume?.rounds, { implementer: 2 });
+    assert.equal(inRound.resume?.previousRunId, runs[2].id, "round 2 follows the fixer's run");
+  });
+});

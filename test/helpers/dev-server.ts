@@ -1,0 +1,41 @@
+// A headless Temporal dev server in a scratch directory, for a whole test run or a history recording.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { missingBinaryMessage, resolveTemporalBinary } from '../../src/temporal/binary';
+import { startDevServer } from '../../src/temporal/dev-server';
+import { freePort } from '../../src/temporal/free-port';
+
+/** Dynamic config that has the server suggest continue-as-new after 20 events, as a long run would see it. */
+export const SUGGEST_CONTINUE_AS_NEW_EARLY = 'limit.historyCount.suggestContinueAsNew=20';
+
+export interface TestServer {
+  address: string;
+  binary: string;
+  readyMs: number;
+  stop(): Promise<void>;
+}
+
+export async function startTestServer(dynamicConfig: string[] = []): Promise<TestServer> {
+  const binary = resolveTemporalBinary();
+  if (!binary) throw new Error(missingBinaryMessage());
+  const scratch = mkdtempSync(path.join(os.tmpdir(), 'canopy-test-server-'));
+  const address = `127.0.0.1:${await freePort()}`;
+  const started = Date.now();
+  const server = await startDevServer({
+    binary: binary.path,
+    address,
+    uiPort: null,
+    logFile: path.join(scratch, 'temporal.log'),
+    dynamicConfig,
+  });
+  return {
+    address,
+    binary: binary.path,
+    readyMs: Date.now() - started,
+    async stop() {
+      await server.stop();
+      rmSync(scratch, { recursive: true, force: true });
+    },
+  };
+}

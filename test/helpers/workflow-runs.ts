@@ -1,0 +1,13 @@
+// The runs of one workflow id as Temporal's visibility lists them (a continued loop has several).
+import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
+import { waitUntil } from './wait';
+
+/** The workflow's runs, oldest first, once every one of them has closed and is visible. */
+export async function closedRuns(client: Client, workflowId: string, expected: number): Promise<WorkflowExecutionInfo[]> {
+  return waitUntil(`${expected} closed runs of ${workflowId}`, async () => {
+    const runs: WorkflowExecutionInfo[] = [];
+    for await (const run of client.workflow.list({ query: `WorkflowId = "${workflowId}"` })) runs.push(run);
+    if (runs.length !== expected || runs.some((run) => run.status.name === 'RUNNING')) return null;
+    return runs.sort((a, b) => a.startTime.getTime() - b.startTime.getTime());
+  });
+}

@@ -1,0 +1,164 @@
+// The loop runs whose histories are recorded for replay: one per way the workflow can walk, each
+// small (few nodes, short outputs) so the histories stay readable.
+import { addQueueSpec, createQueue } from '../../src/client/queues-service';
+import { continueLoop, pauseLoop, startLoopRun, waitForLoopRun } from '../../src/client/runs-service';
+import { createSpec } from '../../src/client/specs-service';
+import { getLoop } from '../../src/store/loops-repository';
+import type { EngineHarness } from '../helpers/engine';
+import { agent, chain, check, fixLoop, loopWithSpecs, runsOf, runToEnd, scratchDir, type LoopShape } from '../helpers/loops';
+import { waitUntil } from '../helpers/wait';
+
+export interface Scenario {
+  name: string;
+  /** Workflow runs the scenario leaves behind (a continued or continued-as-new loop has several). */
+  runs: number;
+  /** Whether it needs a server that suggests continue-as-new after a few events. */
+  continueAsNew?: boolean;
+  /** Runs the loop to its end and returns the loop's id; the harness's worker is polling. */
+  play(h: EngineHarness): Promise<string>;
+}
+
+function expectStatus(loopId: string, status: string, want: string): string {
+  if (status !== want) throw new Error(`loop ${loopId} ended ${status}, expected ${want}`);
+  return loopId;
+}
+
+/** Runs a new loop of `specs` to its end, which must be `want`. */
+async function runOne(h: EngineHarness, shape: LoopShape, specs: { name: string; content?: string }[], want = 'completed') {
+  const loopId = await loopWithSpecs(h.ctx, scratchDir(), shape, specs);
+  return expectStatus(loopId, (await runToEnd(h.ctx, loopId)).status, want);
+}
+
+async function untilStatus(h: EngineHarness, loopId: string, status: string): Promise<void> {
+  await waitUntil(`loop ${loopId} to be ${status}`, async () => (await getLoop(h.ctx.db, loopId))?.status === status);
+}
+
+export const SCENARIOS: Scenario[] = [
+  {
+    name: 'chain',
+    runs: 1,
+    play: (h) => runOne(h, chain(['one', 'echo one'], ['two', 'echo two'], ['three', 'echo three']), [{ name: 'spec' }]),
+  },
+  { name: 'loopback-round-2', runs: 1, play: (h) => runOne(h, fixLoop('test -f fixed.txt'), [{ name: 'spec' }]) },
+  {
+    name: 'iteration-limit',
+    runs: 1,
+    play: (h) => runOne(h, fixLoop('false', { max_iterations: 2 }), [{ name: 'spec' }], 'failed'),
+  },
+  {
+    name: 'router',
+    runs: 1,
+    play: (h) =>
+      runOne(
+        h,
+        {
+          nodes: [
+            check('review', 1, 'echo "{{spec_content}}"'),
+            { name: 'route', kind: 'router', position: 2, config: { routes: { approved: ['APPROVED'] }, fallback: 'unclear' } },
+            check('ship', 3, 'echo ship'),
+            check('ask', 4, 'echo ask'),
+          ],
+          edges: [
+            { source: 'review', target: 'route' },
+            { source: 'route', target: 'ship', condition: 'approved' },
+            { source: 'route', target: 'ask', condition: 'unclear' },
+          ],
+        },
+        [
+          { name: 'good', content: 'APPROVED' },
+          { name: 'vague', content: 'hmm' },
+        ],
+      ),
+  },
+  {
+    name: 'ensemble-straggler',
+    runs: 1,
+    play: (h) =>
+      runOne(
+        h,
+        {
+          nodes: [check('after', 2, 'echo joined')],
+          ensembles: [
+            {
+              name: 'reviewers',
+              prompt_template: '@print ok',
+              members: [
+                { platform: 'fake', model: 'quick' },
+                { platform: 'fake', model: 'slow', prompt_override: '@sleep 60' },
+              ],
+              min_pass: 1,
+              straggler_timeout_minutes: 0.05,
+              timeout_minutes: 1,
+              on_pass_to: 'after',
+            },
+          ],
+        },
+        [{ name: 'spec' }],
+      ),
+  },
+  {
+    name: 'pause-continue',
+    runs: 1,
+    async play(h) {
+      const loopId = await loopWithSpecs(h.ctx, scratchDir(), chain(['slow', 'sleep 1'], ['next', 'true']), [{ name: 'spec' }]);
+      await startLoopRun(h.ctx, loopId);
+      await pauseLoop(h.ctx, loopId);
+      await untilStatus(h, loopId, 'paused');
+      await continueLoop(h.ctx, loopId, 'retry');
+      return expectStatus(loopId, (await waitForLoopRun(h.ctx, loopId)).status, 'completed');
+    },
+  },
+  {
+    name: 'blocker-skip',
+    runs: 1,
+    async play(h) {
+      const shape = {
+        nodes: [agent('needs_human', 1, '@block need a key'), check('next', 2, 'true')],
+        edges: [{ source: 'needs_human', target: 'next' }],
+      };
+      const loopId = await loopWithSpecs(h.ctx, scratchDir(), shape, [{ name: 'spec' }]);
+      await startLoopRun(h.ctx, loopId);
+      await untilStatus(h, loopId, 'blocked');
+      await waitUntil('the blocked node to end', async () => (await runsOf(h.ctx, loopId)).some((r) => r.ended_at));
+      await continueLoop(h.ctx, loopId, 'skip');
+      return expectStatus(loopId, (await waitForLoopRun(h.ctx, loopId)).status, 'completed');
+    },
+  },
+  {
+    name: 'queue',
+    runs: 1,
+    async play(h) {
+      const workdir = scratchDir();
+      const loopId = await loopWithSpecs(h.ctx, workdir, chain(['say', 'echo "{{spec_name}}"']), []);
+      const queue = await createQueue(h.ctx, { name: `replay-${loopId}` });
+      for (const name of ['first', 'second']) {
+        const spec = await createSpec(h.ctx, { name, workdir });
+        await addQueueSpec(h.ctx, { queue_id: queue.id, spec_id: spec.id });
+      }
+      await startLoopRun(h.ctx, loopId, { queueId: queue.id });
+      return expectStatus(loopId, (await waitForLoopRun(h.ctx, loopId)).status, 'completed');
+    },
+  },
+  {
+    name: 'failed-then-continued',
+    runs: 2,
+    async play(h) {
+      const loopId = await loopWithSpecs(h.ctx, scratchDir(), chain(['flaky', 'exit 3'], ['rest', 'true']), [{ name: 'spec' }]);
+      expectStatus(loopId, (await runToEnd(h.ctx, loopId)).status, 'failed');
+      await continueLoop(h.ctx, loopId, 'skip');
+      return expectStatus(loopId, (await waitForLoopRun(h.ctx, loopId)).status, 'completed');
+    },
+  },
+  {
+    name: 'continue-as-new',
+    runs: 3,
+    continueAsNew: true,
+    play: (h) => runOne(h, chain(['only', 'true']), [{ name: 'first' }, { name: 'second' }]),
+  },
+  {
+    name: 'continue-as-new-in-a-round',
+    runs: 3,
+    continueAsNew: true,
+    play: (h) => runOne(h, fixLoop('test -f fixed.txt'), [{ name: 'spec' }]),
+  },
+];
