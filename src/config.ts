@@ -14,6 +14,8 @@ export interface CanopyConfig {
   /** Where the Temporal UI is served: the embedded server's, or CANOPY_TEMPORAL_UI_URL; null when unknown. */
   temporalUiUrl: string | null;
   mcpPort: number;
+  /** Port of the worker's run-token MCP endpoint for its own agents; 0 picks a free one. */
+  workerMcpPort: number;
   /** How long an activity may stay silent before Temporal assumes its worker died. */
   heartbeatTimeoutSeconds: number;
 }
@@ -31,6 +33,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): CanopyConfig {
       (env.CANOPY_TEMPORAL_UI_URL || (env.TEMPORAL_ADDRESS ? '' : `http://127.0.0.1:${env.CANOPY_UI_PORT || 8233}`)).replace(/\/+$/, '') ||
       null,
     mcpPort: Number(env.CANOPY_MCP_PORT || 7380),
+    workerMcpPort: Number(env.CANOPY_WORKER_MCP_PORT || 0),
     heartbeatTimeoutSeconds: Number(env.CANOPY_HEARTBEAT_TIMEOUT_SECONDS || 30),
   };
 }

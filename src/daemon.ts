@@ -3,8 +3,10 @@ import type { Worker } from '@temporalio/worker';
 import { createActivities } from './activities';
 import type { ActivityDeps } from './activities/deps';
 import { openContext, type ClientContext } from './client/context';
+import { scheduleAutorun } from './client/autorun-service';
 import { resumeLoop } from './client/runs-service';
 import type { CanopyConfig } from './config';
+import { startMcpHttpServer, type McpHttpServer } from './mcp/http';
 import { seedBuiltinBlueprints } from './store/blueprints-repository';
 import { ensureTemporal, type TemporalEndpoint } from './temporal/embedded';
 import { ensureSearchAttributes } from './temporal/search-attributes';
@@ -14,6 +16,8 @@ export interface Daemon {
   endpoint: TemporalEndpoint;
   worker: Worker;
   ctx: ClientContext;
+  /** The run-token MCP endpoint this worker's agents report to. */
+  agentEndpoint: McpHttpServer;
   /** Settles when the worker stops. */
   running: Promise<void>;
   /** Stops the worker, then the embedded server if this process started it. */
@@ -23,7 +27,6 @@ export interface Daemon {
 export interface DaemonOptions {
   /** Start an embedded dev server when none answers (`canopy up`); a plain worker only connects. */
   embedded: boolean;
-  mcpUrl: string | null;
   progress: (line: string) => void;
 }
 
@@ -35,7 +38,8 @@ export async function startDaemon(config: CanopyConfig, options: DaemonOptions):
   await seedBuiltinBlueprints(ctx.db);
   const connection = await connectWorker(endpoint.address);
   await ensureSearchAttributes(connection, config.namespace);
-  const activities = createActivities(activityDeps(ctx, options.mcpUrl));
+  const agentEndpoint = await startAgentEndpoint(ctx);
+  const activities = createActivities(activityDeps(ctx, agentEndpoint.url));
   const worker = await createWorker({ connection, namespace: config.namespace, taskQueue: config.taskQueue, activities });
   const running = worker.run();
   let stopping: Promise<void> | undefined;
@@ -43,15 +47,21 @@ export async function startDaemon(config: CanopyConfig, options: DaemonOptions):
     (stopping ??= (async () => {
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await running.catch(() => undefined);
+      await agentEndpoint.close();
       await connection.close();
       await ctx.close();
       await endpoint.server?.stop();
     })());
-  return { endpoint, worker, ctx, running, stop };
+  return { endpoint, worker, ctx, agentEndpoint, running, stop };
+}
+
+/** Every worker serves its own agents' callbacks on loopback: run tokens only, never the operator's. */
+export function startAgentEndpoint(ctx: ClientContext): Promise<McpHttpServer> {
+  return startMcpHttpServer({ ctx, port: ctx.config.workerMcpPort, operatorToken: null, portSetting: 'CANOPY_WORKER_MCP_PORT' });
 }
 
 /** The activities' view of a process that hosts a worker: its store, settings and run service. */
-export function activityDeps(ctx: ClientContext, mcpUrl: string | null): ActivityDeps {
+export function activityDeps(ctx: ClientContext, mcpUrl: string): ActivityDeps {
   return {
     db: ctx.db,
     home: ctx.config.home,
@@ -59,5 +69,6 @@ export function activityDeps(ctx: ClientContext, mcpUrl: string | null): Activit
     mcpUrl,
     temporalAddress: ctx.config.temporalAddress,
     resumeLoop: (loopId) => resumeLoop(ctx, loopId),
+    scheduleAutorun: async (loopId, at) => void (await scheduleAutorun(ctx, loopId, at)),
   };
 }

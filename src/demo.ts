@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createActivities } from './activities';
 import { openContext } from './client/context';
-import { activityDeps } from './daemon';
+import { activityDeps, startAgentEndpoint } from './daemon';
 import { importLoop } from './client/export-import-service';
 import { workflowPageUrl } from './client/loop-status-service';
 import { startLoopRun, waitForLoopRun } from './client/runs-service';
@@ -67,7 +67,8 @@ async function main(): Promise<void> {
     for (const spec of SPECS) await createSpec(ctx, { loop_id: imported.loop_id, ...spec });
     console.log(`Imported loop '${imported.name}' (${imported.loop_id}) into ${repo} with ${SPECS.length} specs.\n`);
 
-    const activities = createActivities(activityDeps(ctx, null));
+    const agentEndpoint = await startAgentEndpoint(ctx);
+    const activities = createActivities(activityDeps(ctx, agentEndpoint.url));
     const worker = await createWorker({ connection, namespace: config.namespace, taskQueue: config.taskQueue, activities });
     const { started, result } = await worker.runUntil(async () => {
       const run = await startLoopRun(ctx, imported.loop_id);
@@ -86,6 +87,7 @@ async function main(): Promise<void> {
     }
     console.log(`\nLoop ${result.status}: ${result.completedSpecIds.length} specs completed.`);
     console.log(execFileSync('git', ['log', '--oneline'], { cwd: repo, encoding: 'utf8' }));
+    await agentEndpoint.close();
     if (result.status !== 'completed') process.exitCode = 1;
     if (uiPort) {
       console.log(

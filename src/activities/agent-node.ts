@@ -1,19 +1,25 @@
-// Agent nodes: render the prompt, spawn the platform's CLI in its own process group, judge exit and self-report.
+// Agent nodes: render the prompt, ask the platform's adapter how to run its CLI for this run, spawn it
+// in its own process group, then let the adapter read its output, usage and limits. CLI-agnostic.
 import { createHash, randomBytes } from 'node:crypto';
-import { rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { Context } from '@temporalio/activity';
+import { loadPlatforms, type Platform } from '../agents';
+import type { AgentReading, QuotaHit } from '../agents/types';
 import { DEFAULT_AGENT_TIMEOUT_MINUTES } from '../domain/defaults';
 import { AgentConfig } from '../domain/node';
 import { renderTemplate } from '../graph/templates';
-import { agentVerdict } from '../graph/verdicts';
+import { agentVerdict, type Verdict } from '../graph/verdicts';
 import { getNodeRun, updateNodeRun } from '../store/node-runs-repository';
+import { writeCanopyShim } from './canopy-shim';
 import type { ActivityDeps } from './deps';
 import type { Execution, ExecutionResult } from './execution';
 import { agentPrompt } from './large-values';
-import { loadPlatforms, renderArgv } from './platforms';
 import { runInProcessGroup } from './process-group';
+import { openRunDirectory, removeRunDirectory, writeRunFile } from './run-directory';
+
+const TOKEN_ENV = 'CANOPY_RUN_TOKEN';
+/** A quota's reset is resumed a little late: limits lift on the provider's clock, not ours. */
+export const QUOTA_RESUME_MARGIN_MS = 2 * 60_000;
 
 export function hashRunToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
@@ -36,44 +42,87 @@ export async function executeAgent(deps: ActivityDeps, execution: Execution): Pr
     );
 
   const token = randomBytes(24).toString('hex');
-  await updateNodeRun(deps.db, run.id, { run_token_hash: hashRunToken(token) });
-  const mcpConfig = deps.mcpUrl ? writeMcpConfig(run.id, deps.mcpUrl, token) : '';
+  const model = config.model ?? platform.settings.model;
+  await updateNodeRun(deps.db, run.id, { run_token_hash: hashRunToken(token), executed_platform: platform.name, executed_model: model });
   const ownLimit = config.timeout_minutes ?? DEFAULT_AGENT_TIMEOUT_MINUTES;
   const straggler = execution.stragglerMinutes !== null && execution.stragglerMinutes < ownLimit;
   const limitMinutes = straggler ? execution.stragglerMinutes! : ownLimit;
-  const inline = agentPrompt({ home: deps.home, nodeRunId: run.id }, prompt);
-  const [command, ...args] = renderArgv(platform, {
-    prompt: inline.prompt,
-    model: config.model ?? '',
-    mcp_config: mcpConfig,
-    workdir: scene.loop.workdir,
-  });
+  const runDir = openRunDirectory(deps.home, run.id);
   try {
-    const result = await runInProcessGroup(command, args, {
-      cwd: scene.loop.workdir,
-      env: {
-        ...process.env,
-        ...platform.env,
-        ...inline.env,
-        CANOPY_RUN_ID: run.id,
-        CANOPY_RUN_TOKEN: token,
-        CANOPY_MCP_URL: deps.mcpUrl ?? '',
-        TEMPORAL_ADDRESS: deps.temporalAddress,
-        CANOPY_HOME: deps.home,
-        ...(deps.databaseUrl ? { CANOPY_DATABASE_URL: deps.databaseUrl } : {}),
+    const inline = agentPrompt({ home: deps.home, nodeRunId: run.id }, prompt);
+    const invocation = platform.adapter.invocation(
+      {
+        prompt: inline.prompt,
+        model,
+        workdir: scene.loop.workdir,
+        runDir,
+        mcpUrl: deps.mcpUrl,
+        tokenEnv: TOKEN_ENV,
+        asRoot: process.getuid?.() === 0,
       },
+      platform.settings,
+    );
+    for (const [name, content] of Object.entries(invocation.files)) writeRunFile(runDir, name, content);
+    const env = agentEnvironment(
+      platform,
+      { ...invocation.env, ...inline.env },
+      {
+        CANOPY_RUN_ID: run.id,
+        [TOKEN_ENV]: token,
+        CANOPY_MCP_URL: deps.mcpUrl,
+        PATH: `${writeCanopyShim(runDir)}${path.delimiter}${process.env.PATH ?? ''}`,
+      },
+    );
+    const result = await runInProcessGroup(invocation.command, invocation.args, {
+      cwd: scene.loop.workdir,
+      env,
       timeoutMs: limitMinutes * 60_000,
       signal: Context.current().cancellationSignal,
       onSpawn: execution.recordProcessGroup,
       onTick: () => Context.current().heartbeat(),
     });
+    const reading = platform.adapter.read(result.stdout, result.stderr);
+    const stdout = reading.finalMessage ?? result.stdout;
     const reported = await getNodeRun(deps.db, run.id);
     const report = reported?.reported_status ? { status: reported.reported_status, output: reported.reported_output } : null;
-    const verdict = agentVerdict({ ...result, limitMinutes, straggler }, report, config.require_report ?? false);
-    return { ...result, verdict, unreported: report === null };
+    let verdict = agentVerdict({ ...result, stdout, limitMinutes, straggler }, report, config.require_report ?? false);
+    const quota = verdict.failureKind === 'exit_code' ? platform.adapter.quota(result.stdout, result.stderr, new Date()) : null;
+    if (quota) verdict = await quotaVerdict(deps, scene.loop.id, quota);
+    await recordUsage(deps, run.id, reading);
+    return { ...result, stdout, verdict, unreported: report === null };
   } finally {
-    if (mcpConfig) rmSync(mcpConfig, { force: true });
+    removeRunDirectory(deps.home, run.id);
   }
+}
+
+/**
+ * The worker's environment without canopy's own settings (an agent must not reach the store or act as
+ * the operator), then the platform's env from config.json, the adapter's, and the run's callback.
+ */
+function agentEnvironment(platform: Platform, adapterEnv: Record<string, string>, run: Record<string, string>): NodeJS.ProcessEnv {
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(CANOPY_|TEMPORAL_)/.test(name)));
+  return { ...inherited, ...platform.settings.env, ...adapterEnv, ...run };
+}
+
+/** A usage limit fails the node as `quota`; when its message says when the limit lifts, the loop resumes itself then. */
+async function quotaVerdict(deps: ActivityDeps, loopId: string, quota: QuotaHit): Promise<Verdict> {
+  if (!quota.resetAt) return { outcome: 'fail', failureKind: 'quota', reason: `Agent hit a usage limit: ${quota.message}` };
+  const at = new Date(quota.resetAt.getTime() + QUOTA_RESUME_MARGIN_MS).toISOString();
+  await deps.scheduleAutorun(loopId, at);
+  return {
+    outcome: 'fail',
+    failureKind: 'quota',
+    reason: `Agent hit a usage limit: ${quota.message}; the loop resumes by itself at ${at}.`,
+  };
+}
+
+async function recordUsage(deps: ActivityDeps, runId: string, reading: AgentReading): Promise<void> {
+  await updateNodeRun(deps.db, runId, {
+    ...(reading.model ? { executed_model: reading.model } : {}),
+    input_tokens: reading.usage?.input_tokens ?? null,
+    output_tokens: reading.usage?.output_tokens ?? null,
+    cost_usd: reading.usage?.cost_usd ?? null,
+  });
 }
 
 /** A config problem found at run time: a deterministic fail, never an infrastructure retry. */
@@ -86,12 +135,4 @@ function refuse(reason: string): ExecutionResult {
     verdict: { outcome: 'fail', failureKind: 'spawn_error', reason },
     unreported: true,
   };
-}
-
-/** The MCP client config handed to the agent: canopy's server, authorised by this run's token only. */
-function writeMcpConfig(runId: string, mcpUrl: string, token: string): string {
-  const file = path.join(os.tmpdir(), `canopy-mcp-${runId}.json`);
-  const config = { mcpServers: { canopy: { type: 'http', url: mcpUrl, headers: { Authorization: `Bearer ${token}` } } } };
-  writeFileSync(file, JSON.stringify(config), { mode: 0o600 });
-  return file;
 }

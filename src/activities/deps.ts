@@ -8,10 +8,12 @@ export interface ActivityDeps {
   home: string;
   /** The store's URL when it is PostgreSQL; agents get it so their `canopy node …` calls reach the same store. */
   databaseUrl: string | undefined;
-  /** Where spawned agents reach canopy's MCP server, when one runs. */
-  mcpUrl: string | null;
+  /** This worker's run-token MCP endpoint, where the agents it spawns report. */
+  mcpUrl: string;
   /** Passed to agents so `canopy node …` calls they make reach the same Temporal server. */
   temporalAddress: string;
   /** Starts or continues a loop as `canopy loop continue` would (wired by the host to the run service). */
   resumeLoop(loopId: string): Promise<string>;
+  /** Resumes the loop by itself at `at` (ISO-8601), as `loop_schedule_autorun` would. */
+  scheduleAutorun(loopId: string, at: string): Promise<void>;
 }

@@ -1,7 +1,7 @@
 // `canopy doctor`: what canopy would use and whether each part answers.
 import { spawnSync } from 'node:child_process';
 import type { Connection } from '@temporalio/client';
-import { loadPlatforms, renderArgv } from '../activities/platforms';
+import { loadPlatforms, platformBinary } from '../agents';
 import type { CanopyConfig } from '../config';
 import { LIVE_STATE_CONNECT_TIMEOUT_MS } from './context';
 import { openDatabase, storeLocation } from '../store/database';
@@ -83,7 +83,7 @@ function binaryVersion(binary: string): string {
 function platformBinaries(home: string): DoctorReport['platforms'] {
   try {
     return Object.entries(loadPlatforms(home)).map(([name, platform]) => {
-      const [command] = renderArgv(platform, { prompt: '', model: '', mcp_config: '', workdir: '' });
+      const command = platformBinary(platform);
       return { name, command, path: findOnPath(command, process.env.PATH ?? '') };
     });
   } catch {

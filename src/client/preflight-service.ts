@@ -2,7 +2,7 @@
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { loadPlatforms, renderArgv } from '../activities/platforms';
+import { loadPlatforms, platformBinary } from '../agents';
 import { repositoryState } from '../activities/git';
 import type { Design } from '../domain/design';
 import { memberNodeName } from '../graph/ensemble-names';
@@ -100,7 +100,7 @@ async function platformChecks(home: string, agents: AgentPlatform[]): Promise<Pr
           detail: `not configured; known: ${Object.keys(platforms).join(', ')} (add it to ${path.join(home, 'config.json')})`,
         };
       }
-      const [command] = renderArgv(platform, { prompt: '', model: '', mcp_config: '', workdir: '' });
+      const command = platformBinary(platform);
       const found = await locateCommand(command);
       return { name: `platform ${name}`, ok: found !== null, detail: found ?? `'${command}' is not on PATH; install it or fix PATH` };
     }),

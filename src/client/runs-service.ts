@@ -1,6 +1,6 @@
 // Running loops on Temporal: start, wait, pause, continue, reset, and the live view of a run.
 import type { Client, WorkflowHandle } from '@temporalio/client';
-import { loadFileConfig } from '../activities/platforms';
+import { loadFileConfig } from '../agents/config';
 import { DEFAULT_ENSEMBLE_CONCURRENCY } from '../domain/defaults';
 import { CanopyError, notFound } from '../domain/errors';
 import type { Loop } from '../domain/loop';

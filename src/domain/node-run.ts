@@ -24,6 +24,7 @@ export const FAILURE_KINDS = [
   'infra',
   'stopped',
   'workflow_closed',
+  'quota',
 ] as const;
 export const FailureKind = z.enum(FAILURE_KINDS);
 export type FailureKind = z.infer<typeof FailureKind>;
@@ -66,6 +67,11 @@ export const NodeRun = z.object({
   head_after: z.string().nullable(),
   pgid: z.number().int().nullable(),
   stale: z.boolean(),
+  executed_platform: z.string().nullable().describe('The agent platform that ran, for agent nodes'),
+  executed_model: z.string().nullable().describe('The model asked for, or the one the CLI reported using'),
+  input_tokens: z.number().int().nullable().describe('Tokens in, as the CLI reported them (cache reads included)'),
+  output_tokens: z.number().int().nullable(),
+  cost_usd: z.number().nullable().describe('Cost in USD, when the CLI reports it'),
   started_at: Timestamp,
   ended_at: Timestamp.nullable(),
   attempts: z.array(NodeRunAttempt).describe('Earlier infra attempts that did not finish, oldest first; only the last attempt decides'),

@@ -6,10 +6,14 @@ import { getNodeRunByTokenHash } from '../store/node-runs-repository';
 import type { McpAccess } from './access';
 
 /** The access an `Authorization: Bearer <token>` header grants, or null for none. A run token counts only while its run is running. */
-export async function accessOf(ctx: ClientContext, authorization: string | undefined, operatorToken: string): Promise<McpAccess | null> {
+export async function accessOf(
+  ctx: ClientContext,
+  authorization: string | undefined,
+  operatorToken: string | null,
+): Promise<McpAccess | null> {
   const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
   if (!token) return null;
-  if (sameSecret(token, operatorToken)) return { kind: 'operator', transport: 'http' };
+  if (operatorToken !== null && sameSecret(token, operatorToken)) return { kind: 'operator', transport: 'http' };
   const run = await getNodeRunByTokenHash(ctx.db, hashRunToken(token));
   return run?.status === 'running' ? { kind: 'run', runToken: token } : null;
 }

@@ -15,7 +15,10 @@ export interface McpHttpOptions {
   ctx: ClientContext;
   /** 0 picks a free port. */
   port: number;
-  operatorToken: string;
+  /** Null serves agents only: run tokens are the only ones accepted (a worker's own endpoint). */
+  operatorToken: string | null;
+  /** The setting named when the port is taken. */
+  portSetting?: string;
 }
 
 export interface McpHttpServer {
@@ -36,7 +39,7 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
         sendJson(response, 500, { jsonrpc: '2.0', error: { code: -32603, message: 'Internal server error' }, id: null });
     });
   });
-  await listen(server, options.port);
+  await listen(server, options.port, options.portSetting ?? 'CANOPY_MCP_PORT');
   return {
     url: mcpEndpointUrl((server.address() as AddressInfo).port),
     close: () => stop(server),
@@ -86,11 +89,11 @@ function sendJson(response: http.ServerResponse, status: number, body: unknown, 
   response.writeHead(status, { 'Content-Type': 'application/json', ...headers }).end(JSON.stringify(body));
 }
 
-function listen(server: http.Server, port: number): Promise<void> {
+function listen(server: http.Server, port: number, portSetting: string): Promise<void> {
   return new Promise((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
       reject(
-        error.code === 'EADDRINUSE' ? new Error(`MCP port ${port} on ${LOOPBACK} is in use; choose another with CANOPY_MCP_PORT.`) : error,
+        error.code === 'EADDRINUSE' ? new Error(`MCP port ${port} on ${LOOPBACK} is in use; choose another with ${portSetting}.`) : error,
       );
     });
     server.listen(port, LOOPBACK, () => resolve());

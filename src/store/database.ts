@@ -120,6 +120,11 @@ export interface NodeRunsTable {
   run_key: string | null;
   /** JSON array of NodeRunAttempt. */
   attempts: Generated<string>;
+  executed_platform: string | null;
+  executed_model: string | null;
+  input_tokens: number | null;
+  output_tokens: number | null;
+  cost_usd: number | null;
 }
 
 export interface LoopRunsTable {

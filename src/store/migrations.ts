@@ -168,10 +168,26 @@ const nodeRunAttempts: Migration = {
   },
 };
 
+/** What ran an agent node and what it used: platform, model, tokens and cost as the CLI reported them. */
+const agentUsage: Migration = {
+  async up(db: Kysely<any>): Promise<void> {
+    for (const [column, type] of [
+      ['executed_platform', 'text'],
+      ['executed_model', 'text'],
+      ['input_tokens', 'integer'],
+      ['output_tokens', 'integer'],
+      ['cost_usd', 'double precision'],
+    ] as const) {
+      await db.schema.alterTable('node_runs').addColumn(column, type).execute();
+    }
+  },
+};
+
 /** Every migration by name; the order prefix is the order they run in. */
 const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '001_initial': initial,
   '002_node_run_attempts': nodeRunAttempts,
+  '003_agent_usage': agentUsage,
 };
 
 /**

@@ -111,6 +111,11 @@ function nodeRunFromRow(row: NodeRunRow): NodeRun {
     head_after: row.head_after,
     pgid: row.pgid,
     stale: fromFlag(row.stale),
+    executed_platform: row.executed_platform,
+    executed_model: row.executed_model,
+    input_tokens: row.input_tokens,
+    output_tokens: row.output_tokens,
+    cost_usd: row.cost_usd === null ? null : Number(row.cost_usd),
     started_at: row.started_at,
     ended_at: row.ended_at,
     attempts: JSON.parse(row.attempts) as NodeRun['attempts'],
@@ -147,6 +152,11 @@ function nodeRunChangesToRow(changes: NodeRunChanges): NodeRunRowUpdate {
     run_token_hash: changes.run_token_hash,
     run_key: changes.run_key,
     attempts: mapPresent(changes.attempts, (attempts) => JSON.stringify(attempts)),
+    executed_platform: changes.executed_platform,
+    executed_model: changes.executed_model,
+    input_tokens: changes.input_tokens,
+    output_tokens: changes.output_tokens,
+    cost_usd: changes.cost_usd,
   };
 }
 

@@ -11,7 +11,7 @@ import { createActivities } from '../../src/activities';
 import type { LoopActivities } from '../../src/activities/contract';
 import { loadConfig, type CanopyConfig } from '../../src/config';
 import { openContext, type ClientContext } from '../../src/client/context';
-import { activityDeps } from '../../src/daemon';
+import { activityDeps, startAgentEndpoint } from '../../src/daemon';
 import { connectWorker, createWorker } from '../../src/worker';
 import { PROJECT_ROOT } from '../../src/project';
 
@@ -67,7 +67,8 @@ export async function engineHarness(env: Record<string, string> = {}, replaced: 
   const config = testConfig(tempHome(), env);
   const ctx = await openContext(config);
   const connection = await connectWorker(config.temporalAddress);
-  const activities = { ...createActivities(activityDeps(ctx, null)), ...replaced };
+  const agentEndpoint = await startAgentEndpoint(ctx);
+  const activities = { ...createActivities(activityDeps(ctx, agentEndpoint.url)), ...replaced };
   let worker: Worker | undefined;
   return {
     config,
@@ -77,6 +78,7 @@ export async function engineHarness(env: Record<string, string> = {}, replaced: 
       return worker.runUntil(work);
     },
     async close() {
+      await agentEndpoint.close();
       await connection.close();
       await ctx.close();
     },

@@ -1,12 +1,19 @@
 // A stand-in agent CLI for the MCP tests, doing what a real one does with canopy's MCP config: connect with
-// the headers it holds, list its tools, and report on itself. Arguments: <mcp config file> <status>|<output>.
+// the headers it holds (expanding ${VAR}, as claude does), list its tools, and report on itself.
+// Arguments: <mcp config file> <status>|<output>.
 import { readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 async function main(): Promise<void> {
   const [configFile, instruction] = process.argv.slice(2);
-  const { url, headers } = JSON.parse(readFileSync(configFile, 'utf8')).mcpServers.canopy;
+  const { url, headers: template } = JSON.parse(readFileSync(configFile, 'utf8')).mcpServers.canopy as {
+    url: string;
+    headers: Record<string, string>;
+  };
+  const headers = Object.fromEntries(
+    Object.entries(template).map(([name, value]) => [name, value.replace(/\$\{(\w+)\}/g, (_, v: string) => process.env[v] ?? '')]),
+  );
   const client = new Client({ name: 'mcp-agent', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
   const { tools } = await client.listTools();

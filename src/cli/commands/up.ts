@@ -14,12 +14,11 @@ export function registerUp(program: Command): void {
     .action(
       action(async () => {
         const { startDaemon } = daemonModule();
-        const { mcpEndpointUrl, startMcpHttpServer } = mcpHttpModule();
+        const { startMcpHttpServer } = mcpHttpModule();
         const config = loadConfig();
         const token = await operatorToken(config.home);
         const daemon = await startDaemon(config, {
           embedded: true,
-          mcpUrl: mcpEndpointUrl(config.mcpPort),
           progress: (line) => console.log(line),
         });
         const mcp = await startMcpHttpServer({ ctx: daemon.ctx, port: config.mcpPort, operatorToken: token }).catch(
@@ -32,6 +31,7 @@ export function registerUp(program: Command): void {
         if (daemon.endpoint.server) console.log(`Temporal UI: http://127.0.0.1:${config.uiPort}`);
         console.log(`Worker polling task queue '${config.taskQueue}' in namespace '${config.namespace}'`);
         console.log(`MCP: ${mcp.url} (send "Authorization: Bearer <token>", the token is in ${operatorTokenPath(config.home)})`);
+        console.log(`Agents report to ${daemon.agentEndpoint.url} (run tokens only).`);
         console.log('canopy is up. Press Ctrl-C to stop.');
         await waitForStopSignal(daemon.running);
         console.log('Stopping…');

@@ -13,8 +13,9 @@ export function registerWorker(program: Command): void {
       action(async () => {
         const { startDaemon } = daemonModule();
         const config = loadConfig();
-        const daemon = await startDaemon(config, { embedded: false, mcpUrl: null, progress: (line) => console.log(line) });
+        const daemon = await startDaemon(config, { embedded: false, progress: (line) => console.log(line) });
         console.log(`Worker polling task queue '${config.taskQueue}' on ${daemon.endpoint.address}. Press Ctrl-C to stop.`);
+        console.log(`Agents report to ${daemon.agentEndpoint.url} (run tokens only).`);
         await waitForStopSignal(daemon.running);
         console.log('Stopping…');
         await daemon.stop();

@@ -1,8 +1,7 @@
-// `canopy node complete|block`: what a running agent calls to report on itself (token from CANOPY_RUN_TOKEN).
+// `canopy node complete|block`: what a running agent calls to report on itself (CANOPY_RUN_TOKEN, to CANOPY_MCP_URL).
 import { Command, Option } from 'commander';
-import { withContext } from '../../../client/context';
-import { completeNode, reportBlocker } from '../../../client/self-report-service';
 import { action, emit } from '../../output';
+import { callRunTool } from './run-callback';
 
 export function registerNode(program: Command): void {
   const node = program.command('node').description('Commands a running agent uses to report on its own node run');
@@ -14,9 +13,11 @@ export function registerNode(program: Command): void {
     .option('--json', 'print JSON')
     .action(
       action(async (options: { status: 'pass' | 'fail'; output?: string; json?: boolean }) => {
-        const result = await withContext((ctx) =>
-          completeNode(ctx, { run_token: process.env.CANOPY_RUN_TOKEN ?? '', status: options.status, output: options.output }),
-        );
+        const result = (await callRunTool('loop_complete_node', { status: options.status, output: options.output })) as {
+          status: string;
+          node: string;
+          run_id: string;
+        };
         emit(result, options, (r) => `Reported ${r.status} for ${r.node} (${r.run_id}).`);
       }),
     );
@@ -27,9 +28,7 @@ export function registerNode(program: Command): void {
     .option('--json', 'print JSON')
     .action(
       action(async (options: { reason: string; json?: boolean }) => {
-        const result = await withContext((ctx) =>
-          reportBlocker(ctx, { run_token: process.env.CANOPY_RUN_TOKEN ?? '', reason: options.reason }),
-        );
+        const result = (await callRunTool('loop_report_blocker', { reason: options.reason })) as { loop_id: string };
         emit(result, options, (r) => `Loop ${r.loop_id} will stop as blocked after this node.`);
       }),
     );

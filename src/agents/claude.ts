@@ -1,0 +1,75 @@
+// Claude Code (`@anthropic-ai/claude-code`): `claude -p` headless, JSON result on stdout, canopy's MCP
+// server from a per-run --mcp-config file whose header names the token variable (claude expands it).
+import { lastJsonDocument, numberOrNull } from './json-lines';
+import { datedClockTime, nextClockTime } from './reset-time';
+import type { AgentAdapter, AgentInvocation, AgentRun, PlatformSettings, QuotaHit } from './types';
+
+const MCP_CONFIG = 'claude-mcp.json';
+
+export const claude: AgentAdapter = {
+  binary: 'claude',
+  invocation(run: AgentRun, settings: PlatformSettings): AgentInvocation {
+    const mcp = { mcpServers: { canopy: { type: 'http', url: run.mcpUrl, headers: { Authorization: `Bearer \${${run.tokenEnv}}` } } } };
+    const model = run.model ?? settings.model;
+    return {
+      command: settings.command ?? 'claude',
+      args: [
+        '-p',
+        '--output-format',
+        'json',
+        '--dangerously-skip-permissions',
+        '--mcp-config',
+        `${run.runDir}/${MCP_CONFIG}`,
+        ...(model ? ['--model', model] : []),
+        ...settings.args,
+        '--',
+        run.prompt,
+      ],
+      // As root claude refuses --dangerously-skip-permissions unless told it runs in a sandbox.
+      env: run.asRoot ? { IS_SANDBOX: '1' } : {},
+      files: { [MCP_CONFIG]: JSON.stringify(mcp) },
+    };
+  },
+  read(stdout) {
+    const result = lastJsonDocument(stdout);
+    if (!result || result.type !== 'result') return { finalMessage: null, usage: null, model: null };
+    const usage = (result.usage ?? {}) as Record<string, unknown>;
+    const input = ['input_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens']
+      .map((key) => numberOrNull(usage[key]))
+      .filter((n) => n !== null);
+    return {
+      finalMessage: typeof result.result === 'string' ? result.result : null,
+      usage: {
+        input_tokens: input.length ? input.reduce((a, b) => a + b, 0) : null,
+        output_tokens: numberOrNull(usage.output_tokens),
+        cost_usd: numberOrNull(result.total_cost_usd),
+      },
+      model: Object.keys((result.modelUsage ?? {}) as object)[0] ?? null,
+    };
+  },
+  quota(stdout, stderr, now) {
+    const result = lastJsonDocument(stdout);
+    const text = `${typeof result?.result === 'string' ? result.result : stdout}\n${stderr}`;
+    return claudeQuota(text, result?.api_error_status === 429, now);
+  },
+};
+
+/**
+ * Subscription limits print "You've hit your session limit · resets 3pm (Europe/Paris)" (claude 2.x,
+ * `hJ`/`kfp` in the packaged binary), older releases "Claude AI usage limit reached|<epoch seconds>";
+ * an API key's 429 prints "API Error: Request rejected (429) · …rate limit…" with no reset time.
+ */
+export function claudeQuota(text: string, status429: boolean, now: Date): QuotaHit | null {
+  const hit = /You(?:'|’)ve hit your [\w ]*limit(?: · resets ([^\n(·]+?))?(?:\s*\(([\w/+-]+)\))?\s*(?:·|$|\n)/m.exec(text);
+  if (hit) {
+    const when = hit[1]?.trim() ?? '';
+    const dated = /^(.+?),\s*(\d{1,2}(?::\d{2})?\s*[ap]m)$/i.exec(when);
+    const resetAt = dated ? datedClockTime(dated[1], dated[2], hit[2] ?? null, now) : nextClockTime(when, hit[2] ?? null, now);
+    return { message: hit[0].trim(), resetAt };
+  }
+  const legacy = /Claude AI usage limit reached\|(\d{9,11})/.exec(text);
+  if (legacy) return { message: 'Claude AI usage limit reached', resetAt: new Date(Number(legacy[1]) * 1000) };
+  const limited = /API Error: [^\n]*\b429\b[^\n]*/.exec(text);
+  if (limited || status429) return { message: limited?.[0] ?? 'API Error 429', resetAt: null };
+  return null;
+}

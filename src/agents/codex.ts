@@ -1,0 +1,66 @@
+// Codex (`@openai/codex`): `codex exec --json` headless, JSONL events on stdout, canopy's MCP server
+// wired for this run only by `-c` overrides that name the token variable instead of copying it.
+import { jsonLines, numberOrNull } from './json-lines';
+import { datedClockTime, nextClockTime } from './reset-time';
+import type { AgentAdapter, AgentInvocation, AgentRun, PlatformSettings, QuotaHit } from './types';
+
+export const codex: AgentAdapter = {
+  binary: 'codex',
+  invocation(run: AgentRun, settings: PlatformSettings): AgentInvocation {
+    const model = run.model ?? settings.model;
+    const overrides = [
+      `mcp_servers.canopy.url=${JSON.stringify(run.mcpUrl)}`,
+      `mcp_servers.canopy.bearer_token_env_var=${JSON.stringify(run.tokenEnv)}`,
+      // With approvals off ("never"), a tool that needs approval is cancelled instead of asked about.
+      'mcp_servers.canopy.default_tools_approval_mode="approve"',
+      // A login shell rereads /etc/profile, which resets PATH and hides canopy's `canopy` shim.
+      'allow_login_shell=false',
+    ];
+    return {
+      command: settings.command ?? 'codex',
+      args: [
+        'exec',
+        '--json',
+        '--skip-git-repo-check',
+        '--dangerously-bypass-approvals-and-sandbox',
+        ...overrides.flatMap((override) => ['-c', override]),
+        ...(model ? ['--model', model] : []),
+        ...settings.args,
+        '--',
+        run.prompt,
+      ],
+      env: {},
+      files: {},
+    };
+  },
+  read(stdout) {
+    const events = jsonLines(stdout);
+    const messages = events.filter((e) => e.type === 'item.completed' && (e.item as { type?: string })?.type === 'agent_message');
+    const turns = events.filter((e) => e.type === 'turn.completed').map((e) => (e.usage ?? {}) as Record<string, unknown>);
+    const sum = (key: string) => (turns.length ? turns.reduce((total, usage) => total + (numberOrNull(usage[key]) ?? 0), 0) : null);
+    const last = messages.at(-1)?.item as { text?: string } | undefined;
+    return {
+      finalMessage: last?.text ?? null,
+      usage: turns.length ? { input_tokens: sum('input_tokens'), output_tokens: sum('output_tokens'), cost_usd: null } : null,
+      model: null,
+    };
+  },
+  quota(stdout, stderr, now) {
+    const errors = jsonLines(stdout)
+      .filter((e) => e.type === 'error')
+      .map((e) => String(e.message ?? ''));
+    return codexQuota([...errors, stderr].join('\n'), now);
+  },
+};
+
+/**
+ * "You’ve hit your usage limit. Upgrade to Pro (…) or try again at 8:41 AM." (codex 0.169 binary;
+ * a later day adds the date: "try again at Dec 2nd, 2026 8:41 AM"), in the codex process's time zone.
+ */
+export function codexQuota(text: string, now: Date): QuotaHit | null {
+  const hit = /You(?:'|’)ve hit your usage limit[^\n]*/.exec(text);
+  if (!hit) return null;
+  const at = /try again at (?:([A-Z][a-z]{2,8}\.? \d{1,2}(?:st|nd|rd|th)?,? \d{4}) )?(\d{1,2}:\d{2} ?[AP]M)/i.exec(hit[0]);
+  const resetAt = at ? (at[1] ? datedClockTime(at[1], at[2], null, now) : nextClockTime(at[2], null, now)) : null;
+  return { message: hit[0].trim(), resetAt };
+}

@@ -1,0 +1,42 @@
+// Any agent CLI given by argv in config.json: a template whose placeholders canopy fills for the run.
+// An inner array is a group dropped whole when one of its placeholders has no value (e.g. no model).
+import type { AgentAdapter, AgentInvocation, AgentRun, PlatformSettings } from './types';
+
+export type ArgvEntry = string | string[];
+
+export const ARGV_PLACEHOLDERS = ['prompt', 'model', 'workdir', 'mcp_url', 'run_token_env', 'mcp_config'] as const;
+const PLACEHOLDER = /\{\{\s*(\w+)\s*\}\}/g;
+/** Written only when the template asks for {{mcp_config}}: the MCP client config most CLIs read (claude's format). */
+const MCP_CONFIG = 'mcp-config.json';
+
+export function placeholdersOf(text: string): string[] {
+  return [...text.matchAll(PLACEHOLDER)].map((match) => match[1]);
+}
+
+export function commandAdapter(argv: ArgvEntry[]): AgentAdapter {
+  const wantsMcpConfig = argv.flat().some((entry) => placeholdersOf(entry).includes('mcp_config'));
+  return {
+    binary: typeof argv[0] === 'string' ? argv[0] : argv[0][0],
+    invocation(run: AgentRun, settings: PlatformSettings): AgentInvocation {
+      const values: Record<string, string> = {
+        prompt: run.prompt,
+        model: run.model ?? settings.model ?? '',
+        workdir: run.workdir,
+        mcp_url: run.mcpUrl,
+        run_token_env: run.tokenEnv,
+        mcp_config: wantsMcpConfig ? `${run.runDir}/${MCP_CONFIG}` : '',
+      };
+      const [command, ...args] = renderArgv(argv, values);
+      const mcp = { mcpServers: { canopy: { type: 'http', url: run.mcpUrl, headers: { Authorization: `Bearer \${${run.tokenEnv}}` } } } };
+      return { command, args, env: {}, files: wantsMcpConfig ? { [MCP_CONFIG]: JSON.stringify(mcp) } : {} };
+    },
+    read: () => ({ finalMessage: null, usage: null, model: null }),
+    quota: () => null,
+  };
+}
+
+export function renderArgv(argv: ArgvEntry[], values: Record<string, string>): string[] {
+  const fill = (text: string) => text.replace(PLACEHOLDER, (_, name: string) => values[name] ?? '');
+  const empty = (text: string) => placeholdersOf(text).some((name) => !values[name]);
+  return argv.flatMap((entry) => (typeof entry === 'string' ? [fill(entry)] : entry.some(empty) ? [] : entry.map(fill)));
+}

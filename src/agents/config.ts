@@ -1,0 +1,83 @@
+// <home>/config.json: agent platforms (built-ins tuned in place, or custom commands by argv) and
+// engine settings. Every bad value is refused with its field and the fix.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { invalidInput, issuesFromZod } from '../domain/errors';
+import { ARGV_PLACEHOLDERS, placeholdersOf } from './command';
+
+export const BUILTIN_PLATFORMS = ['claude', 'codex', 'opencode', 'gemini'] as const;
+
+const Env = z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'environment variable names use letters, digits and "_"'), z.string());
+const ArgvEntry = z.union([z.string(), z.array(z.string()).min(1, 'an argument group needs at least one argument')]);
+
+export const PlatformEntry = z
+  .object({
+    argv: z
+      .array(ArgvEntry)
+      .min(1, 'argv needs at least the command')
+      .optional()
+      .describe(`A custom command: argv template with ${ARGV_PLACEHOLDERS.map((p) => `{{${p}}}`).join(' ')}`),
+    command: z.string().min(1).optional().describe('A built-in platform: the binary to run instead of its default name'),
+    args: z.array(z.string()).optional().describe('A built-in platform: arguments added before the prompt'),
+    env: Env.optional().describe('Environment for the CLI (e.g. its base URL and API key)'),
+    model: z.string().min(1).optional().describe('The model used when a node names none'),
+  })
+  .strict()
+  .superRefine((entry, ctx) => {
+    if (entry.argv && (entry.command !== undefined || entry.args !== undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['argv'],
+        message: 'give either argv (a custom command) or command/args (tuning a built-in), not both',
+      });
+    }
+    for (const [index, value] of (entry.argv ?? []).flat().entries()) {
+      const unknown = placeholdersOf(value).filter((name) => !(ARGV_PLACEHOLDERS as readonly string[]).includes(name));
+      if (unknown.length) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['argv', index],
+          message: `unknown placeholder {{${unknown[0]}}}; use ${ARGV_PLACEHOLDERS.map((p) => `{{${p}}}`).join(' ')}`,
+        });
+      }
+    }
+  });
+export type PlatformEntry = z.infer<typeof PlatformEntry>;
+
+export const CanopyFileConfig = z
+  .object({
+    platforms: z.record(z.string().regex(/^[a-z0-9_-]+$/i, 'platform names use letters, digits, "_" and "-"'), PlatformEntry).default({}),
+    ensemble_concurrency: z.number().int().min(1).max(64).optional().describe('Ensemble members started at once (default 4)'),
+  })
+  .strict()
+  .superRefine((config, ctx) => {
+    for (const [name, entry] of Object.entries(config.platforms)) {
+      if (!entry.argv && !(BUILTIN_PLATFORMS as readonly string[]).includes(name)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['platforms', name],
+          message: `'${name}' is not a built-in platform (${BUILTIN_PLATFORMS.join(', ')}); give "argv" to run your own command`,
+        });
+      }
+    }
+  });
+export type CanopyFileConfig = z.infer<typeof CanopyFileConfig>;
+
+export function configFilePath(home: string): string {
+  return path.join(home, 'config.json');
+}
+
+export function loadFileConfig(home: string): CanopyFileConfig {
+  const file = configFilePath(home);
+  if (!existsSync(file)) return CanopyFileConfig.parse({});
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw invalidInput(file, [{ field: '(file)', message: `is not valid JSON (${(error as Error).message}); fix the syntax` }]);
+  }
+  const parsed = CanopyFileConfig.safeParse(raw);
+  if (!parsed.success) throw invalidInput(file, issuesFromZod(parsed.error));
+  return parsed.data;
+}

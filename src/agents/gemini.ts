@@ -1,0 +1,60 @@
+// Gemini CLI (`@google/gemini-cli`): `gemini -p` headless with `-o json`, canopy's MCP server from a
+// per-run system settings file (gemini refuses one below a world-writable directory; the run
+// directory is owner-only) whose header names the token variable, which gemini expands.
+import { lastJsonDocument, numberOrNull } from './json-lines';
+import { afterDuration } from './reset-time';
+import type { AgentAdapter, AgentInvocation, AgentRun, PlatformSettings, QuotaHit } from './types';
+
+const SETTINGS = 'gemini-settings.json';
+
+export const gemini: AgentAdapter = {
+  binary: 'gemini',
+  invocation(run: AgentRun, settings: PlatformSettings): AgentInvocation {
+    const model = run.model ?? settings.model;
+    const file = { mcpServers: { canopy: { httpUrl: run.mcpUrl, headers: { Authorization: `Bearer $${run.tokenEnv}` } } } };
+    return {
+      command: settings.command ?? 'gemini',
+      // Headless gemini exits 55 in a workdir it was never told to trust.
+      args: [
+        '--skip-trust',
+        '--yolo',
+        '--output-format',
+        'json',
+        ...(model ? ['--model', model] : []),
+        ...settings.args,
+        `--prompt=${run.prompt}`,
+      ],
+      env: { GEMINI_CLI_SYSTEM_SETTINGS_PATH: `${run.runDir}/${SETTINGS}` },
+      files: { [SETTINGS]: JSON.stringify(file) },
+    };
+  },
+  read(stdout) {
+    const result = lastJsonDocument(stdout);
+    if (!result || typeof result.response !== 'string') return { finalMessage: null, usage: null, model: null };
+    const models = (((result.stats ?? {}) as Record<string, unknown>).models ?? {}) as Record<string, { tokens?: Record<string, unknown> }>;
+    const sum = (key: string) => Object.values(models).reduce((total, m) => total + (numberOrNull(m.tokens?.[key]) ?? 0), 0);
+    return {
+      finalMessage: result.response,
+      usage: Object.keys(models).length ? { input_tokens: sum('prompt'), output_tokens: sum('candidates'), cost_usd: null } : null,
+      model: Object.keys(models)[0] ?? null,
+    };
+  },
+  quota(stdout, stderr, now) {
+    const error = (lastJsonDocument(stderr)?.error ?? lastJsonDocument(stdout)?.error) as { message?: string } | undefined;
+    return geminiQuota(`${error?.message ?? ''}\n${stderr}`, now);
+  },
+};
+
+/**
+ * Gemini's terminal quota errors (`classifyGoogleError` in the CLI's bundle): "You have exhausted
+ * your daily quota on this model.", "You have exhausted your capacity on this model. Your quota
+ * will reset after 2h3m4s.", with "Suggested retry after 41s." or "Please retry in 41.8s." when known.
+ */
+export function geminiQuota(text: string, now: Date): QuotaHit | null {
+  const hit = /You have exhausted your (?:daily quota|capacity)[^\n]*|Quota exceeded for quota metric[^\n]*|RESOURCE_EXHAUSTED[^\n]*/.exec(
+    text,
+  );
+  if (!hit) return null;
+  const after = /(?:reset after|retry after|retry in) (\d+h)?(\d+m)?([\d.]+s)?/i.exec(text);
+  return { message: hit[0].trim(), resetAt: after ? afterDuration((after[1] ?? '') + (after[2] ?? '') + (after[3] ?? ''), now) : null };
+}

@@ -1,0 +1,40 @@
+// The agent platforms canopy knows: the built-in adapters, tuned by config.json, and custom commands.
+import { claude } from './claude';
+import { codex } from './codex';
+import { commandAdapter } from './command';
+import { BUILTIN_PLATFORMS, loadFileConfig } from './config';
+import { gemini } from './gemini';
+import { opencode } from './opencode';
+import type { AgentAdapter, PlatformSettings } from './types';
+
+const ADAPTERS: Record<(typeof BUILTIN_PLATFORMS)[number], AgentAdapter> = { claude, codex, opencode, gemini };
+
+export interface Platform {
+  name: string;
+  adapter: AgentAdapter;
+  settings: PlatformSettings;
+}
+
+/** Every platform by name: the built-ins, each tuned or replaced by its config.json entry, then the custom ones. */
+export function loadPlatforms(home: string): Record<string, Platform> {
+  const entries = loadFileConfig(home).platforms;
+  const names = [...new Set([...BUILTIN_PLATFORMS, ...Object.keys(entries)])];
+  return Object.fromEntries(
+    names.map((name) => {
+      const entry = entries[name] ?? {};
+      const settings: PlatformSettings = {
+        command: entry.command ?? null,
+        args: entry.args ?? [],
+        env: entry.env ?? {},
+        model: entry.model ?? null,
+      };
+      const adapter = entry.argv ? commandAdapter(entry.argv) : ADAPTERS[name as keyof typeof ADAPTERS];
+      return [name, { name, adapter, settings }];
+    }),
+  );
+}
+
+/** The binary a platform runs, as found on PATH or given as a path. */
+export function platformBinary(platform: Platform): string {
+  return platform.settings.command ?? platform.adapter.binary;
+}

@@ -1,0 +1,79 @@
+// Reset times as agent CLIs print them ("resets 3pm (Europe/Paris)", "try again at 8:41 AM",
+// "reset after 1h2m3s"), turned into instants. Clock times without a date are the next such time.
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+
+/** "3pm", "3:30 pm", "15:00" with an optional IANA zone (default: this process's); null when not a clock time. */
+export function nextClockTime(clock: string, zone: string | null, now: Date): Date | null {
+  const match = /^(\d{1,2})(?::(\d{2}))?\s*([ap]\.?m\.?)?$/i.exec(clock.trim());
+  if (!match) return null;
+  let hour = Number(match[1]);
+  const minute = Number(match[2] ?? 0);
+  const meridiem = match[3]?.toLowerCase().replace(/\./g, '');
+  if (meridiem) {
+    if (hour < 1 || hour > 12) return null;
+    hour = (hour % 12) + (meridiem === 'pm' ? 12 : 0);
+  }
+  if (hour > 23 || minute > 59) return null;
+  const tz = zone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+  if (!isZone(tz)) return null;
+  const today = zonedParts(now, tz);
+  for (const dayOffset of [0, 1]) {
+    const at = zonedInstant(today.year, today.month, today.day + dayOffset, hour, minute, tz);
+    if (at.getTime() > now.getTime()) return at;
+  }
+  return null;
+}
+
+/** "Dec 2nd, 2026" or "Dec 2" with a clock time, in a zone. */
+export function datedClockTime(date: string, clock: string, zone: string | null, now: Date): Date | null {
+  const match = /^([a-z]{3})[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?(?:\s+(\d{4}))?$/i.exec(date.trim());
+  const month = match ? MONTHS.indexOf(match[1].toLowerCase()) : -1;
+  const time = nextClockTime(clock, zone, now);
+  if (!match || month < 0 || !time) return null;
+  const tz = zone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const { hour, minute } = zonedParts(time, tz);
+  return zonedInstant(Number(match[3] ?? zonedParts(now, tz).year), month + 1, Number(match[2]), hour, minute, tz);
+}
+
+/** "1h2m3s", "45s", "2.5s", "90m" from now; null when not a duration. */
+export function afterDuration(text: string, now: Date): Date | null {
+  const match = /^(?:(\d+)h)?(?:(\d+)m(?!s))?(?:(\d+(?:\.\d+)?)s)?$/.exec(text.trim());
+  if (!match || !(match[1] || match[2] || match[3])) return null;
+  const seconds = Number(match[1] ?? 0) * 3600 + Number(match[2] ?? 0) * 60 + Number(match[3] ?? 0);
+  return new Date(now.getTime() + Math.ceil(seconds * 1000));
+}
+
+export function isZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function zonedParts(at: Date, zone: string) {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone: zone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+  }).formatToParts(at);
+  const part = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+  return { year: part('year'), month: part('month'), day: part('day'), hour: part('hour'), minute: part('minute'), second: part('second') };
+}
+
+/** The instant a wall-clock time in `zone` names (two passes settle the zone's offset, DST included). */
+function zonedInstant(year: number, month: number, day: number, hour: number, minute: number, zone: string): Date {
+  const wall = Date.UTC(year, month - 1, day, hour, minute);
+  let guess = wall;
+  for (let pass = 0; pass < 2; pass++) {
+    const p = zonedParts(new Date(guess), zone);
+    guess += wall - Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
+  }
+  return new Date(guess);
+}

@@ -1,0 +1,63 @@
+// What an agent adapter knows about one CLI, and what the agent activity asks of it for one run.
+
+/** One run as the adapter sees it: everything it may put into argv, env and the run's private files. */
+export interface AgentRun {
+  prompt: string;
+  model: string | null;
+  workdir: string;
+  /** The run's private directory (mode 0700); files the adapter asks for are written here and removed with it. */
+  runDir: string;
+  /** The worker's run-token MCP endpoint. */
+  mcpUrl: string;
+  /** The environment variable holding the run token; configs name it rather than copy the secret. */
+  tokenEnv: string;
+  /** The worker runs as root (CLIs refuse some flags then). */
+  asRoot: boolean;
+}
+
+/** How a platform is tuned in config.json on top of its adapter's defaults. */
+export interface PlatformSettings {
+  /** The binary to run instead of the adapter's default (a path or a name on PATH). */
+  command: string | null;
+  /** Extra arguments, placed before the prompt. */
+  args: string[];
+  env: Record<string, string>;
+  /** The model used when a node names none. */
+  model: string | null;
+}
+
+export interface AgentInvocation {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  /** File name (inside the run directory) to content. */
+  files: Record<string, string>;
+}
+
+export interface AgentUsage {
+  input_tokens: number | null;
+  output_tokens: number | null;
+  cost_usd: number | null;
+}
+
+export interface AgentReading {
+  /** The agent's final message, when the CLI reports one apart from its log. */
+  finalMessage: string | null;
+  usage: AgentUsage | null;
+  /** The model the CLI says it used. */
+  model: string | null;
+}
+
+/** A usage or rate limit the CLI reported; `resetAt` when its message says when it lifts. */
+export interface QuotaHit {
+  message: string;
+  resetAt: Date | null;
+}
+
+export interface AgentAdapter {
+  /** The binary name on PATH when config.json names no other. */
+  binary: string;
+  invocation(run: AgentRun, settings: PlatformSettings): AgentInvocation;
+  read(stdout: string, stderr: string): AgentReading;
+  quota(stdout: string, stderr: string, now: Date): QuotaHit | null;
+}
