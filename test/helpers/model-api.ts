@@ -161,14 +161,24 @@ function quota(vendor: Vendor, resetAt: Date, response: http.ServerResponse): vo
     );
   }
   if (vendor === 'gemini') {
+    // The Gemini API's daily free-tier quota, which the CLI treats as terminal (no retry).
     const seconds = Math.max(1, epoch - Math.floor(Date.now() / 1000));
     return json(response, 429, {
       error: {
         code: 429,
-        message: `You have exhausted your capacity on this model. Your quota will reset after ${seconds}s.`,
+        message: `You exceeded your current quota, please check your plan and billing details. Please retry in ${seconds}s.`,
         status: 'RESOURCE_EXHAUSTED',
         details: [
-          { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'QUOTA_EXHAUSTED', domain: 'cloudcode-pa.googleapis.com' },
+          {
+            '@type': 'type.googleapis.com/google.rpc.QuotaFailure',
+            violations: [
+              {
+                quotaMetric: 'generativelanguage.googleapis.com/generate_content_free_tier_requests',
+                quotaId: 'GenerateRequestsPerDayPerProjectPerModel-FreeTier',
+                quotaValue: '50',
+              },
+            ],
+          },
           { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: `${seconds}s` },
         ],
       },

@@ -1,0 +1,170 @@
+// The real agent CLIs, installed by `npm run setup:agents`, driven through canopy against the stand-in
+// model API, as CI runs them (root included): each one reports over canopy's MCP server for its run,
+// fails, blocks, hits a usage limit, hangs; canopy records what it used. The worker is a `canopy worker`
+// process here, so the agents' callback is the endpoint that worker serves.
+import assert from 'node:assert/strict';
+import { mkdirSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { openContext, type ClientContext } from '../../src/client/context';
+import { autorunScheduleId } from '../../src/client/autorun-service';
+import { startLoopRun, waitForLoopRun } from '../../src/client/runs-service';
+import type { CanopyConfig } from '../../src/config';
+import { QUOTA_RESUME_MARGIN_MS } from '../../src/activities/agent-node';
+import { getLoop } from '../../src/store/loops-repository';
+import { REAL_CLIS, missingClis, privateTempDir, realCliPlatforms, type RealCli } from '../helpers/agent-clis';
+import { childEnv, testConfig } from '../helpers/engine';
+import { loopWithSpecs, runsOf, scratchDir } from '../helpers/loops';
+import { startModelApi, USAGE, type ModelApi, type ModelScript } from '../helpers/model-api';
+import { spawnCanopy, waitForOutput, type CanopyProcess } from '../helpers/processes';
+import { waitUntil } from '../helpers/wait';
+import { loopWorkflowId } from '../../src/workflows/shared';
+
+const skip = !process.env.CANOPY_TEST_TEMPORAL_ADDRESS ? 'needs the dev server that `npm test` starts' : missingClis();
+/** Quota messages that say when the limit lifts; opencode waits out a 429 itself and claude's API-key 429 names no time. */
+const RESET_TIME_IN_MESSAGE: Record<RealCli, boolean> = { claude: false, codex: true, opencode: false, gemini: true };
+
+describe('real agent CLIs through a `canopy worker`', { skip }, () => {
+  let api: ModelApi;
+  let dir: string;
+  let config: CanopyConfig;
+  let ctx: ClientContext;
+  let worker: CanopyProcess;
+
+  before(async () => {
+    api = await startModelApi();
+    dir = privateTempDir();
+    config = testConfig(path.join(dir, 'home'));
+    mkdirSync(config.home, { mode: 0o700 });
+    writeFileSync(path.join(config.home, 'config.json'), JSON.stringify({ platforms: realCliPlatforms(api.url, dir) }));
+    ctx = await openContext(config);
+    worker = spawnCanopy(['worker'], childEnv(config));
+    await waitForOutput(worker, /Agents report to http:\/\/127\.0\.0\.1:\d+\/mcp/);
+  });
+
+  after(async () => {
+    if (process.env.CANOPY_TEST_VERBOSE) console.log(worker?.output());
+    worker?.child.kill('SIGTERM');
+    await worker?.exited;
+    await ctx?.close();
+    await api?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** One agent node (require_report) then nothing; returns the loop's result and its one node run. */
+  async function runAgent(cli: RealCli, script: ModelScript, extra: Record<string, unknown> = {}) {
+    api.script(script);
+    const workdir = scratchDir();
+    const node = {
+      name: 'work',
+      kind: 'agent',
+      position: 1,
+      config: { platform: cli, prompt_template: 'Do {{spec_name}}, then report with loop_complete_node.', require_report: true, ...extra },
+    };
+    const loopId = await loopWithSpecs(ctx, workdir, { nodes: [node] }, [{ name: 'the spec' }]);
+    const started = Date.now();
+    await startLoopRun(ctx, loopId);
+    const result = await waitForLoopRun(ctx, loopId);
+    const [run] = await runsOf(ctx, loopId);
+    return { loopId, result, run, workdir, ms: Date.now() - started };
+  }
+
+  /** A blocked loop waits for a human: the test waits for the block, then ends the run. */
+  async function runUntilBlocked(cli: RealCli, script: ModelScript) {
+    api.script(script);
+    const node = {
+      name: 'work',
+      kind: 'agent',
+      position: 1,
+      config: { platform: cli, prompt_template: 'Ask for help.', timeout_minutes: 1 },
+    };
+    const loopId = await loopWithSpecs(ctx, scratchDir(), { nodes: [node] }, [{ name: 'the spec' }]);
+    await startLoopRun(ctx, loopId);
+    await waitUntil('the loop to block', async () => (await getLoop(ctx.db, loopId))!.status === 'blocked');
+    const run = await waitUntil('the node run to end', async () => (await runsOf(ctx, loopId)).find((r) => r.ended_at));
+    await (await ctx.temporal()).workflow.getHandle(loopWorkflowId(loopId)).terminate('test done');
+    return run;
+  }
+
+  for (const cli of REAL_CLIS) {
+    it(`${cli}: reports pass through loop_complete_node over MCP; platform, model and tokens are recorded`, async () => {
+      const { result, run, ms } = await runAgent(cli, {
+        action: { kind: 'tool', tool: 'loop_complete_node', args: { status: 'pass', output: `${cli} did the spec` } },
+        final: 'All done.',
+      });
+      assert.equal(result.status, 'completed', `${run.reason}\n${run.stdout}\n${run.stderr}`);
+      assert.deepEqual(
+        [run.outcome, run.reported_status, run.reported_output, run.unreported],
+        ['pass', 'pass', `${cli} did the spec`, false],
+      );
+      assert.equal(run.executed_platform, cli);
+      assert.ok(run.executed_model, 'a model is recorded');
+      assert.ok((run.input_tokens ?? 0) >= USAGE.input, `input tokens: ${run.input_tokens}`);
+      assert.ok((run.output_tokens ?? 0) >= USAGE.output, `output tokens: ${run.output_tokens}`);
+      assert.match(run.stdout, /All done\./, 'the final message is the output');
+      console.log(`# ${cli}: one node run against the stand-in took ${ms} ms`);
+    });
+
+    it(`${cli}: a report of fail fails the node with the agent's output`, async () => {
+      const { result, run } = await runAgent(cli, {
+        action: { kind: 'tool', tool: 'loop_complete_node', args: { status: 'fail', output: 'tests still fail' } },
+        final: 'Reported.',
+      });
+      assert.equal(result.status, 'failed');
+      assert.deepEqual([run.outcome, run.failure_kind, run.reported_output], ['fail', 'reported_fail', 'tests still fail'], run.stderr);
+    });
+
+    it(`${cli}: loop_report_blocker blocks the loop`, async () => {
+      const run = await runUntilBlocked(cli, {
+        action: { kind: 'tool', tool: 'loop_report_blocker', args: { reason: 'needs the API key' } },
+        final: 'Asked a human.',
+      });
+      assert.match(run.stdout, /Asked a human\./, run.stderr);
+    });
+
+    it(
+      `${cli}: a usage-limit answer fails the node as quota${RESET_TIME_IN_MESSAGE[cli] ? ' and schedules the autorun' : ''}`,
+      {
+        skip: cli === 'opencode' && 'opencode retries a 429 itself for as long as the provider says (the node then times out)',
+      },
+      async () => {
+        const resetAt = new Date(Date.now() + 3 * 3600_000);
+        const { loopId, result, run } = await runAgent(cli, { action: { kind: 'quota', resetAt }, final: '' });
+        assert.equal(result.status, 'failed');
+        assert.equal(run.failure_kind, 'quota', `${run.reason}\n${run.stdout}\n${run.stderr}`);
+        const client = await ctx.temporal();
+        const handle = client.schedule.getHandle(autorunScheduleId(loopId));
+        if (!RESET_TIME_IN_MESSAGE[cli]) {
+          await assert.rejects(handle.describe(), 'no reset time, no autorun');
+          return;
+        }
+        const at = Date.parse(/resumes by itself at (\S+)\.$/.exec(run.reason ?? '')?.[1] ?? '');
+        // codex prints minutes only; gemini the seconds to wait.
+        assert.ok(Math.abs(at - (resetAt.getTime() + QUOTA_RESUME_MARGIN_MS)) < 61_000, `${run.reason} vs ${resetAt.toISOString()}`);
+        const calendar = (await handle.describe()).spec.calendars?.[0];
+        assert.equal(calendar?.hour?.[0]?.start, new Date(at).getUTCHours());
+        await handle.delete();
+      },
+    );
+
+    it(`${cli}: a hung CLI is killed at its timeout with no process left behind`, async () => {
+      const { result, run, workdir, ms } = await runAgent(cli, { action: { kind: 'hang' }, final: '' }, { timeout_minutes: 0.1 });
+      assert.equal(result.status, 'failed');
+      assert.equal(run.failure_kind, 'timeout', run.reason ?? '');
+      assert.ok(ms < 30_000, `took ${ms} ms`);
+      assert.deepEqual(processesIn(workdir), [], 'no process of the agent is left in its workdir');
+    });
+  }
+});
+
+/** Pids of live processes whose working directory is `dir`. */
+function processesIn(dir: string): string[] {
+  return readdirSync('/proc').filter((pid) => {
+    if (!/^\d+$/.test(pid)) return false;
+    try {
+      return readlinkSync(`/proc/${pid}/cwd`) === dir;
+    } catch {
+      return false;
+    }
+  });
+}

@@ -1,0 +1,81 @@
+// The real agent CLIs as a user would set them up against a model provider of their own, here the
+// stand-in model API: each CLI's own base-URL and key settings, given through config.json's env,
+// and each in a home of its own so nothing reaches the machine's real CLI state.
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { AGENT_TOOLS_BIN } from '../../src/agents/pinned';
+
+export const REAL_CLIS = ['claude', 'codex', 'opencode', 'gemini'] as const;
+export type RealCli = (typeof REAL_CLIS)[number];
+
+export function missingClis(): string | false {
+  const missing = REAL_CLIS.filter((cli) => !existsSync(path.join(AGENT_TOOLS_BIN, cli)));
+  return missing.length ? `${missing.join(', ')} not installed in ${AGENT_TOOLS_BIN}: run \`npm run setup:agents\`` : false;
+}
+
+/**
+ * A directory no other user can write to, and no parent of it either: gemini ignores a settings
+ * file below a world-writable directory such as /tmp, and canopy's run directories live in here.
+ */
+export function privateTempDir(): string {
+  const base = path.join(os.homedir(), '.cache', 'canopy-tests');
+  mkdirSync(base, { recursive: true, mode: 0o700 });
+  return mkdtempSync(path.join(base, 'run-'));
+}
+
+/** config.json's platforms for the four CLIs, pointed at `apiUrl`, with their homes under `dir`. */
+export function realCliPlatforms(apiUrl: string, dir: string): Record<RealCli, Record<string, unknown>> {
+  const home = (name: string) => {
+    const at = path.join(dir, `${name}-home`);
+    mkdirSync(at, { recursive: true, mode: 0o700 });
+    return at;
+  };
+  const codexHome = home('codex');
+  writeFileSync(
+    path.join(codexHome, 'config.toml'),
+    [
+      'model_provider = "stand-in"',
+      '[model_providers.stand-in]',
+      'name = "stand-in"',
+      `base_url = "${apiUrl}/v1"`,
+      'env_key = "OPENAI_API_KEY"',
+      'wire_api = "responses"',
+      '',
+    ].join('\n'),
+  );
+  const geminiHome = home('gemini');
+  mkdirSync(path.join(geminiHome, '.gemini'), { mode: 0o700 });
+  writeFileSync(
+    path.join(geminiHome, '.gemini', 'settings.json'),
+    JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }),
+  );
+  const opencodeHome = home('opencode');
+  const bin = (cli: RealCli) => path.join(AGENT_TOOLS_BIN, cli);
+  return {
+    claude: {
+      command: bin('claude'),
+      model: 'claude-sonnet-4-5',
+      env: { HOME: home('claude'), ANTHROPIC_BASE_URL: apiUrl, ANTHROPIC_API_KEY: 'sk-ant-stand-in' },
+    },
+    codex: { command: bin('codex'), model: 'gpt-5', env: { CODEX_HOME: codexHome, OPENAI_API_KEY: 'sk-stand-in' } },
+    opencode: {
+      command: bin('opencode'),
+      model: 'anthropic/claude-sonnet-4-5',
+      env: {
+        HOME: opencodeHome,
+        XDG_CONFIG_HOME: path.join(opencodeHome, 'config'),
+        XDG_DATA_HOME: path.join(opencodeHome, 'data'),
+        XDG_CACHE_HOME: path.join(opencodeHome, 'cache'),
+        XDG_STATE_HOME: path.join(opencodeHome, 'state'),
+        ANTHROPIC_API_KEY: 'sk-ant-stand-in',
+        OPENCODE_CONFIG_CONTENT: JSON.stringify({ provider: { anthropic: { options: { baseURL: `${apiUrl}/v1` } } } }),
+      },
+    },
+    gemini: {
+      command: bin('gemini'),
+      model: 'gemini-2.5-pro',
+      env: { HOME: geminiHome, GEMINI_API_KEY: 'stand-in', GOOGLE_GEMINI_BASE_URL: apiUrl },
+    },
+  };
+}
