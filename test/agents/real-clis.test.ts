@@ -86,6 +86,20 @@ describe('real agent CLIs through a `canopy worker`', { skip }, () => {
     return run;
   }
 
+  // The shell fallback: the CLI's own shell tool runs `canopy node complete`, found on PATH (the run's shim)
+  // even where the CLI's shell would be a login shell that resets PATH (codex).
+  const SHELL_TOOLS = { claude: { tool: 'Bash', arg: 'command' }, codex: { tool: 'exec_command', arg: 'cmd' } } as const;
+  for (const [cli, shell] of Object.entries(SHELL_TOOLS) as [RealCli, (typeof SHELL_TOOLS)['claude' | 'codex']][]) {
+    it(`${cli}: \`canopy node complete\` from its shell tool reaches the worker with the run token alone`, async () => {
+      const { result, run } = await runAgent(cli, {
+        action: { kind: 'tool', tool: shell.tool, args: { [shell.arg]: 'canopy node complete --status pass --output from-the-shell' } },
+        final: 'Reported from the shell.',
+      });
+      assert.equal(result.status, 'completed', `${run.reason}\n${run.stdout}\n${run.stderr}`);
+      assert.deepEqual([run.reported_status, run.reported_output], ['pass', 'from-the-shell']);
+    });
+  }
+
   for (const cli of REAL_CLIS) {
     it(`${cli}: reports pass through loop_complete_node over MCP; platform, model and tokens are recorded`, async () => {
       const { result, run, ms } = await runAgent(cli, {
