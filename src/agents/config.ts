@@ -8,7 +8,11 @@ import { ARGV_PLACEHOLDERS, placeholdersOf } from './command';
 
 export const BUILTIN_PLATFORMS = ['claude', 'codex', 'opencode', 'gemini'] as const;
 
-const Env = z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'environment variable names use letters, digits and "_"'), z.string());
+const Env = z.record(z.string(), z.string()).superRefine((env, ctx) => {
+  for (const name of Object.keys(env).filter((key) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(key))) {
+    ctx.addIssue({ code: 'custom', path: [name], message: 'environment variable names use letters, digits and "_"; rename it' });
+  }
+});
 const ArgvEntry = z.union([z.string(), z.array(z.string()).min(1, 'an argument group needs at least one argument')]);
 
 export const PlatformEntry = z

@@ -1,0 +1,127 @@
+// config.json's platforms: a built-in tuned without restating it, a custom command by argv, and every
+// bad value refused with its field and the fix.
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { loadPlatforms } from '../../src/agents';
+import type { AgentRun } from '../../src/agents/types';
+import { tempDir } from '../helpers/store';
+
+function homeWith(config: unknown): string {
+  const home = tempDir();
+  writeFileSync(path.join(home, 'config.json'), typeof config === 'string' ? config : JSON.stringify(config));
+  return home;
+}
+
+const RUN: AgentRun = {
+  prompt: 'do it',
+  model: null,
+  workdir: '/work/dir',
+  runDir: '/runs/r1',
+  mcpUrl: 'http://127.0.0.1:4321/mcp',
+  tokenEnv: 'CANOPY_RUN_TOKEN',
+  asRoot: true,
+};
+
+function invocationOf(home: string, name: string, run: Partial<AgentRun> = {}) {
+  const platform = loadPlatforms(home)[name];
+  return platform.adapter.invocation({ ...RUN, ...run }, platform.settings);
+}
+
+describe('agent platform configuration', () => {
+  it('tunes a built-in in place: its env, extra args and default model join the adapter’s own invocation', () => {
+    const home = homeWith({ platforms: { claude: { env: { ANTHROPIC_BASE_URL: 'http://proxy' }, args: ['--verbose'], model: 'opus' } } });
+    const platform = loadPlatforms(home).claude;
+    assert.deepEqual(platform.settings.env, { ANTHROPIC_BASE_URL: 'http://proxy' });
+    const { command, args, env, files } = invocationOf(home, 'claude');
+    assert.equal(command, 'claude');
+    assert.deepEqual(args.slice(-5), ['--model', 'opus', '--verbose', '--', 'do it']);
+    assert.ok(args.includes('--dangerously-skip-permissions'));
+    assert.deepEqual(env, { IS_SANDBOX: '1' });
+    assert.deepEqual(JSON.parse(files['claude-mcp.json']).mcpServers.canopy.headers, { Authorization: 'Bearer ${CANOPY_RUN_TOKEN}' });
+    assert.deepEqual(invocationOf(home, 'claude', { model: 'sonnet', asRoot: false }).args.slice(-5, -3), ['--model', 'sonnet']);
+    assert.deepEqual(invocationOf(home, 'claude', { asRoot: false }).env, {});
+  });
+
+  it('keeps every other built-in as shipped, with canopy’s MCP server wired for the run', () => {
+    const home = homeWith({});
+    assert.deepEqual(Object.keys(loadPlatforms(home)), ['claude', 'codex', 'opencode', 'gemini']);
+    assert.ok(invocationOf(home, 'codex').args.includes('mcp_servers.canopy.bearer_token_env_var="CANOPY_RUN_TOKEN"'));
+    const opencode = JSON.parse(invocationOf(home, 'opencode').env.OPENCODE_CONFIG_CONTENT);
+    assert.deepEqual(opencode.mcp.canopy.headers, { Authorization: 'Bearer {env:CANOPY_RUN_TOKEN}' });
+    const gemini = invocationOf(home, 'gemini');
+    assert.equal(gemini.env.GEMINI_CLI_SYSTEM_SETTINGS_PATH, '/runs/r1/gemini-settings.json');
+    assert.equal(JSON.parse(gemini.files['gemini-settings.json']).mcpServers.canopy.httpUrl, RUN.mcpUrl);
+  });
+
+  it('merges the MCP server into an OPENCODE_CONFIG_CONTENT the user gives', () => {
+    const home = homeWith({
+      platforms: { opencode: { env: { OPENCODE_CONFIG_CONTENT: '{"provider":{"x":{}},"mcp":{"mine":{"type":"local"}}}' } } },
+    });
+    const content = JSON.parse(invocationOf(home, 'opencode').env.OPENCODE_CONFIG_CONTENT);
+    assert.deepEqual(Object.keys(content.mcp), ['mine', 'canopy']);
+    assert.deepEqual(content.provider, { x: {} });
+  });
+
+  it('runs a custom argv with {{mcp_url}}, {{run_token_env}} and {{mcp_config}} filled, dropping groups without a value', () => {
+    const home = homeWith({
+      platforms: {
+        mine: {
+          argv: [
+            'my-agent',
+            ['--model', '{{model}}'],
+            '--mcp',
+            '{{mcp_url}}',
+            '--token-env={{run_token_env}}',
+            '{{mcp_config}}',
+            '{{prompt}}',
+          ],
+        },
+      },
+    });
+    const { command, args, files } = invocationOf(home, 'mine');
+    assert.equal(command, 'my-agent');
+    assert.deepEqual(args, ['--mcp', RUN.mcpUrl, '--token-env=CANOPY_RUN_TOKEN', '/runs/r1/mcp-config.json', 'do it']);
+    assert.equal(JSON.parse(files['mcp-config.json']).mcpServers.canopy.url, RUN.mcpUrl);
+  });
+
+  const refusals: [string, unknown, RegExp][] = [
+    ['a file that is not JSON', '{"platforms": ', /\(file\): is not valid JSON/],
+    [
+      'an unknown platform without argv',
+      { platforms: { mine: { env: {} } } },
+      /platforms\.mine: 'mine' is not a built-in platform .*give "argv"/,
+    ],
+    [
+      'argv beside command',
+      { platforms: { claude: { argv: ['x'], command: 'y' } } },
+      /platforms\.claude\.argv: give either argv .* not both/,
+    ],
+    [
+      'an unknown placeholder',
+      { platforms: { mine: { argv: ['x', '{{promt}}'] } } },
+      /platforms\.mine\.argv\.1: unknown placeholder \{\{promt\}\}; use \{\{prompt\}\}/,
+    ],
+    ['an empty argv', { platforms: { mine: { argv: [] } } }, /platforms\.mine\.argv: argv needs at least the command/],
+    [
+      'a bad environment name',
+      { platforms: { claude: { env: { 'BAD-NAME': 'x' } } } },
+      /platforms\.claude\.env\.BAD-NAME.*letters, digits and "_"/,
+    ],
+    ['an unknown field', { platforms: { claude: { modle: 'x' } } }, /platforms\.claude.*modle/],
+    ['a non-string arg', { platforms: { codex: { args: [1] } } }, /platforms\.codex\.args\.0/],
+    ['an empty model', { platforms: { gemini: { model: '' } } }, /platforms\.gemini\.model/],
+  ];
+  for (const [what, config, message] of refusals) {
+    it(`refuses ${what}, naming the field`, () => {
+      assert.throws(
+        () => loadPlatforms(homeWith(config)),
+        (error: Error) => {
+          assert.match(error.message, message);
+          return true;
+        },
+      );
+    });
+  }
+});
