@@ -4,6 +4,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { Context } from '@temporalio/activity';
 import { loadPlatforms, type Platform } from '../agents';
+import { QUOTA_RESUME_MARGIN_MS } from '../agents/reset-time';
 import type { AgentReading, QuotaHit } from '../agents/types';
 import { DEFAULT_AGENT_TIMEOUT_MINUTES } from '../domain/defaults';
 import { AgentConfig } from '../domain/node';
@@ -18,8 +19,6 @@ import { runInProcessGroup } from './process-group';
 import { openRunDirectory, removeRunDirectory, writeRunFile } from './run-directory';
 
 const TOKEN_ENV = 'CANOPY_RUN_TOKEN';
-/** A quota's reset is resumed a little late: limits lift on the provider's clock, not ours. */
-export const QUOTA_RESUME_MARGIN_MS = 2 * 60_000;
 
 export function hashRunToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');

@@ -1,5 +1,8 @@
 // Reset times as agent CLIs print them ("resets 3pm (Europe/Paris)", "try again at 8:41 AM",
 // "reset after 1h2m3s"), turned into instants. Clock times without a date are the next such time.
+/** A quota's reset is resumed a little late: limits lift on the provider's clock, not ours. */
+export const QUOTA_RESUME_MARGIN_MS = 2 * 60_000;
+
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 
 /** "3pm", "3:30 pm", "15:00" with an optional IANA zone (default: this process's); null when not a clock time. */
@@ -76,4 +79,25 @@ function zonedInstant(year: number, month: number, day: number, hour: number, mi
     guess += wall - Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
   }
   return new Date(guess);
+}
+
+/**
+ * The reset time in a usage-limit message, in any of the phrasings the CLIs print: "resets 3pm
+ * (Europe/Paris)", "resets Dec 3, 9am (UTC)", "try again at 8:41 AM", "reset after 1h2m", "retry in 41s".
+ */
+export function resetTimeOf(text: string, now: Date): Date | null {
+  const zoneOf = (match: RegExpExecArray, group: number) => match[group] ?? null;
+  const resets =
+    /\bresets?\s+(?:at\s+)?(?:([A-Z][a-z]{2,8}\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?),?\s+)?(\d{1,2}(?::\d{2})?\s*[ap]\.?m\.?|\d{1,2}:\d{2})(?:\s*\(([\w/+-]+)\))?/i.exec(
+      text,
+    );
+  if (resets)
+    return resets[1] ? datedClockTime(resets[1], resets[2], zoneOf(resets, 3), now) : nextClockTime(resets[2], zoneOf(resets, 3), now);
+  const again =
+    /try again at\s+(?:([A-Z][a-z]{2,8}\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4})\s+)?(\d{1,2}:\d{2}\s*[AP]M)(?:\s*\(([\w/+-]+)\))?/i.exec(
+      text,
+    );
+  if (again) return again[1] ? datedClockTime(again[1], again[2], zoneOf(again, 3), now) : nextClockTime(again[2], zoneOf(again, 3), now);
+  const after = /(?:reset after|retry after|retry in)\s+((?:\d+h)?(?:\d+m)?(?:[\d.]+s)?)\b/i.exec(text);
+  return after ? afterDuration(after[1], now) : null;
 }

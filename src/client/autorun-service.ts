@@ -1,4 +1,5 @@
 // One-shot autorun: a Temporal Schedule `autorun-<loop id>` that resumes the loop at a given time.
+import { QUOTA_RESUME_MARGIN_MS, resetTimeOf } from '../agents/reset-time';
 import { CanopyError, invalidInput } from '../domain/errors';
 import type { autorunWorkflow } from '../workflows/autorun';
 import type { ClientContext } from './context';
@@ -62,6 +63,42 @@ export async function scheduleAutorun(ctx: ClientContext, loopId: string, at?: s
       });
   });
   return { loop_id: loop.id, schedule_id: scheduleId, at: when.toISOString() };
+}
+
+/** An autorun at a time or after a quota's reset, or none when neither is given. */
+export async function requestAutorun(
+  ctx: ClientContext,
+  loopId: string,
+  when: { at?: string; quota_reset_message?: string },
+): Promise<AutorunState> {
+  if (when.at && when.quota_reset_message) {
+    throw new CanopyError('invalid_input', 'at, quota_reset_message: give one of them (or neither, to cancel), not both.');
+  }
+  return when.quota_reset_message
+    ? scheduleAutorunAfterQuota(ctx, loopId, when.quota_reset_message)
+    : scheduleAutorun(ctx, loopId, when.at);
+}
+
+/** The longest a usage limit is believed to last; a reset time further away is a misreading. */
+const MAX_QUOTA_WAIT_MS = 24 * 3600_000;
+
+/** Schedules the loop to resume when the quota named in a CLI's usage-limit message resets (e.g. "resets 3pm (Europe/Paris)"). */
+export async function scheduleAutorunAfterQuota(ctx: ClientContext, loopId: string, message: string): Promise<AutorunState> {
+  const now = new Date();
+  const reset = resetTimeOf(message, now);
+  if (!reset) {
+    throw new CanopyError(
+      'invalid_input',
+      `quota_reset_message: '${message}' names no reset time; give the CLI's words, e.g. 'resets 3pm (Europe/Paris)' or 'try again at 8:41 AM', or use at.`,
+    );
+  }
+  if (reset.getTime() - now.getTime() > MAX_QUOTA_WAIT_MS) {
+    throw new CanopyError(
+      'invalid_input',
+      `quota_reset_message: '${message}' reads as ${reset.toISOString()}, more than 24 h away; give at with the exact time instead.`,
+    );
+  }
+  return scheduleAutorun(ctx, loopId, new Date(reset.getTime() + QUOTA_RESUME_MARGIN_MS).toISOString());
 }
 
 /** Temporal's calendar specs accept these years only. */

@@ -10,7 +10,7 @@ import { openContext, type ClientContext } from '../../src/client/context';
 import { autorunScheduleId } from '../../src/client/autorun-service';
 import { startLoopRun, waitForLoopRun } from '../../src/client/runs-service';
 import type { CanopyConfig } from '../../src/config';
-import { QUOTA_RESUME_MARGIN_MS } from '../../src/activities/agent-node';
+import { QUOTA_RESUME_MARGIN_MS } from '../../src/agents/reset-time';
 import { getLoop } from '../../src/store/loops-repository';
 import { REAL_CLIS, missingClis, privateTempDir, realCliPlatforms, type RealCli } from '../helpers/agent-clis';
 import { childEnv, testConfig } from '../helpers/engine';

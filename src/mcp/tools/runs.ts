@@ -1,7 +1,7 @@
 // Tools that run and steer loops on Temporal: preflight, run, pause, continue, reset, autorun, and the status view.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { scheduleAutorun } from '../../client/autorun-service';
+import { requestAutorun } from '../../client/autorun-service';
 import type { ClientContext } from '../../client/context';
 import { loopStatus } from '../../client/loop-status-service';
 import { preflight } from '../../client/preflight-service';
@@ -26,7 +26,18 @@ const ContinueRequest = z.strictObject({
 
 const AutorunRequest = z.strictObject({
   loop_id: Id.describe(LOOP_ID),
-  at: z.string().min(1).optional().describe('Future ISO-8601 time, e.g. 2026-12-01T09:00:00Z; leave it out to cancel a pending autorun'),
+  at: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Future ISO-8601 time, e.g. 2026-12-01T09:00:00Z; leave it and quota_reset_message out to cancel'),
+  quota_reset_message: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "Instead of at: the agent CLI's usage-limit words, e.g. 'resets 3pm (Europe/Paris)'; resumes a little after, at most 24 h away",
+    ),
 });
 
 export function registerRunTools(server: McpServer, ctx: ClientContext): void {
@@ -118,7 +129,7 @@ export function registerRunTools(server: McpServer, ctx: ClientContext): void {
       inputSchema: AutorunRequest,
       annotations: writes({ destructive: true, idempotent: true, startsAgents: true }),
     },
-    ({ loop_id, at }) => toolResult(() => scheduleAutorun(ctx, loop_id, at)),
+    ({ loop_id, at, quota_reset_message }) => toolResult(() => requestAutorun(ctx, loop_id, { at, quota_reset_message })),
   );
 
   server.registerTool(

@@ -1,6 +1,6 @@
 // `canopy loop pause|continue|stop|reset|autorun`: steering a loop's runs.
 import { Option, type Command } from 'commander';
-import { scheduleAutorun } from '../../../client/autorun-service';
+import { requestAutorun } from '../../../client/autorun-service';
 import { withContext } from '../../../client/context';
 import { continueLoop, pauseLoop, resetLoop, stopLoop } from '../../../client/runs-service';
 import { action, emit } from '../../output';
@@ -74,10 +74,12 @@ export function registerLoopLifecycle(loop: Command): void {
     .command('autorun <loop_id>')
     .description('Resume the loop at a future time (a one-shot Temporal Schedule); without --at, cancel it')
     .option('--at <time>', 'ISO-8601 time, e.g. 2026-12-01T09:00:00Z')
+    .option('--quota-reset-message <text>', "instead of --at: the agent's usage-limit words, e.g. 'resets 3pm (Europe/Paris)'")
     .option('--json', 'print JSON')
     .action(
-      action(async (loopId: string, options: { at?: string; json?: boolean }) => {
-        emit(await withContext((ctx) => scheduleAutorun(ctx, loopId, options.at)), options, (r) =>
+      action(async (loopId: string, options: { at?: string; quotaResetMessage?: string; json?: boolean }) => {
+        const when = { at: options.at, quota_reset_message: options.quotaResetMessage };
+        emit(await withContext((ctx) => requestAutorun(ctx, loopId, when)), options, (r) =>
           r.at ? `Loop ${r.loop_id} resumes at ${r.at} (schedule ${r.schedule_id}).` : `No autorun pending for ${r.loop_id}.`,
         );
       }),
