@@ -4,7 +4,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { Context } from '@temporalio/activity';
 import { loadPlatforms, type Platform } from '../agents';
-import { QUOTA_RESUME_MARGIN_MS } from '../agents/reset-time';
+import { resumeAfterReset } from '../agents/reset-time';
 import type { AgentReading, QuotaHit } from '../agents/types';
 import { DEFAULT_AGENT_TIMEOUT_MINUTES } from '../domain/defaults';
 import { AgentConfig } from '../domain/node';
@@ -106,7 +106,7 @@ function agentEnvironment(platform: Platform, adapterEnv: Record<string, string>
 /** A usage limit fails the node as `quota`; when its message says when the limit lifts, the loop resumes itself then. */
 async function quotaVerdict(deps: ActivityDeps, loopId: string, quota: QuotaHit): Promise<Verdict> {
   if (!quota.resetAt) return { outcome: 'fail', failureKind: 'quota', reason: `Agent hit a usage limit: ${quota.message}` };
-  const at = new Date(quota.resetAt.getTime() + QUOTA_RESUME_MARGIN_MS).toISOString();
+  const at = resumeAfterReset(quota.resetAt);
   await deps.scheduleAutorun(loopId, at);
   return {
     outcome: 'fail',

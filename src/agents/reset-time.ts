@@ -3,6 +3,11 @@
 /** A quota's reset is resumed a little late: limits lift on the provider's clock, not ours. */
 export const QUOTA_RESUME_MARGIN_MS = 2 * 60_000;
 
+/** When to resume after a reset: the margin later, on a whole second (schedules have no finer grain). */
+export function resumeAfterReset(reset: Date): string {
+  return new Date(Math.ceil((reset.getTime() + QUOTA_RESUME_MARGIN_MS) / 1000) * 1000).toISOString();
+}
+
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 
 /** "3pm", "3:30 pm", "15:00" with an optional IANA zone (default: this process's); null when not a clock time. */

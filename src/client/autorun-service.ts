@@ -1,5 +1,5 @@
 // One-shot autorun: a Temporal Schedule `autorun-<loop id>` that resumes the loop at a given time.
-import { QUOTA_RESUME_MARGIN_MS, resetTimeOf } from '../agents/reset-time';
+import { resetTimeOf, resumeAfterReset } from '../agents/reset-time';
 import { CanopyError, invalidInput } from '../domain/errors';
 import type { autorunWorkflow } from '../workflows/autorun';
 import type { ClientContext } from './context';
@@ -65,6 +65,13 @@ export async function scheduleAutorun(ctx: ClientContext, loopId: string, at?: s
   return { loop_id: loop.id, schedule_id: scheduleId, at: when.toISOString() };
 }
 
+/** When the loop's pending autorun fires, or null when none is pending. */
+export async function pendingAutorun(ctx: ClientContext, loopId: string): Promise<string | null> {
+  const client = await ctx.temporal();
+  const described = await ignoringMissing(client.schedule.getHandle(autorunScheduleId(loopId)).describe());
+  return described?.info.nextActionTimes[0]?.toISOString() ?? null;
+}
+
 /** An autorun at a time or after a quota's reset, or none when neither is given. */
 export async function requestAutorun(
   ctx: ClientContext,
@@ -98,7 +105,7 @@ export async function scheduleAutorunAfterQuota(ctx: ClientContext, loopId: stri
       `quota_reset_message: '${message}' reads as ${reset.toISOString()}, more than 24 h away; give at with the exact time instead.`,
     );
   }
-  return scheduleAutorun(ctx, loopId, new Date(reset.getTime() + QUOTA_RESUME_MARGIN_MS).toISOString());
+  return scheduleAutorun(ctx, loopId, resumeAfterReset(reset));
 }
 
 /** Temporal's calendar specs accept these years only. */

@@ -9,6 +9,9 @@ import type { LiveState, ResumePoint } from '../workflows/shared';
 import type { ClientContext } from './context';
 import { reconcileLoop } from './closed-runs-service';
 import { requireLoop } from './design-service';
+import { listNodeRuns } from '../store/node-runs-repository';
+import { pendingAutorun } from './autorun-service';
+import { MAX_RUNS_LISTED } from './node-runs-service';
 import { loopPicture, type LoopPicture } from './loop-picture-service';
 import { readLiveState, resumePointOf } from './runs-service';
 
@@ -41,6 +44,10 @@ export interface LoopStatusReport {
   } | null;
   /** Progress of the queue the last run drained, rebuilt from its specs' statuses. */
   queue: { queue_id: string; specs: SpecLine[] } | null;
+  /** Totals over the loop's recent agent runs (the last 200 node runs), as the CLIs reported them. */
+  agent_usage: { agent_runs: number; input_tokens: number; output_tokens: number; cost_usd: number };
+  /** When the loop resumes by itself (a pending autorun, e.g. after a quota reset); null when none. */
+  autorun_at: string | null;
   /** The running workflow's own view; null when no run is open or Temporal did not answer. */
   live: LiveState | null;
   /** Why the live view is missing when Temporal did not answer; null when it did. */
@@ -57,6 +64,10 @@ export async function loopStatus(ctx: ClientContext, loopId: string): Promise<Lo
     readLiveState(ctx, loop),
   ]);
   const resume = resumePointOf(run);
+  const agentRuns = (await listNodeRuns(ctx.db, { loopId: loop.id, limit: MAX_RUNS_LISTED })).filter((r) => r.executed_platform);
+  const total = (key: 'input_tokens' | 'output_tokens' | 'cost_usd') => agentRuns.reduce((sum, r) => sum + (r[key] ?? 0), 0);
+  // Asked of Temporal only for loops an autorun would resume after a stop (a quota reset fails the loop).
+  const autorunAt = ['failed', 'paused', 'blocked'].includes(loop.status) ? await pendingAutorun(ctx, loop.id).catch(() => null) : null;
   return {
     loop_id: loop.id,
     name: loop.name,
@@ -80,6 +91,13 @@ export async function loopStatus(ctx: ClientContext, loopId: string): Promise<Lo
         }
       : null,
     queue: run?.queue_id ? await queueProgress(ctx, run.queue_id) : null,
+    agent_usage: {
+      agent_runs: agentRuns.length,
+      input_tokens: total('input_tokens'),
+      output_tokens: total('output_tokens'),
+      cost_usd: total('cost_usd'),
+    },
+    autorun_at: autorunAt,
     live: live.state,
     live_unavailable: live.unavailable,
     picture: await loopPicture(ctx, loop.id, live),

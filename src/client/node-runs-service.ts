@@ -24,6 +24,27 @@ export interface NodeRunSummary {
   started_at: string;
   ended_at: string | null;
   excerpt: string;
+  /** What ran an agent node and what it used, as its CLI reported; null for other kinds. */
+  agent: AgentUsageLine | null;
+}
+
+export interface AgentUsageLine {
+  platform: string;
+  model: string | null;
+  input_tokens: number | null;
+  output_tokens: number | null;
+  cost_usd: number | null;
+}
+
+export function agentUsageOf(run: NodeRun): AgentUsageLine | null {
+  if (!run.executed_platform) return null;
+  return {
+    platform: run.executed_platform,
+    model: run.executed_model,
+    input_tokens: run.input_tokens,
+    output_tokens: run.output_tokens,
+    cost_usd: run.cost_usd,
+  };
 }
 
 export async function listRuns(
@@ -50,6 +71,7 @@ export async function listRuns(
     started_at: run.started_at,
     ended_at: run.ended_at,
     excerpt: excerpt(run.reported_output || run.stdout || run.stderr),
+    agent: agentUsageOf(run),
   }));
 }
 

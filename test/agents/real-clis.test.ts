@@ -12,6 +12,9 @@ import { startLoopRun, waitForLoopRun } from '../../src/client/runs-service';
 import type { CanopyConfig } from '../../src/config';
 import { QUOTA_RESUME_MARGIN_MS } from '../../src/agents/reset-time';
 import { getLoop } from '../../src/store/loops-repository';
+import { loopStatus } from '../../src/client/loop-status-service';
+import { listRuns } from '../../src/client/node-runs-service';
+import { describeStatus } from '../../src/cli/commands/loop/info';
 import { REAL_CLIS, missingClis, privateTempDir, realCliPlatforms, type RealCli } from '../helpers/agent-clis';
 import { childEnv, testConfig } from '../helpers/engine';
 import { loopWithSpecs, runsOf, scratchDir } from '../helpers/loops';
@@ -102,7 +105,7 @@ describe('real agent CLIs through a `canopy worker`', { skip }, () => {
 
   for (const cli of REAL_CLIS) {
     it(`${cli}: reports pass through loop_complete_node over MCP; platform, model and tokens are recorded`, async () => {
-      const { result, run, ms } = await runAgent(cli, {
+      const { loopId, result, run, ms } = await runAgent(cli, {
         action: { kind: 'tool', tool: 'loop_complete_node', args: { status: 'pass', output: `${cli} did the spec` } },
         final: 'All done.',
       });
@@ -116,6 +119,18 @@ describe('real agent CLIs through a `canopy worker`', { skip }, () => {
       assert.ok((run.input_tokens ?? 0) >= USAGE.input, `input tokens: ${run.input_tokens}`);
       assert.ok((run.output_tokens ?? 0) >= USAGE.output, `output tokens: ${run.output_tokens}`);
       assert.match(run.stdout, /All done\./, 'the final message is the output');
+      const [listed] = await listRuns(ctx, { loop_id: loopId });
+      assert.deepEqual(listed.agent, {
+        platform: cli,
+        model: run.executed_model,
+        input_tokens: run.input_tokens,
+        output_tokens: run.output_tokens,
+        cost_usd: run.cost_usd,
+      });
+      assert.match(
+        describeStatus(await loopStatus(ctx, loopId)),
+        new RegExp(`agents +1 runs, ${run.input_tokens} tokens in, ${run.output_tokens} out`),
+      );
       console.log(`# ${cli}: one node run against the stand-in took ${ms} ms`);
     });
 
@@ -157,6 +172,9 @@ describe('real agent CLIs through a `canopy worker`', { skip }, () => {
         assert.ok(Math.abs(at - (resetAt.getTime() + QUOTA_RESUME_MARGIN_MS)) < 61_000, `${run.reason} vs ${resetAt.toISOString()}`);
         const calendar = (await handle.describe()).spec.calendars?.[0];
         assert.equal(calendar?.hour?.[0]?.start, new Date(at).getUTCHours());
+        const status = await loopStatus(ctx, loopId);
+        assert.equal(status.autorun_at, new Date(at).toISOString());
+        assert.match(describeStatus(status), /resumes by itself at \S+ \(autorun\)/);
         await handle.delete();
       },
     );

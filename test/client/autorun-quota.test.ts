@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { requestAutorun } from '../../src/client/autorun-service';
-import { nextClockTime, QUOTA_RESUME_MARGIN_MS } from '../../src/agents/reset-time';
+import { nextClockTime, resumeAfterReset } from '../../src/agents/reset-time';
 import { useEngineHarness } from '../helpers/engine';
 import { check, loopWithSpecs, scratchDir } from '../helpers/loops';
 import { assertRefused } from '../helpers/store';
@@ -21,7 +21,7 @@ describe(
         quota_reset_message: "You've hit your session limit · resets 3pm (Europe/Paris)",
       });
       const reset = nextClockTime('3pm', 'Europe/Paris', new Date())!;
-      assert.equal(state.at, new Date(reset.getTime() + QUOTA_RESUME_MARGIN_MS).toISOString());
+      assert.equal(state.at, resumeAfterReset(reset));
       assert.equal((await requestAutorun(h.ctx, loopId, {})).at, null);
     });
 

@@ -29,6 +29,14 @@ export function describeStatus(report: LoopStatusReport): string {
     if (run.failing_node)
       lines.push(`failed at ${run.failing_node}${run.failure_kind ? ` [${run.failure_kind}]` : ''}: ${run.reason ?? ''}`);
   }
+  if (report.autorun_at) lines.push(`resumes by itself at ${report.autorun_at} (autorun)`);
+  const usage = report.agent_usage;
+  if (usage.agent_runs) {
+    lines.push(
+      `agents   ${usage.agent_runs} runs, ${usage.input_tokens} tokens in, ${usage.output_tokens} out` +
+        (usage.cost_usd ? `, $${usage.cost_usd.toFixed(4)}` : ''),
+    );
+  }
   if (report.live_unavailable) lines.push(report.live_unavailable);
   if (report.live) {
     const rounds = Object.entries(report.live.rounds)

@@ -31,6 +31,12 @@ export function registerLoopRunHistory(loop: Command): void {
           [
             `${run.node_name} round ${run.round}: ${run.outcome ?? run.status}${run.failure_kind ? ` [${run.failure_kind}]` : ''} (${run.id})`,
             `infra_attempt ${run.infra_attempt}${run.unreported ? ', unreported' : ''}; HEAD ${run.head_before ?? '-'} -> ${run.head_after ?? '-'}`,
+            ...(run.executed_platform
+              ? [
+                  `agent ${run.executed_platform}${run.executed_model ? `/${run.executed_model}` : ''}: ` +
+                    `${run.input_tokens ?? '-'} tokens in, ${run.output_tokens ?? '-'} out${run.cost_usd != null ? `, $${run.cost_usd.toFixed(4)}` : ''}`,
+                ]
+              : []),
             ...(run.reason ? [`reason: ${run.reason}`] : []),
             '--- input',
             run.input,
@@ -48,13 +54,16 @@ export function registerLoopRunHistory(loop: Command): void {
 function describeRuns(runs: NodeRunSummary[]): string {
   if (runs.length === 0) return 'No node runs yet.';
   return table([
-    ['RUN', 'NODE', 'ROUND', 'OUTCOME', 'STARTED', 'DETAIL'],
+    ['RUN', 'NODE', 'ROUND', 'OUTCOME', 'STARTED', 'AGENT', 'TOKENS IN/OUT', 'COST', 'DETAIL'],
     ...runs.map((r) => [
       r.run_id,
       r.node,
       String(r.round),
       r.outcome ?? r.status,
       r.started_at,
+      r.agent ? `${r.agent.platform}${r.agent.model ? `/${r.agent.model}` : ''}` : '',
+      r.agent ? `${r.agent.input_tokens ?? '-'}/${r.agent.output_tokens ?? '-'}` : '',
+      r.agent?.cost_usd != null ? `$${r.agent.cost_usd.toFixed(4)}` : '',
       (r.reason ?? r.excerpt).split('\n')[0].slice(0, 80),
     ]),
   ]);
