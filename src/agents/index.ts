@@ -1,4 +1,8 @@
 // The agent platforms canopy knows: the built-in adapters, tuned by config.json, and custom commands.
+import { constants } from 'node:fs';
+import { access } from 'node:fs/promises';
+import path from 'node:path';
+import { findOnPath } from '../temporal/binary';
 import { claude } from './claude';
 import { codex } from './codex';
 import { commandAdapter } from './command';
@@ -37,4 +41,13 @@ export function loadPlatforms(home: string): Record<string, Platform> {
 /** The binary a platform runs, as found on PATH or given as a path. */
 export function platformBinary(platform: Platform): string {
   return platform.settings.command ?? platform.adapter.binary;
+}
+
+/** A command given as a path is checked where it is; a bare name is looked up on PATH. */
+export async function locateCommand(command: string): Promise<string | null> {
+  if (!command.includes(path.sep)) return findOnPath(command, process.env.PATH ?? '');
+  return access(command, constants.X_OK).then(
+    () => command,
+    () => null,
+  );
 }

@@ -1,14 +1,13 @@
 // loop_preflight: whether a loop is ready to run, one check per precondition, each saying what to fix.
-import { constants } from 'node:fs';
-import { access, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { loadPlatforms, platformBinary } from '../agents';
+import { loadPlatforms, locateCommand, platformBinary } from '../agents';
+import { probePlatforms } from './probe-service';
 import { repositoryState } from '../activities/git';
 import type { Design } from '../domain/design';
 import { memberNodeName } from '../graph/ensemble-names';
 import { validateDesign } from '../graph/validate-design';
 import { listSpecs } from '../store/specs-repository';
-import { findOnPath } from '../temporal/binary';
 import type { ClientContext } from './context';
 import { loadDesign } from './design-service';
 
@@ -30,12 +29,13 @@ interface AgentPlatform {
   platform: string | undefined;
 }
 
-export async function preflight(ctx: ClientContext, loopId: string): Promise<PreflightReport> {
+export async function preflight(ctx: ClientContext, loopId: string, options: { probe?: boolean } = {}): Promise<PreflightReport> {
   const { loop, design } = await loadDesign(ctx.db, loopId);
   const pending = await listSpecs(ctx.db, { loopId, status: 'pending' });
   const checks = [
     graphCheck(design),
     ...(await platformChecks(ctx.config.home, agentPlatforms(design))),
+    ...(options.probe ? await probeChecks(ctx.config.home, agentPlatforms(design)) : []),
     ...(await workdirChecks(loop.workdir)),
     {
       name: 'pending specs',
@@ -108,13 +108,13 @@ async function platformChecks(home: string, agents: AgentPlatform[]): Promise<Pr
   return [assigned, ...binaries];
 }
 
-/** A command given as a path is checked where it is; a bare name is looked up on PATH. */
-async function locateCommand(command: string): Promise<string | null> {
-  if (!command.includes(path.sep)) return findOnPath(command, process.env.PATH ?? '');
-  return access(command, constants.X_OK).then(
-    () => command,
-    () => null,
-  );
+/** Each platform the loop uses, run once for real with a tiny prompt. */
+async function probeChecks(home: string, agents: AgentPlatform[]): Promise<PreflightCheck[]> {
+  const used = [...new Set(agents.flatMap((agent) => (agent.platform === undefined ? [] : [agent.platform])))];
+  const probes = await probePlatforms(home, used).catch((error: Error) => [
+    { name: 'config', state: 'misconfigured', detail: error.message },
+  ]);
+  return probes.map((p) => ({ name: `probe ${p.name}`, ok: p.state === 'reachable', detail: `${p.state}: ${p.detail}` }));
 }
 
 async function workdirChecks(workdir: string): Promise<PreflightCheck[]> {

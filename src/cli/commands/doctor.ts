@@ -2,23 +2,33 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../../config';
 import { diagnose, type DoctorReport } from '../../client/doctor-service';
+import { probePlatforms, type PlatformProbe } from '../../client/probe-service';
+import { CanopyError } from '../../domain/errors';
 import { action, emit } from '../output';
 
 export function registerDoctor(program: Command): void {
   program
     .command('doctor')
     .description('Show which Temporal binary, server and store canopy uses, and whether each answers')
+    .option('--probe', 'also run each agent platform once with a tiny prompt and say whether it answers')
+    .option('--probe-timeout <seconds>', 'how long a probed CLI may take', '60')
     .option('--json', 'print JSON')
     .action(
-      action(async (options: { json?: boolean }) => {
-        const report = await diagnose(loadConfig());
+      action(async (options: { probe?: boolean; probeTimeout: string; json?: boolean }) => {
+        const seconds = Number(options.probeTimeout);
+        if (!(seconds > 0)) throw new CanopyError('invalid_input', '--probe-timeout: give a positive number of seconds, e.g. 60.');
+        const config = loadConfig();
+        const report = {
+          ...(await diagnose(config)),
+          probes: options.probe ? await probePlatforms(config.home, undefined, seconds * 1000) : null,
+        };
         emit(report, options, describe);
         if (!report.temporal_reachable || !report.store.ok) process.exitCode = 1;
       }),
     );
 }
 
-function describe(report: DoctorReport): string {
+function describe(report: DoctorReport & { probes: PlatformProbe[] | null }): string {
   const mark = (ok: boolean) => (ok ? 'ok ' : 'NO ');
   const binary = report.temporal_binary;
   const pollers = report.workers_polling;
@@ -28,6 +38,13 @@ function describe(report: DoctorReport): string {
     `${mark(report.temporal_reachable)}temporal     ${report.temporal_address} namespace ${report.namespace}${report.temporal_reachable ? '' : ` (not answering: ${report.temporal_error}; run \`canopy up\`)`}`,
     `${mark((pollers ?? 0) > 0)}worker       ${pollers === null ? 'unknown' : `${pollers} polling task queue '${report.task_queue}'`}`,
     `${mark(report.store.ok)}store        ${report.store.location}${report.store.error ? ` (${report.store.error})` : ''}`,
-    ...report.platforms.map((p) => `${mark(p.path !== null)}platform     ${p.name}: ${p.path ?? `'${p.command}' not on PATH`}`),
+    // A platform not installed is information: a machine needs only the CLIs its loops use.
+    ...report.platforms.map(
+      (p) => `${p.path ? 'ok ' : '-- '}platform     ${p.name}: ${p.path ?? `not installed ('${p.command}' not on PATH)`}`,
+    ),
+    ...(report.probes ?? []).map(
+      (p) =>
+        `${p.state === 'reachable' ? 'ok ' : p.state === 'not installed' ? '-- ' : 'NO '}probe        ${p.name}: ${p.state} (${p.ms} ms): ${p.detail}`,
+    ),
   ].join('\n');
 }

@@ -48,10 +48,18 @@ export function registerRunTools(server: McpServer, ctx: ClientContext): void {
       description:
         'Check everything loop_run needs, one check each with what to fix: the graph validates, every agent has a platform that is configured ' +
         'and whose binary is on PATH, the workdir exists and is a clean git repository, and there are pending specs. Changes nothing.',
-      inputSchema: LoopIdInput,
+      inputSchema: z.strictObject({
+        loop_id: Id.describe(LOOP_ID),
+        probe: z
+          .boolean()
+          .optional()
+          .describe(
+            'Also run each platform the loop uses once with a tiny prompt (seconds; spends a few tokens) and say whether it answers',
+          ),
+      }),
       annotations: READ_ONLY,
     },
-    ({ loop_id }) => toolResult(() => preflight(ctx, loop_id)),
+    ({ loop_id, probe }) => toolResult(() => preflight(ctx, loop_id, { probe })),
   );
 
   server.registerTool(

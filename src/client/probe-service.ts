@@ -1,0 +1,78 @@
+// A real probe of agent platforms: run each CLI once, headless, with a tiny prompt, and say whether it
+// answered, is not installed, is misconfigured (with the CLI's own error line) or timed out.
+import { randomBytes } from 'node:crypto';
+import { loadPlatforms, locateCommand, platformBinary, type Platform } from '../agents';
+import { lastJsonDocument } from '../agents/json-lines';
+import { agentEnvironment } from '../activities/agent-node';
+import { runInProcessGroup } from '../activities/process-group';
+import { openRunDirectory, removeRunDirectory, writeRunFile } from '../activities/run-directory';
+
+export type ProbeState = 'reachable' | 'not installed' | 'misconfigured' | 'timed out';
+
+export interface PlatformProbe {
+  name: string;
+  state: ProbeState;
+  /** The CLI's own error line when misconfigured, its answer when reachable, else what is missing. */
+  detail: string;
+  ms: number;
+}
+
+export const PROBE_PROMPT = 'Reply with the single word OK.';
+export const DEFAULT_PROBE_TIMEOUT_MS = 60_000;
+/** A probe has no run to report on: the CLIs get an endpoint that refuses connections, which they treat as an MCP server down. */
+const NO_CALLBACK_URL = 'http://127.0.0.1:9/mcp';
+
+export async function probePlatforms(home: string, names?: string[], timeoutMs = DEFAULT_PROBE_TIMEOUT_MS): Promise<PlatformProbe[]> {
+  const platforms = loadPlatforms(home);
+  const chosen = names ?? Object.keys(platforms);
+  return Promise.all(chosen.filter((name) => platforms[name]).map((name) => probePlatform(home, platforms[name], timeoutMs)));
+}
+
+async function probePlatform(home: string, platform: Platform, timeoutMs: number): Promise<PlatformProbe> {
+  const started = Date.now();
+  const done = (state: ProbeState, detail: string): PlatformProbe => ({ name: platform.name, state, detail, ms: Date.now() - started });
+  const binary = platformBinary(platform);
+  if (!(await locateCommand(binary)))
+    return done('not installed', `'${binary}' is not on PATH; install it or set "command" in config.json`);
+  const id = `probe-${randomBytes(6).toString('hex')}`;
+  const runDir = openRunDirectory(home, id);
+  try {
+    const invocation = platform.adapter.invocation(
+      {
+        prompt: PROBE_PROMPT,
+        model: null,
+        workdir: runDir,
+        runDir,
+        mcpUrl: NO_CALLBACK_URL,
+        tokenEnv: 'CANOPY_RUN_TOKEN',
+        asRoot: process.getuid?.() === 0,
+      },
+      platform.settings,
+    );
+    for (const [name, content] of Object.entries(invocation.files)) writeRunFile(runDir, name, content);
+    const result = await runInProcessGroup(invocation.command, invocation.args, {
+      cwd: runDir,
+      env: agentEnvironment(platform, invocation.env, { CANOPY_RUN_TOKEN: 'probe' }),
+      timeoutMs,
+    });
+    if (result.spawnError) return done('not installed', result.spawnError);
+    if (result.timedOut) return done('timed out', `no answer within ${Math.round(timeoutMs / 1000)} s`);
+    const answer = platform.adapter.read(result.stdout, result.stderr).finalMessage;
+    if (result.exitCode === 0) return done('reachable', (answer ?? result.stdout).trim().split('\n')[0] ?? '');
+    return done('misconfigured', errorLine(answer, result.stdout, result.stderr) || `exited with code ${result.exitCode}`);
+  } finally {
+    removeRunDirectory(home, id);
+  }
+}
+
+/** The CLI's own words for what went wrong: its JSON error, its final message, or its last error-looking line. */
+function errorLine(answer: string | null, stdout: string, stderr: string): string {
+  const json = (lastJsonDocument(stderr) ?? lastJsonDocument(stdout))?.error as { message?: string } | undefined;
+  if (json?.message) return json.message;
+  if (answer) return answer.split('\n')[0];
+  const lines = `${stderr}\n${stdout}`
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
+  return lines.find((line) => /error|invalid|unauthori[sz]ed|not found|unexpected/i.test(line)) ?? lines.at(-1) ?? '';
+}
