@@ -1,7 +1,7 @@
 // Claude Code (`@anthropic-ai/claude-code`): `claude -p` headless, JSON result on stdout, canopy's MCP
 // server from a per-run --mcp-config file whose header names the token variable (claude expands it).
 import { lastJsonDocument, numberOrNull } from './json-lines';
-import { datedClockTime, nextClockTime } from './reset-time';
+import { datedClockTime, nextClockTime, resetTimeOf } from './reset-time';
 import type { AgentAdapter, AgentInvocation, AgentRun, PlatformSettings, QuotaHit } from './types';
 
 const MCP_CONFIG = 'claude-mcp.json';
@@ -67,6 +67,8 @@ export function claudeQuota(text: string, status429: boolean, now: Date): QuotaH
     const resetAt = dated ? datedClockTime(dated[1], dated[2], hit[2] ?? null, now) : nextClockTime(when, hit[2] ?? null, now);
     return { message: hit[0].trim(), resetAt };
   }
+  const older = /Claude usage limit reached\. Your limit will reset at [^\n]*/.exec(text);
+  if (older) return { message: older[0].trim(), resetAt: resetTimeOf(older[0], now) };
   const legacy = /Claude AI usage limit reached\|(\d{9,11})/.exec(text);
   if (legacy) return { message: 'Claude AI usage limit reached', resetAt: new Date(Number(legacy[1]) * 1000) };
   const limited = /API Error: [^\n]*\b429\b[^\n]*/.exec(text);

@@ -1,7 +1,7 @@
 // Codex (`@openai/codex`): `codex exec --json` headless, JSONL events on stdout, canopy's MCP server
 // wired for this run only by `-c` overrides that name the token variable instead of copying it.
 import { jsonLines, numberOrNull } from './json-lines';
-import { datedClockTime, nextClockTime } from './reset-time';
+import { resetTimeOf } from './reset-time';
 import type { AgentAdapter, AgentInvocation, AgentRun, PlatformSettings, QuotaHit } from './types';
 
 export const codex: AgentAdapter = {
@@ -55,12 +55,11 @@ export const codex: AgentAdapter = {
 
 /**
  * "You’ve hit your usage limit. Upgrade to Pro (…) or try again at 8:41 AM." (codex 0.169 binary;
- * a later day adds the date: "try again at Dec 2nd, 2026 8:41 AM"), in the codex process's time zone.
+ * a later day adds the date: "try again at Jul 5th, 2026 8:19 PM", openai/codex#26668), in the codex
+ * process's time zone; releases before 0.40 said "try again in 5 days 22 hours 11 minutes" (openai/codex#3899).
  */
 export function codexQuota(text: string, now: Date): QuotaHit | null {
   const hit = /You(?:'|’)ve hit your usage limit[^\n]*/.exec(text);
   if (!hit) return null;
-  const at = /try again at (?:([A-Z][a-z]{2,8}\.? \d{1,2}(?:st|nd|rd|th)?,? \d{4}) )?(\d{1,2}:\d{2} ?[AP]M)/i.exec(hit[0]);
-  const resetAt = at ? (at[1] ? datedClockTime(at[1], at[2], null, now) : nextClockTime(at[2], null, now)) : null;
-  return { message: hit[0].trim(), resetAt };
+  return { message: hit[0].trim(), resetAt: resetTimeOf(hit[0], now) };
 }

@@ -51,6 +51,15 @@ export function afterDuration(text: string, now: Date): Date | null {
   return new Date(now.getTime() + Math.ceil(seconds * 1000));
 }
 
+/** "5 days 22 hours 11 minutes", "3 hours", "1 day 4 minutes" from now; null when not such a span. */
+export function afterWords(text: string, now: Date): Date | null {
+  const units: Record<string, number> = { day: 86_400, hour: 3600, minute: 60, second: 1 };
+  const parts = [...text.matchAll(/(\d+)\s*(day|hour|minute|second)s?/gi)];
+  if (!parts.length) return null;
+  const seconds = parts.reduce((total, [, n, unit]) => total + Number(n) * units[unit.toLowerCase()], 0);
+  return new Date(now.getTime() + seconds * 1000);
+}
+
 export function isZone(zone: string): boolean {
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: zone });
@@ -103,6 +112,10 @@ export function resetTimeOf(text: string, now: Date): Date | null {
       text,
     );
   if (again) return again[1] ? datedClockTime(again[1], again[2], zoneOf(again, 3), now) : nextClockTime(again[2], zoneOf(again, 3), now);
+  const willReset = /reset at\s+(\d{1,2}(?::\d{2})?\s*[ap]\.?m\.?)(?:\s*\(([\w/+-]+)\))?/i.exec(text);
+  if (willReset) return nextClockTime(willReset[1], zoneOf(willReset, 2), now);
+  const inWords = /try again in\s+((?:\d+\s*(?:days?|hours?|minutes?|seconds?)\s*)+)/i.exec(text);
+  if (inWords) return afterWords(inWords[1], now);
   const after = /(?:reset after|retry after|retry in)\s+((?:\d+h)?(?:\d+m)?(?:[\d.]+s)?)\b/i.exec(text);
   return after ? afterDuration(after[1], now) : null;
 }

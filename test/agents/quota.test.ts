@@ -19,6 +19,10 @@ describe('usage-limit messages', () => {
       '2026-12-03T09:00:00.000Z',
     );
     assert.equal(claudeQuota('Claude AI usage limit reached|1796130000', false, NOW)?.resetAt?.getTime(), 1796130000_000);
+    assert.equal(
+      claudeQuota('Claude usage limit reached. Your limit will reset at 9am (America/Chicago).', false, NOW)?.resetAt?.toISOString(),
+      '2026-12-01T15:00:00.000Z',
+    );
     const api = claudeQuota("API Error: Request rejected (429) · This request would exceed your account's rate limit.", false, NOW);
     assert.deepEqual([api?.resetAt, /429/.test(api?.message ?? '')], [null, true]);
     assert.equal(claudeQuota('Error: something else', false, NOW), null);
@@ -35,6 +39,10 @@ describe('usage-limit messages', () => {
     } finally {
       process.env.TZ = zone;
     }
+    assert.equal(
+      codexQuota("You've hit your usage limit. Upgrade to Pro or try again in 2 days 17 hours 14 minutes.", NOW)?.resetAt?.toISOString(),
+      '2026-12-04T01:14:00.000Z',
+    );
     assert.equal(codexQuota('stream error: 500', NOW), null);
   });
 
