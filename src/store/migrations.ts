@@ -190,6 +190,9 @@ const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '003_agent_usage': agentUsage,
 };
 
+/** The migrations a store up to date has run, in order. */
+export const MIGRATION_NAMES: readonly string[] = Object.keys(MIGRATIONS);
+
 /**
  * Brings the schema up to date. On PostgreSQL pass the schema the tables live in: unless told,
  * Kysely looks for its migration table in every schema of the database and could mistake another

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { sql } from 'kysely';
+import { MIGRATION_NAMES } from '../../src/store/migrations';
 import {
   getGraph,
   getLoop,
@@ -36,7 +37,10 @@ describeOnEachDialect('openDatabase', (store) => {
     try {
       assert.deepEqual(await getLoop(again, loop.id), loop);
       const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(again);
-      assert.deepEqual(rows, [{ name: '001_initial' }, { name: '002_node_run_attempts' }]);
+      assert.deepEqual(
+        rows,
+        MIGRATION_NAMES.map((name) => ({ name })),
+      );
     } finally {
       await again.destroy();
     }
@@ -143,7 +147,10 @@ describe('openDatabase on SQLite', () => {
     await Promise.all(processes);
     const db = await openDatabase({ home });
     const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
-    assert.deepEqual(rows, [{ name: '001_initial' }, { name: '002_node_run_attempts' }]);
+    assert.deepEqual(
+      rows,
+      MIGRATION_NAMES.map((name) => ({ name })),
+    );
     await db.destroy();
     await rm(home, { recursive: true, force: true });
   });
