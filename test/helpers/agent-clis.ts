@@ -75,7 +75,8 @@ export function realCliPlatforms(apiUrl: string, dir: string): Record<RealCli, R
     gemini: {
       command: bin('gemini'),
       model: 'gemini-2.5-pro',
-      env: { HOME: geminiHome, GEMINI_API_KEY: 'stand-in', GOOGLE_GEMINI_BASE_URL: apiUrl },
+      // TMPDIR: gemini leaves an error report file there after an API error.
+      env: { HOME: geminiHome, TMPDIR: geminiHome, GEMINI_API_KEY: 'stand-in', GOOGLE_GEMINI_BASE_URL: apiUrl },
     },
   };
 }
