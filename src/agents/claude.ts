@@ -44,7 +44,7 @@ export const claude: AgentAdapter = {
         output_tokens: numberOrNull(usage.output_tokens),
         cost_usd: numberOrNull(result.total_cost_usd),
       },
-      model: Object.keys((result.modelUsage ?? {}) as object)[0] ?? null,
+      model: Object.keys(result.modelUsage ?? {})[0] ?? null,
     };
   },
   quota(stdout, stderr, now) {

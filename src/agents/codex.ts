@@ -48,7 +48,7 @@ export const codex: AgentAdapter = {
   quota(stdout, stderr, now) {
     const errors = jsonLines(stdout)
       .filter((e) => e.type === 'error')
-      .map((e) => String(e.message ?? ''));
+      .map((e) => (typeof e.message === 'string' ? e.message : ''));
     return codexQuota([...errors, stderr].join('\n'), now);
   },
 };

@@ -9,7 +9,7 @@ export const opencode: AgentAdapter = {
     const model = run.model ?? settings.model;
     const given = settings.env.OPENCODE_CONFIG_CONTENT ? (JSON.parse(settings.env.OPENCODE_CONFIG_CONTENT) as Record<string, unknown>) : {};
     const canopy = { type: 'remote', url: run.mcpUrl, headers: { Authorization: `Bearer {env:${run.tokenEnv}}` }, oauth: false };
-    const content = { ...given, mcp: { ...((given.mcp ?? {}) as object), canopy } };
+    const content = { ...given, mcp: { ...(given.mcp ?? {}), canopy } };
     return {
       command: settings.command ?? 'opencode',
       args: ['run', '--format', 'json', '--auto', ...(model ? ['--model', model] : []), ...settings.args, '--', run.prompt],

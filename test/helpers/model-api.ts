@@ -34,7 +34,7 @@ export const USAGE = { input: 1234, output: 56 };
 
 type Vendor = 'anthropic' | 'responses' | 'chat' | 'gemini';
 type Turn = { kind: 'text'; text: string } | { kind: 'tool'; name: string; args: Record<string, unknown> };
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 export async function startModelApi(): Promise<ModelApi> {
   let current: ModelScript = { action: { kind: 'text' }, final: 'done' };
@@ -53,7 +53,7 @@ export async function startModelApi(): Promise<ModelApi> {
       }
       const url = new URL(request.url ?? '/', 'http://localhost');
       requests.push({ method: request.method ?? '', path: url.pathname + url.search, headers: request.headers, body });
-      answer(url, (body ?? {}) as Json, response, current, hanging);
+      answer(url, body ?? {}, response, current, hanging);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
