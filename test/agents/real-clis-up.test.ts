@@ -1,35 +1,85 @@
-// A real agent CLI under `canopy up`: its callback is the worker's own run-token endpoint, not the
-// operator's MCP endpoint, and its environment holds the run token and that URL but none of canopy's settings.
+// The real agent CLIs under `canopy up`: each reports through loop_complete_node to the worker's own
+// run-token endpoint (not the operator's MCP endpoint), and an agent's environment holds the run
+// token and that URL but none of canopy's settings.
 import assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { it } from 'node:test';
-import { openContext } from '../../src/client/context';
+import { after, before, describe, it } from 'node:test';
+import { openContext, type ClientContext } from '../../src/client/context';
 import { startLoopRun, waitForLoopRun } from '../../src/client/runs-service';
+import type { CanopyConfig } from '../../src/config';
 import { freePort } from '../../src/temporal/free-port';
-import { missingClis, privateTempDir, realCliPlatforms } from '../helpers/agent-clis';
+import { missingClis, privateTempDir, REAL_CLIS, realCliPlatforms, type RealCli } from '../helpers/agent-clis';
 import { childEnv, testConfig } from '../helpers/engine';
 import { loopWithSpecs, runsOf, scratchDir } from '../helpers/loops';
-import { startModelApi } from '../helpers/model-api';
-import { spawnCanopy, waitForOutput } from '../helpers/processes';
+import { startModelApi, type ModelApi, type ModelScript } from '../helpers/model-api';
+import { spawnCanopy, waitForOutput, type CanopyProcess } from '../helpers/processes';
 
 const skip = !process.env.CANOPY_TEST_TEMPORAL_ADDRESS ? 'needs the dev server that `npm test` starts' : missingClis();
 
-it('claude under `canopy up` reports to the worker endpoint with only the run token and its URL in its env', { skip }, async () => {
-  const api = await startModelApi();
-  const dir = privateTempDir();
-  const config = testConfig(path.join(dir, 'home'));
-  mkdirSync(config.home, { mode: 0o700 });
-  writeFileSync(path.join(config.home, 'config.json'), JSON.stringify({ platforms: { claude: realCliPlatforms(api.url, dir).claude } }));
-  const mcpPort = await freePort();
-  const up = spawnCanopy(['up'], { ...childEnv(config), CANOPY_MCP_PORT: String(mcpPort) });
-  const ctx = await openContext(config);
-  try {
+describe('real agent CLIs under `canopy up`', { skip }, () => {
+  let api: ModelApi;
+  let dir: string;
+  let config: CanopyConfig;
+  let ctx: ClientContext;
+  let up: CanopyProcess;
+  let mcpPort: number;
+  let agentUrl: string;
+
+  before(async () => {
+    api = await startModelApi();
+    dir = privateTempDir();
+    config = testConfig(path.join(dir, 'home'));
+    mkdirSync(config.home, { mode: 0o700 });
+    writeFileSync(path.join(config.home, 'config.json'), JSON.stringify({ platforms: realCliPlatforms(api.url, dir) }));
+    mcpPort = await freePort();
+    up = spawnCanopy(['up'], { ...childEnv(config), CANOPY_MCP_PORT: String(mcpPort) });
+    ctx = await openContext(config);
     await waitForOutput(up, /canopy is up/);
-    const agentUrl = /Agents report to (\S+) /.exec(up.output())?.[1];
+    agentUrl = /Agents report to (\S+) /.exec(up.output())?.[1] ?? '';
+  });
+
+  after(async () => {
+    up?.child.kill('SIGINT');
+    await up?.exited;
+    await ctx?.close();
+    await api?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function runAgent(cli: RealCli, script: ModelScript) {
+    api.script(script);
+    const node = {
+      name: 'work',
+      kind: 'agent',
+      position: 1,
+      config: { platform: cli, prompt_template: 'Report with loop_complete_node.', require_report: true, timeout_minutes: 1 },
+    };
+    const loopId = await loopWithSpecs(ctx, scratchDir(), { nodes: [node] }, [{ name: 'spec' }]);
+    await startLoopRun(ctx, loopId);
+    const result = await waitForLoopRun(ctx, loopId);
+    const [run] = await runsOf(ctx, loopId);
+    return { result, run };
+  }
+
+  it('serves the agents an endpoint of their own, apart from the operator’s', () => {
     assert.ok(agentUrl && !agentUrl.includes(`:${mcpPort}/`), up.output());
+  });
+
+  for (const cli of REAL_CLIS) {
+    it(`${cli}: a require_report node passes through loop_complete_node over MCP`, async () => {
+      const { result, run } = await runAgent(cli, {
+        action: { kind: 'tool', tool: 'loop_complete_node', args: { status: 'pass', output: `${cli} reported under canopy up` } },
+        final: 'All done.',
+      });
+      assert.equal(result.status, 'completed', `${run.reason}\n${run.stderr}`);
+      assert.deepEqual([run.reported_status, run.reported_output], ['pass', `${cli} reported under canopy up`]);
+    });
+  }
+
+  it('claude’s shell sees only the run token and the worker’s URL, none of canopy’s settings', async () => {
     const leaked = 'env | grep -cE "^(CANOPY_HOME|CANOPY_DATABASE_URL|TEMPORAL_ADDRESS|CANOPY_TASK_QUEUE)="';
-    api.script({
+    const { result, run } = await runAgent('claude', {
       action: {
         kind: 'tool',
         tool: 'Bash',
@@ -37,23 +87,7 @@ it('claude under `canopy up` reports to the worker endpoint with only the run to
       },
       final: 'done',
     });
-    const node = {
-      name: 'work',
-      kind: 'agent',
-      position: 1,
-      config: { platform: 'claude', prompt_template: 'Report.', require_report: true, timeout_minutes: 1 },
-    };
-    const loopId = await loopWithSpecs(ctx, scratchDir(), { nodes: [node] }, [{ name: 'spec' }]);
-    await startLoopRun(ctx, loopId);
-    const result = await waitForLoopRun(ctx, loopId);
-    const [run] = await runsOf(ctx, loopId);
     assert.equal(result.status, 'completed', `${run.reason}\n${run.stderr}`);
     assert.equal(run.reported_output, `0 ${agentUrl}`);
-  } finally {
-    up.child.kill('SIGINT');
-    await up.exited;
-    await ctx.close();
-    await api.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
