@@ -9,11 +9,10 @@ import type { LiveState, ResumePoint } from '../workflows/shared';
 import type { ClientContext } from './context';
 import { reconcileLoop } from './closed-runs-service';
 import { requireLoop } from './design-service';
-import { listNodeRuns } from '../store/node-runs-repository';
 import { pendingAutorun } from './autorun-service';
-import { MAX_RUNS_LISTED } from './node-runs-service';
 import { loopPicture, type LoopPicture } from './loop-picture-service';
 import { readLiveState, resumePointOf } from './runs-service';
+import { loopUsage, type LoopUsage } from './usage-service';
 
 interface SpecLine {
   id: string;
@@ -45,7 +44,8 @@ export interface LoopStatusReport {
   /** Progress of the queue the last run drained, rebuilt from its specs' statuses. */
   queue: { queue_id: string; specs: SpecLine[] } | null;
   /** Totals over the loop's recent agent runs (the last 200 node runs), as the CLIs reported them. */
-  agent_usage: { agent_runs: number; input_tokens: number; output_tokens: number; cost_usd: number };
+  /** Tokens and cost of the loop's agent runs, per spec and in all. */
+  agent_usage: LoopUsage;
   /** When the loop resumes by itself (a pending autorun, e.g. after a quota reset); null when none. */
   autorun_at: string | null;
   /** The running workflow's own view; null when no run is open or Temporal did not answer. */
@@ -64,8 +64,6 @@ export async function loopStatus(ctx: ClientContext, loopId: string): Promise<Lo
     readLiveState(ctx, loop),
   ]);
   const resume = resumePointOf(run);
-  const agentRuns = (await listNodeRuns(ctx.db, { loopId: loop.id, limit: MAX_RUNS_LISTED })).filter((r) => r.executed_platform);
-  const total = (key: 'input_tokens' | 'output_tokens' | 'cost_usd') => agentRuns.reduce((sum, r) => sum + (r[key] ?? 0), 0);
   // Asked of Temporal only for loops an autorun would resume after a stop (a quota reset fails the loop).
   const autorunAt = ['failed', 'paused', 'blocked'].includes(loop.status) ? await pendingAutorun(ctx, loop.id).catch(() => null) : null;
   return {
@@ -91,12 +89,7 @@ export async function loopStatus(ctx: ClientContext, loopId: string): Promise<Lo
         }
       : null,
     queue: run?.queue_id ? await queueProgress(ctx, run.queue_id) : null,
-    agent_usage: {
-      agent_runs: agentRuns.length,
-      input_tokens: total('input_tokens'),
-      output_tokens: total('output_tokens'),
-      cost_usd: total('cost_usd'),
-    },
+    agent_usage: await loopUsage(ctx, loop.id),
     autorun_at: autorunAt,
     live: live.state,
     live_unavailable: live.unavailable,

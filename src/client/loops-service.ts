@@ -20,9 +20,11 @@ import { reconcileLoop } from './closed-runs-service';
 import { requireLoop } from './design-service';
 import { viewGraph, type GraphView } from './graph-view-service';
 import { requireWorkdir } from './workdir';
+import { loopUsage, type LoopUsage } from './usage-service';
 
 /** loop_get: the loop, its whole graph with ids (member and quorum nodes included) and its specs. */
-export type LoopDetail = Loop & GraphView & { specs: StoredSpec[] };
+/** A loop with its graph, its specs and what its agents used. */
+export type LoopDetail = Loop & GraphView & { specs: StoredSpec[]; agent_usage: LoopUsage };
 
 export const ListLoopsRequest = z.object({ include_archived: z.boolean().default(false).describe('Also list archived loops') }).strict();
 
@@ -49,8 +51,8 @@ export async function listLoops(ctx: ClientContext, request: unknown = {}): Prom
 /** Any loop by id, archived or not. */
 export async function getLoop(ctx: ClientContext, loopId: string): Promise<LoopDetail> {
   const loop = await requireLoop(ctx.db, loopId);
-  const [graph, specs] = await Promise.all([getGraph(ctx.db, loopId), listSpecs(ctx.db, { loopId })]);
-  return { ...loop, ...viewGraph(graph), specs };
+  const [graph, specs, agent_usage] = await Promise.all([getGraph(ctx.db, loopId), listSpecs(ctx.db, { loopId }), loopUsage(ctx, loopId)]);
+  return { ...loop, ...viewGraph(graph), specs, agent_usage };
 }
 
 /** Changes name, description, workdir, settings (replaced whole) or the on_completed hook (null removes it). */

@@ -176,3 +176,38 @@ export async function endRunningNodeRuns(
     .execute();
   return groups.map((row) => row.pgid!);
 }
+
+export interface AgentUsage {
+  /** null for runs outside a spec (the completion hook). */
+  spec_id: string | null;
+  agent_runs: number;
+  input_tokens: number;
+  output_tokens: number;
+  cost_usd: number;
+}
+
+/** What a loop's agent runs used, per spec, over its whole history. */
+export async function agentUsageBySpec(db: DatabaseOrTransaction, loopId: string): Promise<AgentUsage[]> {
+  const rows = await db
+    .selectFrom('node_runs')
+    .select((eb) => [
+      'spec_id',
+      eb.fn.countAll().as('agent_runs'),
+      eb.fn.coalesce(eb.fn.sum('input_tokens'), eb.lit(0)).as('input_tokens'),
+      eb.fn.coalesce(eb.fn.sum('output_tokens'), eb.lit(0)).as('output_tokens'),
+      eb.fn.coalesce(eb.fn.sum('cost_usd'), eb.lit(0)).as('cost_usd'),
+    ])
+    .where('loop_id', '=', loopId)
+    .where('executed_platform', 'is not', null)
+    .groupBy('spec_id')
+    .orderBy('spec_id')
+    .execute();
+  // PostgreSQL returns counts and sums of integers as strings.
+  return rows.map((row) => ({
+    spec_id: row.spec_id,
+    agent_runs: Number(row.agent_runs),
+    input_tokens: Number(row.input_tokens),
+    output_tokens: Number(row.output_tokens),
+    cost_usd: Number(row.cost_usd),
+  }));
+}

@@ -38,7 +38,8 @@ describe('loops service', () => {
       field: 'on_completed.prompt',
       message: /\{\{spec_name\}\}.*only \{\{loop_name\}\}, \{\{workdir\}\}, \{\{completed_specs\}\}/,
     });
-    assert.deepEqual(await getLoop(store.ctx, loop.id), { ...loop, nodes: [], edges: [], ensembles: [], specs: [] });
+    const noUsage = { total: { agent_runs: 0, input_tokens: 0, output_tokens: 0, cost_usd: 0 }, per_spec: [] };
+    assert.deepEqual(await getLoop(store.ctx, loop.id), { ...loop, nodes: [], edges: [], ensembles: [], specs: [], agent_usage: noUsage });
 
     const updated = await updateLoop(store.ctx, {
       loop_id: loop.id,

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { beforeEach, it } from 'node:test';
 import {
+  agentUsageBySpec,
   deleteNode,
   findNodeRunByKey,
   getNodeRun,
@@ -142,6 +143,24 @@ describeOnEachDialect('node-runs repository', (store) => {
     await insertNodeRun(store.db, run());
     assert.deepEqual(await findNodeRunByKey(store.db, 'run-1:spec:build:1'), inserted);
     await assert.rejects(insertNodeRun(store.db, run({ run_key: 'run-1:spec:build:1' })), isUniqueViolation);
+  });
+
+  it('sums what agent runs used per spec, leaving out runs of no agent', async () => {
+    const other = (await insertSpec(store.db, { name: 't', content: '', loop_id: loopId, workdir: null })).id;
+    const agentRun = (spec: string | null, input_tokens: number, output_tokens: number, cost_usd: number | null) =>
+      insertNodeRun(store.db, run({ spec_id: spec, kind: 'agent', executed_platform: 'claude', input_tokens, output_tokens, cost_usd }));
+    await agentRun(specId, 100, 10, 0.5);
+    await agentRun(specId, 200, 20, null);
+    await agentRun(other, 7, 3, 0.25);
+    await insertNodeRun(store.db, run({ input_tokens: 999 }));
+    const usage = await agentUsageBySpec(store.db, loopId);
+    assert.deepEqual(
+      usage.sort((a, b) => (a.spec_id === specId ? -1 : b.spec_id === specId ? 1 : 0)),
+      [
+        { spec_id: specId, agent_runs: 2, input_tokens: 300, output_tokens: 30, cost_usd: 0.5 },
+        { spec_id: other, agent_runs: 1, input_tokens: 7, output_tokens: 3, cost_usd: 0.25 },
+      ],
+    );
   });
 
   it('finds a run by the hash of its report token', async () => {

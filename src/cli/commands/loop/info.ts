@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { withContext } from '../../../client/context';
 import { loopStatus, type LoopStatusReport } from '../../../client/loop-status-service';
+import type { UsageTotals } from '../../../client/usage-service';
 import { action, emit } from '../../output';
 import { pictureLines } from '../../watch/lines';
 
@@ -17,6 +18,10 @@ export function registerLoopInfo(loop: Command): void {
     );
 }
 
+function usageText(usage: UsageTotals): string {
+  return `${usage.agent_runs} runs, ${usage.input_tokens} tokens in, ${usage.output_tokens} out${usage.cost_usd ? `, $${usage.cost_usd.toFixed(4)}` : ''}`;
+}
+
 export function describeStatus(report: LoopStatusReport): string {
   const lines = [
     `${report.name} (${report.loop_id})  ${report.status}${report.archived ? ' [archived]' : ''}`,
@@ -30,13 +35,7 @@ export function describeStatus(report: LoopStatusReport): string {
       lines.push(`failed at ${run.failing_node}${run.failure_kind ? ` [${run.failure_kind}]` : ''}: ${run.reason ?? ''}`);
   }
   if (report.autorun_at) lines.push(`resumes by itself at ${report.autorun_at} (autorun)`);
-  const usage = report.agent_usage;
-  if (usage.agent_runs) {
-    lines.push(
-      `agents   ${usage.agent_runs} runs, ${usage.input_tokens} tokens in, ${usage.output_tokens} out` +
-        (usage.cost_usd ? `, $${usage.cost_usd.toFixed(4)}` : ''),
-    );
-  }
+  if (report.agent_usage.total.agent_runs) lines.push(`agents   ${usageText(report.agent_usage.total)}`);
   if (report.live_unavailable) lines.push(report.live_unavailable);
   if (report.live) {
     const rounds = Object.entries(report.live.rounds)
@@ -48,7 +47,10 @@ export function describeStatus(report: LoopStatusReport): string {
   }
   lines.push('graph', ...pictureLines(report.picture));
   lines.push('specs');
-  for (const spec of report.specs) lines.push(`  ${spec.status.padEnd(10)} ${spec.name} (${spec.id})`);
+  for (const spec of report.specs) {
+    const usage = report.agent_usage.per_spec.find((u) => u.spec_id === spec.id);
+    lines.push(`  ${spec.status.padEnd(10)} ${spec.name} (${spec.id})${usage ? `  agents: ${usageText(usage)}` : ''}`);
+  }
   if (report.queue) {
     lines.push(`queue ${report.queue.queue_id}`);
     for (const spec of report.queue.specs) lines.push(`  ${spec.status.padEnd(10)} ${spec.name} (${spec.id})`);
