@@ -61,6 +61,7 @@ describe('canopy loop watch', { skip: hasTmux ? false : 'tmux is not installed (
     await createSpec(engine.ctx, { loop_id, name: 'greeting', content: 'add a greeting' });
     const env = childEnv(engine.config);
     const session = `canopy-watch-${process.pid}`;
+    // A person's terminal: Ink draws only the last frame when it believes it runs in CI.
     const exports = Object.entries({ CANOPY_HOME: env.CANOPY_HOME, TEMPORAL_ADDRESS: env.TEMPORAL_ADDRESS })
       .map(([key, value]) => `${key}=${value}`)
       .join(' ');
@@ -73,7 +74,7 @@ describe('canopy loop watch', { skip: hasTmux ? false : 'tmux is not installed (
       '110',
       '-y',
       '50',
-      `env ${exports} ${process.execPath} ${CANOPY_BIN} loop watch ${loop_id}`,
+      `env -u CI -u CONTINUOUS_INTEGRATION ${exports} ${process.execPath} ${CANOPY_BIN} loop watch ${loop_id}`,
     );
     const screen = () => tmux('capture-pane', '-p', '-t', session);
     const shows = (what: string, pattern: RegExp) =>
