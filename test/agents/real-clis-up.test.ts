@@ -2,39 +2,31 @@
 // run-token endpoint (not the operator's MCP endpoint), and an agent's environment holds the run
 // token and that URL but none of canopy's settings.
 import assert from 'node:assert/strict';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { openContext, type ClientContext } from '../../src/client/context';
+import type { ClientContext } from '../../src/client/context';
 import { startLoopRun, waitForLoopRun } from '../../src/client/runs-service';
-import type { CanopyConfig } from '../../src/config';
 import { freePort } from '../../src/temporal/free-port';
-import { missingClis, privateTempDir, REAL_CLIS, realCliPlatforms, type RealCli } from '../helpers/agent-clis';
-import { childEnv, testConfig } from '../helpers/engine';
+import { missingClis, openRealCliSetup, REAL_CLIS, type RealCli, type RealCliSetup } from '../helpers/agent-clis';
+import { childEnv } from '../helpers/engine';
 import { loopWithSpecs, runsOf, scratchDir } from '../helpers/loops';
-import { startModelApi, type ModelApi, type ModelScript } from '../helpers/model-api';
+import type { ModelApi, ModelScript } from '../helpers/model-api';
 import { spawnCanopy, waitForOutput, type CanopyProcess } from '../helpers/processes';
 
 const skip = !process.env.CANOPY_TEST_TEMPORAL_ADDRESS ? 'needs the dev server that `npm test` starts' : missingClis();
 
 describe('real agent CLIs under `canopy up`', { skip }, () => {
+  let setup: RealCliSetup;
   let api: ModelApi;
-  let dir: string;
-  let config: CanopyConfig;
   let ctx: ClientContext;
   let up: CanopyProcess;
   let mcpPort: number;
   let agentUrl: string;
 
   before(async () => {
-    api = await startModelApi();
-    dir = privateTempDir();
-    config = testConfig(path.join(dir, 'home'));
-    mkdirSync(config.home, { mode: 0o700 });
-    writeFileSync(path.join(config.home, 'config.json'), JSON.stringify({ platforms: realCliPlatforms(api.url, dir) }));
+    setup = await openRealCliSetup();
+    ({ api, ctx } = setup);
     mcpPort = await freePort();
-    up = spawnCanopy(['up'], { ...childEnv(config), CANOPY_MCP_PORT: String(mcpPort) });
-    ctx = await openContext(config);
+    up = spawnCanopy(['up'], { ...childEnv(setup.config), CANOPY_MCP_PORT: String(mcpPort) });
     await waitForOutput(up, /canopy is up/);
     agentUrl = /Agents report to (\S+) /.exec(up.output())?.[1] ?? '';
   });
@@ -42,9 +34,7 @@ describe('real agent CLIs under `canopy up`', { skip }, () => {
   after(async () => {
     up?.child.kill('SIGINT');
     await up?.exited;
-    await ctx?.close();
-    await api?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    await setup?.close();
   });
 
   async function runAgent(cli: RealCli, script: ModelScript) {

@@ -3,10 +3,9 @@
 // fails, blocks, hits a usage limit, hangs; canopy records what it used. The worker is a `canopy worker`
 // process here, so the agents' callback is the endpoint that worker serves.
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { readdirSync, readlinkSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { openContext, type ClientContext } from '../../src/client/context';
+import type { ClientContext } from '../../src/client/context';
 import { autorunScheduleId } from '../../src/client/autorun-service';
 import { startLoopRun, waitForLoopRun } from '../../src/client/runs-service';
 import type { CanopyConfig } from '../../src/config';
@@ -15,10 +14,10 @@ import { getLoop } from '../../src/store/loops-repository';
 import { loopStatus } from '../../src/client/loop-status-service';
 import { listRuns } from '../../src/client/node-runs-service';
 import { describeStatus } from '../../src/cli/commands/loop/info';
-import { REAL_CLIS, missingClis, privateTempDir, realCliPlatforms, type RealCli } from '../helpers/agent-clis';
-import { childEnv, testConfig } from '../helpers/engine';
+import { REAL_CLIS, missingClis, openRealCliSetup, type RealCli, type RealCliSetup } from '../helpers/agent-clis';
+import { childEnv } from '../helpers/engine';
 import { loopWithSpecs, runsOf, scratchDir } from '../helpers/loops';
-import { startModelApi, USAGE, type ModelApi, type ModelScript } from '../helpers/model-api';
+import { USAGE, type ModelApi, type ModelScript } from '../helpers/model-api';
 import { spawnCanopy, waitForOutput, type CanopyProcess } from '../helpers/processes';
 import { waitUntil } from '../helpers/wait';
 import { loopWorkflowId } from '../../src/workflows/shared';
@@ -28,19 +27,15 @@ const skip = !process.env.CANOPY_TEST_TEMPORAL_ADDRESS ? 'needs the dev server t
 const RESET_TIME_IN_MESSAGE: Record<RealCli, boolean> = { claude: false, codex: true, opencode: false, gemini: true };
 
 describe('real agent CLIs through a `canopy worker`', { skip }, () => {
+  let setup: RealCliSetup;
   let api: ModelApi;
-  let dir: string;
   let config: CanopyConfig;
   let ctx: ClientContext;
   let worker: CanopyProcess;
 
   before(async () => {
-    api = await startModelApi();
-    dir = privateTempDir();
-    config = testConfig(path.join(dir, 'home'));
-    mkdirSync(config.home, { mode: 0o700 });
-    writeFileSync(path.join(config.home, 'config.json'), JSON.stringify({ platforms: realCliPlatforms(api.url, dir) }));
-    ctx = await openContext(config);
+    setup = await openRealCliSetup();
+    ({ api, config, ctx } = setup);
     worker = spawnCanopy(['worker'], childEnv(config));
     await waitForOutput(worker, /Agents report to http:\/\/127\.0\.0\.1:\d+\/mcp/);
   });
@@ -49,9 +44,7 @@ describe('real agent CLIs through a `canopy worker`', { skip }, () => {
     if (process.env.CANOPY_TEST_VERBOSE) console.log(worker?.output());
     worker?.child.kill('SIGTERM');
     await worker?.exited;
-    await ctx?.close();
-    await api?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    await setup?.close();
   });
 
   /** One agent node (require_report) then nothing; returns the loop's result and its one node run. */

@@ -1,10 +1,14 @@
 // The real agent CLIs as a user would set them up against a model provider of their own, here the
 // stand-in model API: each CLI's own base-URL and key settings, given through config.json's env,
 // and each in a home of its own so nothing reaches the machine's real CLI state.
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { AGENT_TOOLS_BIN } from '../../src/agents/pinned';
+import { openContext, type ClientContext } from '../../src/client/context';
+import type { CanopyConfig } from '../../src/config';
+import { testConfig } from './engine';
+import { startModelApi, type ModelApi } from './model-api';
 
 export const REAL_CLIS = ['claude', 'codex', 'opencode', 'gemini'] as const;
 export type RealCli = (typeof REAL_CLIS)[number];
@@ -77,6 +81,33 @@ export function realCliPlatforms(apiUrl: string, dir: string): Record<RealCli, R
       model: 'gemini-2.5-pro',
       // TMPDIR: gemini leaves an error report file there after an API error.
       env: { HOME: geminiHome, TMPDIR: geminiHome, GEMINI_API_KEY: 'stand-in', GOOGLE_GEMINI_BASE_URL: apiUrl },
+    },
+  };
+}
+
+export interface RealCliSetup {
+  api: ModelApi;
+  config: CanopyConfig;
+  ctx: ClientContext;
+  close(): Promise<void>;
+}
+
+/** A stand-in model API and a private canopy home whose config.json points the four CLIs at it. */
+export async function openRealCliSetup(): Promise<RealCliSetup> {
+  const api = await startModelApi();
+  const dir = privateTempDir();
+  const config = testConfig(path.join(dir, 'home'));
+  mkdirSync(config.home, { mode: 0o700 });
+  writeFileSync(path.join(config.home, 'config.json'), JSON.stringify({ platforms: realCliPlatforms(api.url, dir) }));
+  const ctx = await openContext(config);
+  return {
+    api,
+    config,
+    ctx,
+    async close() {
+      await ctx.close();
+      await api.close();
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }
