@@ -3,7 +3,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { Context } from '@temporalio/activity';
-import { loadPlatforms, type Platform } from '../agents';
+import { loadPlatforms } from '../agents';
+import { agentEnvironment } from '../agents/environment';
 import { resumeAfterReset } from '../agents/reset-time';
 import type { AgentReading, QuotaHit } from '../agents/types';
 import { DEFAULT_AGENT_TIMEOUT_MINUTES } from '../domain/defaults';
@@ -92,15 +93,6 @@ export async function executeAgent(deps: ActivityDeps, execution: Execution): Pr
   } finally {
     removeRunDirectory(deps.home, run.id);
   }
-}
-
-/**
- * The worker's environment without canopy's own settings (an agent must not reach the store or act as
- * the operator), then the platform's env from config.json, the adapter's, and the run's callback.
- */
-export function agentEnvironment(platform: Platform, adapterEnv: Record<string, string>, run: Record<string, string>): NodeJS.ProcessEnv {
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(CANOPY_|TEMPORAL_)/.test(name)));
-  return { ...inherited, ...platform.settings.env, ...adapterEnv, ...run };
 }
 
 /** A usage limit fails the node as `quota`; when its message says when the limit lifts, the loop resumes itself then. */

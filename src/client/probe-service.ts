@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { loadPlatforms, locateCommand, platformBinary, type Platform } from '../agents';
 import { lastJsonDocument } from '../agents/json-lines';
-import { agentEnvironment } from '../activities/agent-node';
+import { agentEnvironment } from '../agents/environment';
 import { runInProcessGroup } from '../activities/process-group';
 import { openRunDirectory, removeRunDirectory, writeRunFile } from '../activities/run-directory';
 
