@@ -17,9 +17,17 @@ export function ensurePrivateFile(file: string): void {
   narrow(file, PRIVATE_FILE);
 }
 
-/** Narrows `file` to owner-only when it exists; for files another program creates (SQLite's -wal, Temporal's database). */
+/**
+ * Narrows `file` to owner-only when it exists; for files another program creates (SQLite's -wal,
+ * Temporal's database). Another process may delete such a file at any moment (SQLite removes its
+ * -shm and -wal when the last connection closes), so one that vanishes is left alone.
+ */
 export function narrowIfExists(file: string): void {
-  if (statSync(file, { throwIfNoEntry: false })) narrow(file, PRIVATE_FILE);
+  try {
+    narrow(file, PRIVATE_FILE);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
 }
 
 /** Runs `start` (a spawn) under umask 077, so files the child creates are owner-only from their first byte. */
