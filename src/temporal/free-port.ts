@@ -1,13 +1,31 @@
-// A free TCP port on loopback, for dev servers started by the demo and the tests.
+// A free TCP port on loopback, for servers started by the demo, the tests and the cluster.
 import net from 'node:net';
 
 export function freePort(): Promise<number> {
+  return listenOnce(0);
+}
+
+/** A free port from `min` to `max`, for a server that cannot take just any port. */
+export async function freePortBetween(min: number, max: number): Promise<number> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const candidate = min + Math.floor(Math.random() * (max - min + 1));
+    try {
+      return await listenOnce(candidate);
+    } catch {
+      // Taken: try another.
+    }
+  }
+  throw new Error(`No free port from ${min} to ${max} on 127.0.0.1.`);
+}
+
+/** Binds `port` (0: any) on loopback and lets go of it again, resolving with the port bound. */
+function listenOnce(port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
+    server.listen(port, '127.0.0.1', () => {
+      const bound = (server.address() as net.AddressInfo).port;
+      server.close(() => resolve(bound));
     });
   });
 }
