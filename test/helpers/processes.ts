@@ -1,5 +1,6 @@
 // Child `canopy` processes (worker, up) for tests that kill and restart them.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { CANOPY_BIN } from './engine';
 
 export interface CanopyProcess {
@@ -25,4 +26,15 @@ export async function waitForOutput(proc: CanopyProcess, pattern: RegExp, timeou
     if (Date.now() > deadline) throw new Error(`canopy did not print ${pattern} within ${timeoutMs} ms:\n${proc.output()}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** Whether `ancestor` is `pid`'s parent, its parent's parent, and so on (Linux: read from /proc). */
+export function descendsFrom(pid: number, ancestor: number): boolean {
+  for (let current = pid; current > 1;) {
+    const stat = readFileSync(`/proc/${current}/stat`, 'utf8');
+    // The fields after the command name, which is in parentheses and may hold spaces: state, ppid, …
+    current = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    if (current === ancestor) return true;
+  }
+  return false;
 }
