@@ -7,6 +7,7 @@ COPY package.json package-lock.json tsconfig.json ./
 COPY src ./src
 COPY test ./test
 COPY bench ./bench
+COPY scripts ./scripts
 COPY bin ./bin
 COPY examples ./examples
 # The worker talks to the compose file's Temporal server, so no local Temporal CLI is needed.
