@@ -36,6 +36,12 @@ function describe(cluster: Cluster): string {
 }
 
 async function up(): Promise<void> {
+  // Caught from the start: a Ctrl-C while the cluster starts stops it once it has started, instead
+  // of leaving its processes (each in a group of its own) running.
+  const stopRequested = new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
   const cluster = await startCluster({
     stateDir: STATE_DIR,
     postgres: clusterPostgres(),
@@ -43,10 +49,7 @@ async function up(): Promise<void> {
     progress: (line) => console.log(line),
   });
   console.log(describe(cluster));
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
+  await stopRequested;
   console.log('Stopping…');
   await cluster.stop();
   console.log('Stopped.');

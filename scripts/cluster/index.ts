@@ -9,8 +9,8 @@ import type { ClusterProcess } from './processes';
 import { frontendAddress, pickServerPorts, startTemporalServer, type ServerSettings } from './server';
 import { startCanopyWorker, workerLogFile } from './workers';
 
-export const DEFAULT_HOSTS = ['host-a', 'host-b'];
-/** A stopping worker finishes its activities' heartbeats and shuts down; a server flushes its shards. */
+const DEFAULT_HOSTS = ['host-a', 'host-b'];
+/** How long a worker (whose running activities get 10 s to finish) or the server may take to stop before SIGKILL. */
 const STOP_GRACE_MS = 15_000;
 
 export interface ClusterOptions {
