@@ -2,7 +2,7 @@
 // so one can be killed alone (as a crash would) and what it printed is kept.
 import { execFile, spawn } from 'node:child_process';
 import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
-import { isGroupAlive, killProcessGroup } from '../../src/activities/process-group';
+import { killProcessGroup } from '../../src/activities/process-group';
 
 export interface ClusterProcess {
   pid: number;
@@ -30,7 +30,11 @@ export function spawnLogged(command: string, args: string[], env: NodeJS.Process
     logStart,
     exited,
     async kill() {
-      if (isGroupAlive(pid)) process.kill(-pid, 'SIGKILL');
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        // Its group is gone already.
+      }
       await exited;
     },
     stop: (graceMs) => killProcessGroup(pid, exited, graceMs),
