@@ -17,8 +17,18 @@ export function devServerSearchAttributeFlags(): string[] {
   return CANOPY_SEARCH_ATTRIBUTES.flatMap((key) => ['--search-attribute', `${key.name}=Keyword`]);
 }
 
-/** Registers the attributes on a server canopy did not start (an external cluster or a reused dev server). */
-export async function ensureSearchAttributes(connection: Pick<Connection, 'operatorService'>, namespace: string): Promise<void> {
+/** How long a namespace takes at most to map attributes just added, with room for a busy server (its refresh is every 2 s). */
+const MAPPING_TIMEOUT_MS = 60_000;
+const GRPC_INVALID_ARGUMENT = 3;
+
+type Services = Pick<Connection, 'operatorService' | 'workflowService'>;
+
+/**
+ * Registers the attributes on a server canopy did not start (an external cluster or a reused dev
+ * server), and waits until its frontend maps them: it reads a namespace's attributes from a cache
+ * refreshed every few seconds, and refuses a workflow started with attributes it does not map yet.
+ */
+export async function ensureSearchAttributes(connection: Services, namespace: string): Promise<void> {
   const { customAttributes } = await connection.operatorService.listSearchAttributes({ namespace });
   const missing = CANOPY_SEARCH_ATTRIBUTES.filter((key) => !(key.name in (customAttributes ?? {})));
   if (missing.length === 0) return;
@@ -29,4 +39,20 @@ export async function ensureSearchAttributes(connection: Pick<Connection, 'opera
       missing.map((key) => [key.name, temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD]),
     ),
   });
+  await waitUntilMapped(connection, namespace);
+}
+
+/** A visibility query naming every attribute is refused, as a start with them is, until the frontend maps them all. */
+async function waitUntilMapped(connection: Services, namespace: string): Promise<void> {
+  const query = CANOPY_SEARCH_ATTRIBUTES.map((key) => `${key.name} = ''`).join(' AND ');
+  const deadline = Date.now() + MAPPING_TIMEOUT_MS;
+  for (;;) {
+    try {
+      await connection.workflowService.listWorkflowExecutions({ namespace, query, pageSize: 1 });
+      return;
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== GRPC_INVALID_ARGUMENT || Date.now() > deadline) throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }
