@@ -1,6 +1,7 @@
 #!/bin/sh
-# Waits until the Temporal frontend answers, then registers canopy's namespace unless it exists.
-# `npm run cluster` runs it after every start of the server; docker-compose.yml runs it once.
+# Waits until the Temporal frontend answers, registers canopy's namespace unless it exists, and
+# waits until the frontend serves it. `npm run cluster` runs it at every start of the server;
+# docker-compose.yml runs it once, before the workers start.
 #
 #   TEMPORAL_CLI         the Temporal CLI binary
 #   TEMPORAL_ADDRESS     the frontend, host:port
@@ -8,15 +9,28 @@
 set -eu
 : "${TEMPORAL_CLI:?}" "${TEMPORAL_ADDRESS:?}" "${TEMPORAL_NAMESPACE:=default}"
 
-attempts=0
-until "$TEMPORAL_CLI" operator cluster health --address "$TEMPORAL_ADDRESS" >/dev/null 2>&1; do
-  attempts=$((attempts + 1))
-  if [ "$attempts" -ge 240 ]; then
-    echo "Temporal did not answer on $TEMPORAL_ADDRESS within two minutes." >&2
-    exit 1
-  fi
-  sleep 0.5
-done
-if ! "$TEMPORAL_CLI" operator namespace describe --address "$TEMPORAL_ADDRESS" --namespace "$TEMPORAL_NAMESPACE" >/dev/null 2>&1; then
-  "$TEMPORAL_CLI" operator namespace create --address "$TEMPORAL_ADDRESS" --namespace "$TEMPORAL_NAMESPACE"
-fi
+temporal() {
+  "$TEMPORAL_CLI" "$@" --address "$TEMPORAL_ADDRESS"
+}
+
+# $1: what is awaited, for the message; the rest: the command that succeeds once it is there.
+wait_for() {
+  what=$1
+  shift
+  attempts=0
+  until "$@" >/dev/null 2>&1; do
+    attempts=$((attempts + 1))
+    if [ "$attempts" -ge 240 ]; then
+      echo "Timed out after two minutes waiting for $what on $TEMPORAL_ADDRESS." >&2
+      exit 1
+    fi
+    sleep 0.5
+  done
+}
+
+wait_for "the Temporal frontend" temporal operator cluster health
+# Created first and looked up only when that fails (it exists already, or something is wrong):
+# a frontend asked for a namespace before it existed answers "not found" for a second more.
+temporal operator namespace create --namespace "$TEMPORAL_NAMESPACE" >/dev/null 2>&1 ||
+  temporal operator namespace describe --namespace "$TEMPORAL_NAMESPACE" >/dev/null
+wait_for "namespace $TEMPORAL_NAMESPACE" temporal workflow list --namespace "$TEMPORAL_NAMESPACE" --limit 1
