@@ -1,6 +1,7 @@
 // `npm run bench`: CLI start-up, the engine's own time per node step, throughput with concurrent
-// loops, and the worker's peak RSS. Everything runs on this machine: a private dev server, a
-// `canopy worker` child process, temp workdirs. Every figure is a median with its min and max.
+// loops, the worker's RSS, and what a worker crash costs a running agent. Everything runs on this
+// machine: a private dev server, `canopy worker` child processes, temp workdirs. Every figure is a
+// median with its min and max.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -13,6 +14,7 @@ import { startDevServer } from '../src/temporal/dev-server';
 import { freePort } from '../src/temporal/free-port';
 import { measureCliStartup } from './cli-startup';
 import { chainLoop, removeWorkdirs, stepGaps, stepRounds, throughput } from './engine';
+import { crashRecovery, footprintAt, type CrashRecovery } from './recovery';
 import { formatSpread, spread } from './stats';
 
 const CHAIN_LENGTH = 50;
@@ -21,10 +23,46 @@ const CONCURRENCY_LEVELS = [1, 5, 20];
 const THROUGHPUT_ROUNDS = 3;
 const STEPS_PER_CONCURRENT_LOOP = 10;
 const CLI_RUNS = 7;
+const RECOVERY_ROUNDS = 3;
+const RECOVERY_HEARTBEAT_SECONDS = 5;
+const FOOTPRINT_LEVELS = [10, 100];
 
 function peakRssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) / 1024;
+}
+
+/** Its own task queue and workers, which it kills; a short heartbeat timeout so a crash is noticed in seconds. */
+async function recoveryFigures(benchEnv: NodeJS.ProcessEnv, workdirs: string[]): Promise<void> {
+  const env = {
+    ...benchEnv,
+    CANOPY_TASK_QUEUE: 'canopy-bench-recovery',
+    CANOPY_HEARTBEAT_TIMEOUT_SECONDS: String(RECOVERY_HEARTBEAT_SECONDS),
+  };
+  const ctx = await openContext(loadConfig(env));
+  try {
+    const crashes: CrashRecovery[] = [];
+    for (let round = 0; round < RECOVERY_ROUNDS; round++) crashes.push(await crashRecovery(ctx, env, workdirs));
+    console.log(
+      `(e) worker SIGKILLed 2 s into an 8 s agent, restarted at once, ${RECOVERY_ROUNDS} rounds (heartbeat timeout ${RECOVERY_HEARTBEAT_SECONDS} s):`,
+    );
+    console.log(`    agent-seconds lost per crash (goal 0):       ${formatSpread(spread(crashes.map((c) => c.agentSecondsLost)), 's')}`);
+    console.log(
+      `    worker restart to the adopted node recorded: ${formatSpread(spread(crashes.map((c) => c.restartToRecordedMs)), 'ms', 0)}`,
+    );
+    console.log(
+      `    agent exit to the adopted node recorded:     ${formatSpread(spread(crashes.map((c) => c.exitToRecordedMs)), 'ms', 0)}`,
+    );
+    for (const loops of FOOTPRINT_LEVELS) {
+      const footprint = await footprintAt(ctx, env, loops, workdirs);
+      console.log(
+        `(f) ${String(loops).padStart(3)} loops each running a node: worker RSS ${footprint.workerRssMb.toFixed(0)} MB at its highest; ` +
+          `supervisor ${footprint.supervisorRssKb.toFixed(0)} kB per running node`,
+      );
+    }
+  } finally {
+    await ctx.close();
+  }
 }
 
 async function main(): Promise<void> {
@@ -91,6 +129,7 @@ async function main(): Promise<void> {
       console.log(`${label.padEnd(50)} ${formatSpread(spread(samples), 'node steps/s')}`);
     }
     console.log(`(d) worker peak RSS: ${peakRssMb(worker.pid!).toFixed(0)} MB`);
+    await recoveryFigures(env, workdirs);
   } finally {
     worker.kill('SIGTERM');
     await ctx.close();

@@ -1,4 +1,6 @@
 // The long-running side of canopy: a worker bound to the store, optionally beside an embedded Temporal server.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Worker } from '@temporalio/worker';
 import { createActivities } from './activities';
 import type { ActivityDeps } from './activities/deps';
@@ -55,9 +57,19 @@ export async function startDaemon(config: CanopyConfig, options: DaemonOptions):
   return { endpoint, worker, ctx, agentEndpoint, running, stop };
 }
 
-/** Every worker serves its own agents' callbacks on loopback: run tokens only, never the operator's. */
-export function startAgentEndpoint(ctx: ClientContext): Promise<McpHttpServer> {
-  return startMcpHttpServer({ ctx, port: ctx.config.workerMcpPort, operatorToken: null, portSetting: 'CANOPY_WORKER_MCP_PORT' });
+/**
+ * Every worker serves its own agents' callbacks on loopback: run tokens only, never the operator's.
+ * Unless a port is set, a worker takes the one the last worker of this home had when it is free:
+ * the agents it adopts after a crash were given that address.
+ */
+export async function startAgentEndpoint(ctx: ClientContext): Promise<McpHttpServer> {
+  const serve = (port: number) => startMcpHttpServer({ ctx, port, operatorToken: null, portSetting: 'CANOPY_WORKER_MCP_PORT' });
+  if (ctx.config.workerMcpPort !== 0) return serve(ctx.config.workerMcpPort);
+  const remembered = path.join(ctx.config.home, 'worker-mcp-port');
+  const previous = existsSync(remembered) ? Number(readFileSync(remembered, 'utf8')) : 0;
+  const endpoint = (previous > 0 ? await serve(previous).catch(() => undefined) : undefined) ?? (await serve(0));
+  writeFileSync(remembered, new URL(endpoint.url).port, { mode: 0o600 });
+  return endpoint;
 }
 
 /** The activities' view of a process that hosts a worker: its store, settings and run service. */

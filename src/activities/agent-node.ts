@@ -2,8 +2,7 @@
 // in its own process group, then let the adapter read its output, usage and limits. CLI-agnostic.
 import { createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { Context } from '@temporalio/activity';
-import { loadPlatforms } from '../agents';
+import { loadPlatforms, type Platform } from '../agents';
 import { agentEnvironment } from '../agents/environment';
 import { resumeAfterReset } from '../agents/reset-time';
 import type { AgentReading, QuotaHit } from '../agents/types';
@@ -14,10 +13,11 @@ import { agentVerdict, type Verdict } from '../graph/verdicts';
 import { getNodeRun, updateNodeRun } from '../store/node-runs-repository';
 import { writeCanopyShim } from './canopy-shim';
 import type { ActivityDeps } from './deps';
-import type { Execution, ExecutionResult } from './execution';
+import { supervisionOf, type Execution, type ExecutionResult } from './execution';
 import { agentPrompt } from './large-values';
-import { runInProcessGroup } from './process-group';
+import type { GroupRunResult } from './process-group';
 import { openRunDirectory, removeRunDirectory, writeRunFile } from './run-directory';
+import { adoptSupervised, startSupervised, type SupervisionOptions } from './supervision';
 
 const TOKEN_ENV = 'CANOPY_RUN_TOKEN';
 
@@ -41,46 +41,15 @@ export async function executeAgent(deps: ActivityDeps, execution: Execution): Pr
       `Unknown platform '${config.platform}'; known: ${Object.keys(platforms).join(', ')}. Add it under "platforms" in ${path.join(deps.home, 'config.json')}.`,
     );
 
-  const token = randomBytes(24).toString('hex');
-  const model = config.model ?? platform.settings.model;
-  await updateNodeRun(deps.db, run.id, { run_token_hash: hashRunToken(token), executed_platform: platform.name, executed_model: model });
   const ownLimit = config.timeout_minutes ?? DEFAULT_AGENT_TIMEOUT_MINUTES;
   const straggler = execution.stragglerMinutes !== null && execution.stragglerMinutes < ownLimit;
   const limitMinutes = straggler ? execution.stragglerMinutes! : ownLimit;
   const runDir = openRunDirectory(deps.home, run.id);
   try {
-    const inline = agentPrompt({ home: deps.home, nodeRunId: run.id }, prompt);
-    const invocation = platform.adapter.invocation(
-      {
-        prompt: inline.prompt,
-        model,
-        workdir: scene.loop.workdir,
-        runDir,
-        mcpUrl: deps.mcpUrl,
-        tokenEnv: TOKEN_ENV,
-        asRoot: process.getuid?.() === 0,
-      },
-      platform.settings,
-    );
-    for (const [name, content] of Object.entries(invocation.files)) writeRunFile(runDir, name, content);
-    const env = agentEnvironment(
-      platform,
-      { ...invocation.env, ...inline.env },
-      {
-        CANOPY_RUN_ID: run.id,
-        [TOKEN_ENV]: token,
-        CANOPY_MCP_URL: deps.mcpUrl,
-        PATH: `${writeCanopyShim(runDir)}${path.delimiter}${process.env.PATH ?? ''}`,
-      },
-    );
-    const result = await runInProcessGroup(invocation.command, invocation.args, {
-      cwd: scene.loop.workdir,
-      env,
-      timeoutMs: limitMinutes * 60_000,
-      signal: Context.current().cancellationSignal,
-      onSpawn: execution.recordProcessGroup,
-      onTick: () => Context.current().heartbeat(),
-    });
+    const supervision = supervisionOf(execution, runDir, limitMinutes);
+    const result = execution.adopted
+      ? await adoptSupervised(execution.adopted, supervision)
+      : await startAgent(deps, { execution, platform, model: config.model ?? platform.settings.model, prompt, supervision });
     const reading = platform.adapter.read(result.stdout, result.stderr);
     const stdout = reading.finalMessage ?? result.stdout;
     const reported = await getNodeRun(deps.db, run.id);
@@ -93,6 +62,52 @@ export async function executeAgent(deps: ActivityDeps, execution: Execution): Pr
   } finally {
     removeRunDirectory(deps.home, run.id);
   }
+}
+
+interface AgentStart {
+  execution: Execution;
+  platform: Platform;
+  model: string | null;
+  prompt: string;
+  supervision: SupervisionOptions;
+}
+
+/** Gives the run its token, asks the adapter how to run the CLI, and starts it under its supervisor. */
+async function startAgent(deps: ActivityDeps, start: AgentStart): Promise<GroupRunResult> {
+  const { execution, platform, model, supervision } = start;
+  const { run, scene } = execution;
+  const token = randomBytes(24).toString('hex');
+  await updateNodeRun(deps.db, run.id, { run_token_hash: hashRunToken(token), executed_platform: platform.name, executed_model: model });
+  const inline = agentPrompt({ home: deps.home, nodeRunId: run.id }, start.prompt);
+  const invocation = platform.adapter.invocation(
+    {
+      prompt: inline.prompt,
+      model,
+      workdir: scene.loop.workdir,
+      runDir: supervision.runDir,
+      mcpUrl: deps.mcpUrl,
+      tokenEnv: TOKEN_ENV,
+      asRoot: process.getuid?.() === 0,
+    },
+    platform.settings,
+  );
+  for (const [name, content] of Object.entries(invocation.files)) writeRunFile(supervision.runDir, name, content);
+  const env = agentEnvironment(
+    platform,
+    { ...invocation.env, ...inline.env },
+    {
+      CANOPY_RUN_ID: run.id,
+      [TOKEN_ENV]: token,
+      CANOPY_MCP_URL: deps.mcpUrl,
+      PATH: `${writeCanopyShim(supervision.runDir)}${path.delimiter}${process.env.PATH ?? ''}`,
+    },
+  );
+  return startSupervised(invocation.command, invocation.args, {
+    ...supervision,
+    cwd: scene.loop.workdir,
+    env,
+    onSpawn: execution.recordProcessGroup,
+  });
 }
 
 /** A usage limit fails the node as `quota`; when its message says when the limit lifts, the loop resumes itself then. */

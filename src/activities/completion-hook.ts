@@ -24,7 +24,7 @@ export function completionHookActivities(deps: ActivityDeps) {
       if (earlier && earlier.status !== 'running') return;
 
       const completedSpecs = await completedSpecLines(deps, input.completedSpecIds);
-      const run = await openNodeRun(
+      const { run, adopted } = await openNodeRun(
         deps,
         { loopId: loop.id, specId: null, nodeId: null, nodeName: HOOK_NODE_NAME, kind: 'hook' },
         {
@@ -57,6 +57,8 @@ export function completionHookActivities(deps: ActivityDeps) {
         stragglerMinutes: null,
         recordInput: async (text) => void (await updateNodeRun(deps.db, run.id, { input: text })),
         recordProcessGroup: async (pgid) => void (await updateNodeRun(deps.db, run.id, { pgid })),
+        recordOutputTail: async (tail) => void (await updateNodeRun(deps.db, run.id, { stdout: tail })),
+        adopted,
       });
       await closeNodeRun(deps, run, { ...result, input: null, headAfter: null, committedHead: null });
       await updateLoopRun(deps.db, input.loopRunId, { hook_fired: true });

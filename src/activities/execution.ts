@@ -1,7 +1,9 @@
 // One process-backed node execution (agent or check), as the kind-specific executors see it.
+import { Context } from '@temporalio/activity';
 import type { NodeRun } from '../domain/node-run';
 import type { Verdict } from '../graph/verdicts';
 import type { NodeScene } from './node-scene';
+import type { ProcessRecord, SupervisionOptions } from './supervision';
 
 export interface Execution {
   scene: Pick<NodeScene, 'loop' | 'node'>;
@@ -11,6 +13,10 @@ export interface Execution {
   stragglerMinutes: number | null;
   recordInput: (text: string) => Promise<void>;
   recordProcessGroup: (pgid: number) => Promise<void>;
+  /** Keeps the newest lines of stdout on the run's record while it runs, for live views. */
+  recordOutputTail: (tail: string) => Promise<void>;
+  /** The earlier attempt's process to follow instead of starting one. */
+  adopted: ProcessRecord | null;
 }
 
 export interface ExecutionResult {
@@ -20,4 +26,20 @@ export interface ExecutionResult {
   cancelled: boolean;
   verdict: Verdict;
   unreported: boolean;
+}
+
+/**
+ * How an execution's process is watched: within its limit, killed when its activity is cancelled,
+ * heartbeating while it runs. The activity is taken here, in its own async context: the
+ * supervision's timers fire outside it.
+ */
+export function supervisionOf(execution: Execution, runDir: string, limitMinutes: number): SupervisionOptions {
+  const activity = Context.current();
+  return {
+    runDir,
+    timeoutMs: limitMinutes * 60_000,
+    signal: activity.cancellationSignal,
+    onTick: () => activity.heartbeat(),
+    onOutput: execution.recordOutputTail,
+  };
 }

@@ -16,6 +16,7 @@ import { loadScene, templateValues, type NodeScene } from './node-scene';
 import { buildQuorum } from './quorum';
 import { nodeFailure } from './failures';
 import { closeNodeRun, failNodeRun, openNodeRun, subjectOf } from './run-record';
+import type { ProcessRecord } from './supervision';
 
 export function nodeActivities(deps: ActivityDeps) {
   /**
@@ -35,11 +36,22 @@ export function nodeActivities(deps: ActivityDeps) {
   async function runNode(input: RunNodeInput): Promise<NodeOutcome> {
     const scene = await loadScene(deps, input);
     const headBefore = await readHead(scene.loop.workdir);
-    const run = await openNodeRun(deps, subjectOf(scene), { ...input, infraAttempt: Context.current().info.attempt, headBefore });
-    return guarded(run, () => executeProcess(scene, run, input, headBefore));
+    const { run, adopted } = await openNodeRun(deps, subjectOf(scene), {
+      ...input,
+      infraAttempt: Context.current().info.attempt,
+      headBefore,
+    });
+    // An adopted process may have moved HEAD already: judge it from where its attempt began.
+    return guarded(run, () => executeProcess(scene, run, input, adopted ? (run.head_before ?? headBefore) : headBefore, adopted));
   }
 
-  async function executeProcess(scene: NodeScene, run: NodeRun, input: RunNodeInput, headBefore: string): Promise<NodeOutcome> {
+  async function executeProcess(
+    scene: NodeScene,
+    run: NodeRun,
+    input: RunNodeInput,
+    headBefore: string,
+    adopted: ProcessRecord | null,
+  ): Promise<NodeOutcome> {
     // Every store write is on the step's critical path: the rendered input is written with the
     // process group (which must be on record before the process can outlive this attempt), or at
     // the end when nothing was started.
@@ -54,6 +66,8 @@ export function nodeActivities(deps: ActivityDeps) {
         return Promise.resolve();
       },
       recordProcessGroup: async (pgid: number) => void (await updateNodeRun(deps.db, run.id, { pgid, input: renderedInput })),
+      recordOutputTail: async (tail: string) => void (await updateNodeRun(deps.db, run.id, { stdout: tail })),
+      adopted,
     };
     const result = scene.node.kind === 'check' ? await executeCheck(deps, execution) : await executeAgent(deps, execution);
     if (result.cancelled) {
@@ -91,7 +105,7 @@ export function nodeActivities(deps: ActivityDeps) {
   /** Gates and routers judge the upstream output; they pass it on unchanged as their own output. */
   async function evaluateNode(input: RunNodeInput): Promise<NodeOutcome> {
     const scene = await loadScene(deps, input);
-    const run = await openNodeRun(deps, subjectOf(scene), { ...input, infraAttempt: Context.current().info.attempt });
+    const { run } = await openNodeRun(deps, subjectOf(scene), { ...input, infraAttempt: Context.current().info.attempt });
     return guarded(run, async () => {
       const upstream = scene.previous ? outputText(scene.previous) : '';
       const verdict =
@@ -114,7 +128,7 @@ export function nodeActivities(deps: ActivityDeps) {
   /** Consolidates the members' outputs; commit rights are judged for the ensemble as a whole. */
   async function joinQuorum(input: JoinQuorumInput): Promise<NodeOutcome> {
     const scene = await loadScene(deps, { ...input, nodeName: input.quorumNode, previousRunId: null });
-    const run = await openNodeRun(deps, subjectOf(scene), {
+    const { run } = await openNodeRun(deps, subjectOf(scene), {
       ...input,
       infraAttempt: Context.current().info.attempt,
       headBefore: input.headBefore || null,

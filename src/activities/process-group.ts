@@ -1,5 +1,6 @@
 // Runs a command in its own process group and kills the whole group on timeout, cancel or crash recovery.
 import { launch } from './launcher';
+import { groupHasLiveMember } from './process-identity';
 
 export const KILL_GRACE_MS = 3_000;
 /** Output kept per stream; the rest is dropped with a marker so a runaway process cannot exhaust memory. */
@@ -95,7 +96,7 @@ export async function killProcessGroup(pgid: number, exited?: Promise<unknown>, 
 }
 
 export function isGroupAlive(pgid: number): boolean {
-  return signalGroup(pgid, 0);
+  return signalGroup(pgid, 0) && groupHasLiveMember(pgid);
 }
 
 function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {

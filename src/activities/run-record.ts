@@ -8,6 +8,8 @@ import type { NodeOutcome } from '../workflows/shared';
 import type { ActivityDeps } from './deps';
 import type { NodeScene } from './node-scene';
 import { killProcessGroup } from './process-group';
+import { removeRunDirectory, runDirectoryPath } from './run-directory';
+import { findEarlierProcess, type ProcessRecord } from './supervision';
 
 export interface OpenRunInput {
   runKey: string;
@@ -32,32 +34,51 @@ export function subjectOf(scene: NodeScene): RunSubject {
   return { loopId: scene.loop.id, specId: scene.spec.id, nodeId: scene.node.id, nodeName: scene.node.name, kind: scene.node.kind };
 }
 
+/** A node run as an attempt opens it, with the process an earlier attempt left running or finished, if any. */
+export interface OpenedRun {
+  run: NodeRun;
+  /** The process to follow instead of starting one: the earlier attempt's, still running or ended with its status recorded. */
+  adopted: ProcessRecord | null;
+}
+
 /**
- * A retry after a worker crash finds the record of the attempt it replaces: it kills the process
- * group that attempt left behind and carries on in the same record, so each execution is recorded once.
+ * A retry after a lost worker finds the record of the attempt it replaces and carries on in it, so
+ * each execution is recorded once: it adopts that attempt's process when it still runs (or has
+ * recorded how it ended); otherwise it kills what is left of it and starts the node again.
  */
-export async function openNodeRun(deps: ActivityDeps, subject: RunSubject, input: OpenRunInput): Promise<NodeRun> {
+export async function openNodeRun(deps: ActivityDeps, subject: RunSubject, input: OpenRunInput): Promise<OpenedRun> {
   // Run keys are unique per scheduled activity, so only a retry can find an earlier record.
   const earlier = input.infraAttempt > 1 ? await findNodeRunByKey(deps.db, input.runKey) : undefined;
-  if (earlier) {
-    if (earlier.pgid !== null) await killProcessGroup(earlier.pgid);
-    return (await updateNodeRun(deps.db, earlier.id, {
-      ...restartedAttempt(earlier, input.infraAttempt),
+  if (!earlier) {
+    const run = await insertNodeRun(deps.db, {
+      run_key: input.runKey,
+      loop_id: subject.loopId,
+      spec_id: subject.specId,
+      node_id: subject.nodeId,
+      node_name: subject.nodeName,
+      kind: subject.kind,
+      workflow_id: input.workflowId,
+      round: input.round,
+      infra_attempt: input.infraAttempt,
       head_before: input.headBefore ?? null,
-    }))!;
+    });
+    return { run, adopted: null };
   }
-  return insertNodeRun(deps.db, {
-    run_key: input.runKey,
-    loop_id: subject.loopId,
-    spec_id: subject.specId,
-    node_id: subject.nodeId,
-    node_name: subject.nodeName,
-    kind: subject.kind,
-    workflow_id: input.workflowId,
-    round: input.round,
-    infra_attempt: input.infraAttempt,
+  const left = findEarlierProcess(runDirectoryPath(deps.home, earlier.id));
+  if (left.state === 'running' || left.state === 'exited') {
+    const recovery = `attempt ${input.infraAttempt} adopted process ${left.record.pid} of attempt ${earlier.infra_attempt}, whose worker was lost (${left.state === 'running' ? 'it was still running' : 'it had ended and recorded its exit status'})`;
+    const run = (await updateNodeRun(deps.db, earlier.id, { infra_attempt: input.infraAttempt, recovery }))!;
+    return { run, adopted: left.record };
+  }
+  if (earlier.pgid !== null) await killProcessGroup(earlier.pgid);
+  removeRunDirectory(deps.home, earlier.id);
+  const why = left.state === 'gone' ? left.reason : 'it had not started a process that outlived its worker';
+  const run = (await updateNodeRun(deps.db, earlier.id, {
+    ...restartedAttempt(earlier, input.infraAttempt),
     head_before: input.headBefore ?? null,
-  });
+    recovery: `attempt ${input.infraAttempt} ran the node again after attempt ${earlier.infra_attempt}'s worker was lost: ${why}`,
+  }))!;
+  return { run, adopted: null };
 }
 
 /**

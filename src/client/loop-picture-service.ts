@@ -50,7 +50,8 @@ export interface LoopPicture {
   upcoming_specs: string[];
   vertices: VertexPicture[];
   running: string | null;
-  output_tail: { node: string; lines: string[] } | null;
+  /** The newest output: of the node running now while it prints, else of the last node that ended. */
+  output_tail: { node: string; running: boolean; lines: string[] } | null;
   live_unavailable: string | null;
 }
 
@@ -110,7 +111,8 @@ export async function loopPicture(ctx: ClientContext, loopId: string, known?: Li
 
   const currentSpecId = live.state?.specId ?? specs.find((spec) => spec.status === 'running')?.id ?? null;
   const current = specs.find((spec) => spec.id === currentSpecId);
-  const ended = runs.find((run) => run.status !== 'running');
+  // A running node's record holds the newest lines of its output while it runs.
+  const shown = runs.find((run) => run.status === 'running' && run.stdout) ?? runs.find((run) => run.status !== 'running');
   return {
     loop_id: loop.id,
     name: loop.name,
@@ -119,7 +121,13 @@ export async function loopPicture(ctx: ClientContext, loopId: string, known?: Li
     upcoming_specs: specs.filter((spec) => spec.status === 'pending' && spec.id !== currentSpecId).map((spec) => spec.name),
     vertices,
     running: live.state?.vertex ?? vertices.find((v) => v.state === 'running')?.name ?? null,
-    output_tail: ended ? { node: ended.node_name, lines: tail(redact(ended.reported_output || ended.stdout || ended.stderr)) } : null,
+    output_tail: shown
+      ? {
+          node: shown.node_name,
+          running: shown.status === 'running',
+          lines: tail(redact(shown.reported_output || shown.stdout || shown.stderr)),
+        }
+      : null,
     live_unavailable: live.unavailable,
   };
 }

@@ -75,5 +75,11 @@ export const NodeRun = z.object({
   started_at: Timestamp,
   ended_at: Timestamp.nullable(),
   attempts: z.array(NodeRunAttempt).describe('Earlier infra attempts that did not finish, oldest first; only the last attempt decides'),
+  recovery: z
+    .string()
+    .nullable()
+    .describe(
+      "How a retry after a lost worker carried on: adopting the attempt's still-running process, or running the node again and why",
+    ),
 });
 export type NodeRun = z.infer<typeof NodeRun>;

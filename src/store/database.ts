@@ -125,6 +125,7 @@ export interface NodeRunsTable {
   input_tokens: number | null;
   output_tokens: number | null;
   cost_usd: number | null;
+  recovery: string | null;
 }
 
 export interface LoopRunsTable {

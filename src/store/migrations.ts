@@ -183,11 +183,19 @@ const agentUsage: Migration = {
   },
 };
 
+/** How a retry after a lost worker recovered a node run: adopted its process, or ran it again and why. */
+const nodeRunRecovery: Migration = {
+  async up(db: Kysely<any>): Promise<void> {
+    await db.schema.alterTable('node_runs').addColumn('recovery', 'text').execute();
+  },
+};
+
 /** Every migration by name; the order prefix is the order they run in. */
 const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '001_initial': initial,
   '002_node_run_attempts': nodeRunAttempts,
   '003_agent_usage': agentUsage,
+  '005_node_run_recovery': nodeRunRecovery,
 };
 
 /** The migrations a store up to date has run, in order. */

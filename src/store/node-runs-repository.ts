@@ -119,6 +119,7 @@ function nodeRunFromRow(row: NodeRunRow): NodeRun {
     started_at: row.started_at,
     ended_at: row.ended_at,
     attempts: JSON.parse(row.attempts) as NodeRun['attempts'],
+    recovery: row.recovery,
   };
 }
 
@@ -157,6 +158,7 @@ function nodeRunChangesToRow(changes: NodeRunChanges): NodeRunRowUpdate {
     input_tokens: changes.input_tokens,
     output_tokens: changes.output_tokens,
     cost_usd: changes.cost_usd,
+    recovery: changes.recovery,
   };
 }
 

@@ -1,6 +1,6 @@
 // `canopy loop watch` in a real terminal (tmux) and through a pipe, while a loop with an ensemble
-// and a loopback runs: the running member, then the quorum, then the next round; pause and
-// continue from the view.
+// and a loopback runs: the running member, then the quorum, the live output of the running check,
+// then the next round; pause and continue from the view.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { describe, it } from 'node:test';
@@ -26,7 +26,10 @@ const REVIEW_LOOP = {
       name: 'tests',
       kind: 'check',
       position: 3,
-      config: { command: "sleep 2; test -f passed-once || { touch passed-once; echo 'first round fails'; exit 1; }", timeout_minutes: 1 },
+      config: {
+        command: "echo 'running the tests'; sleep 3; test -f passed-once || { touch passed-once; echo 'first round fails'; exit 1; }",
+        timeout_minutes: 1,
+      },
     },
   ],
   edges: [{ source: 'tests', target: 'implement', condition: 'fail', type: 'loopback' }],
@@ -90,6 +93,7 @@ describe('canopy loop watch', { skip: hasTmux ? false : 'tmux is not installed (
         await startLoopRun(engine.ctx, loop_id);
         await shows('the slow member running beside the finished one', /pass\s+fake\/fast[\s\S]*running\s+fake\/slow/);
         await shows('the quorum passed', /reviewers \[2 models\] quorum 2 of 2\s+pass/);
+        await shows('the running check’s output as it prints', /live output \(tests\):\s+running the tests/);
         await shows('the loopback into round 2', /implement\s+(running|pass)[^\n]*round 2/);
 
         tmux('send-keys', '-t', session, 'p');

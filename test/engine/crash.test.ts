@@ -1,10 +1,9 @@
 // Crash safety: a worker killed with SIGKILL mid-node, and a Temporal server restarted mid-run.
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { isGroupAlive } from '../../src/activities/process-group';
 import { openContext } from '../../src/client/context';
 import { startLoopRun, waitForLoopRun } from '../../src/client/runs-service';
 import { resolveTemporalBinary } from '../../src/temporal/binary';
@@ -18,8 +17,34 @@ import { waitUntil } from '../helpers/wait';
 const scratch = () => mkdtempSync(path.join(os.tmpdir(), 'canopy-crash-'));
 
 describe('crash safety', () => {
-  it('resumes a node on a new worker after SIGKILL, recording it once and killing the orphaned process group', async () => {
+  it('heartbeats from the supervised process: a node that outlasts the heartbeat timeout runs once', async () => {
     const config = testConfig(tempHome());
+    const ctx = await openContext(config);
+    const worker = spawnCanopy(['worker'], childEnv(config));
+    try {
+      await waitForOutput(worker, /Worker polling/);
+      const loopId = await loopWithSpecs(ctx, scratch(), { nodes: [check('slow', 1, 'sleep 6; echo slept')] }, [{ name: 'spec' }]);
+      await startLoopRun(ctx, loopId);
+      assert.equal((await waitForLoopRun(ctx, loopId)).status, 'completed');
+      const [run] = await runsOf(ctx, loopId);
+      assert.deepEqual([run.infra_attempt, run.recovery, run.stdout.trim()], [1, null, 'slept']);
+    } finally {
+      worker.child.kill('SIGKILL');
+      await ctx.close();
+    }
+  });
+
+  it('adopts a running agent after its worker is killed: one process from start to end, output complete, recorded once', async () => {
+    const home = tempHome();
+    const config = testConfig(home);
+    const pids = path.join(scratch(), 'pids');
+    // It reports after its worker is gone: to the address that worker gave it, which the next one takes over.
+    const report = `"${process.execPath}" "${CANOPY_BIN}" node complete --status pass --output reported-after-adoption`;
+    const script = `echo $$ >> "${pids}"; echo "started $$"; sleep 20; ${report}; echo "finished $$"`;
+    writeFileSync(
+      path.join(home, 'config.json'),
+      JSON.stringify({ platforms: { sleeper: { argv: ['bash', '-c', script, 'sleeper', '{{prompt}}'] } } }),
+    );
     const ctx = await openContext(config);
     const workers = [spawnCanopy(['worker'], childEnv(config))];
     try {
@@ -28,37 +53,65 @@ describe('crash safety', () => {
         ctx,
         scratch(),
         {
-          nodes: [agent('long', 1, '@spawn-sleeper 300\n@sleep 3\n@print finished'), check('after', 2, 'true')],
+          nodes: [agent('long', 1, 'work', { platform: 'sleeper' }), check('after', 2, 'true')],
           edges: [{ source: 'long', target: 'after' }],
         },
         [{ name: 'spec' }],
       );
       await startLoopRun(ctx, loopId);
-      const firstAttempt = await waitUntil('the agent to start', async () => (await runsOf(ctx, loopId)).find((r) => r.pgid !== null));
-      const orphanGroup = firstAttempt.pgid!;
-
+      await waitUntil('the agent to start', () => Promise.resolve(existsSync(pids)));
       workers[0].child.kill('SIGKILL');
       await workers[0].exited;
-      assert.ok(isGroupAlive(orphanGroup), 'the agent outlives its killed worker');
-
       workers.push(spawnCanopy(['worker'], childEnv(config)));
       const result = await waitForLoopRun(ctx, loopId);
 
       assert.equal(result.status, 'completed');
-      const runs = await runsOf(ctx, loopId);
-      const long = runs.filter((r) => r.node_name === 'long');
+      const started = readFileSync(pids, 'utf8').trim().split('\n');
+      assert.equal(started.length, 1, 'the agent started once');
+      const long = (await runsOf(ctx, loopId)).filter((r) => r.node_name === 'long');
       assert.equal(long.length, 1, 'the execution is recorded once');
-      assert.equal(long[0].infra_attempt, 2);
-      assert.equal(long[0].outcome, 'pass');
-      assert.equal(long[0].stdout.trim(), 'finished');
-      assert.ok(!isGroupAlive(orphanGroup), 'the first attempt’s process group was killed');
+      assert.deepEqual([long[0].outcome, long[0].infra_attempt, long[0].attempts.length], ['pass', 2, 0]);
+      assert.equal(
+        long[0].stdout.trim(),
+        `started ${started[0]}\nReported pass for long (${long[0].id}).\nfinished ${started[0]}`,
+        'the output is complete',
+      );
+      assert.equal(long[0].reported_output, 'reported-after-adoption');
+      assert.match(long[0].recovery ?? '', /^attempt 2 adopted process \d+ of attempt 1, whose worker was lost \(it was still running\)$/);
+      assert.ok(!existsSync(path.join(home, 'runs', long[0].id)), 'the run directory is removed once the run is recorded');
     } finally {
       for (const worker of workers) worker.child.kill('SIGKILL');
       await ctx.close();
     }
   });
 
-  it('starts a retry clean: a report from the attempt that died does not decide the node', async () => {
+  it('takes the recorded outcome of a check that ended while no worker watched it', async () => {
+    const home = tempHome();
+    const config = testConfig(home);
+    const ctx = await openContext(config);
+    const workers = [spawnCanopy(['worker'], childEnv(config))];
+    try {
+      await waitForOutput(workers[0], /Worker polling/);
+      const loopId = await loopWithSpecs(ctx, scratch(), { nodes: [check('short', 1, 'sleep 2; echo done; exit 3')] }, [{ name: 'spec' }]);
+      await startLoopRun(ctx, loopId);
+      const first = await waitUntil('the check to start', async () => (await runsOf(ctx, loopId)).find((r) => r.pgid !== null));
+      workers[0].child.kill('SIGKILL');
+      await workers[0].exited;
+      await waitUntil('the check to record its exit', () => Promise.resolve(existsSync(path.join(home, 'runs', first.id, 'exit'))));
+      workers.push(spawnCanopy(['worker'], childEnv(config)));
+      const result = await waitForLoopRun(ctx, loopId);
+
+      assert.equal(result.status, 'failed');
+      const [run] = await runsOf(ctx, loopId);
+      assert.deepEqual([run.id, run.exit_code, run.failure_kind, run.stdout.trim()], [first.id, 3, 'exit_code', 'done']);
+      assert.match(run.recovery ?? '', /it had ended and recorded its exit status/);
+    } finally {
+      for (const worker of workers) worker.child.kill('SIGKILL');
+      await ctx.close();
+    }
+  });
+
+  it('runs the node again, clean and with the reason, when its process died with the machine', async () => {
     const home = tempHome();
     const config = testConfig(home);
     // The first attempt reports pass and hangs; the retry (the marker file exists) exits 1 without reporting.
@@ -73,10 +126,12 @@ describe('crash safety', () => {
       await waitForOutput(workers[0], /Worker polling/);
       const loopId = await loopWithSpecs(ctx, scratch(), { nodes: [agent('flaky', 1, 'work', { platform: 'flaky' })] }, [{ name: 'spec' }]);
       await startLoopRun(ctx, loopId);
-      await waitUntil('the first attempt to report pass', async () =>
-        (await runsOf(ctx, loopId)).some((r) => r.reported_status === 'pass'),
+      const reported = await waitUntil('the first attempt to report pass', async () =>
+        (await runsOf(ctx, loopId)).find((r) => r.reported_status === 'pass'),
       );
+      // A machine restart takes the worker and the supervised process group with it.
       workers[0].child.kill('SIGKILL');
+      process.kill(-reported.pgid!, 'SIGKILL');
       await workers[0].exited;
       workers.push(spawnCanopy(['worker'], childEnv(config)));
 
@@ -88,6 +143,10 @@ describe('crash safety', () => {
         run.attempts.map((a) => [a.infra_attempt, a.status, a.reported_status, a.reported_output]),
         [[1, 'running', 'pass', 'first']],
         'the dead attempt is kept in the attempt history',
+      );
+      assert.match(
+        run.recovery ?? '',
+        /^attempt 2 ran the node again after attempt 1's worker was lost: its process \(pid \d+\) ended without recording an exit status/,
       );
     } finally {
       for (const worker of workers) worker.child.kill('SIGKILL');

@@ -86,6 +86,7 @@ describeOnEachDialect('node-runs repository', (store) => {
       started_at: inserted.started_at,
       ended_at: null,
       attempts: [],
+      recovery: null,
     });
     assert.deepEqual(await getNodeRun(store.db, inserted.id), inserted);
   });

@@ -144,7 +144,7 @@ function WatchApp(props: { actions: WatchActions }): ReactElement {
       ? h(
           Box,
           { flexDirection: 'column', marginTop: 1 },
-          h(Text, { dimColor: true }, `latest output (${picture.output_tail.node}):`),
+          h(Text, { dimColor: true }, `${picture.output_tail.running ? 'live' : 'latest'} output (${picture.output_tail.node}):`),
           ...picture.output_tail.lines.map((line, i) => h(Text, { key: i }, `  ${terminalSafe(line)}`)),
         )
       : null,

@@ -1,0 +1,170 @@
+// Agents and checks run under a supervisor of their own: a shell leading a new process group, which
+// sends the command's output to files in the node run's directory and records its exit status
+// when it ends. The worker follows those files instead of pipes, so a worker that dies loses
+// nothing: its retry adopts the process while it runs, or takes the outcome it recorded.
+import { findOnPath } from '../../temporal/binary';
+import { launch } from '../launcher';
+import { isGroupAlive, killProcessGroup, type GroupRunResult } from '../process-group';
+import { identify, stillRunning } from '../process-identity';
+import {
+  outputSize,
+  readExitStatus,
+  readOutput,
+  readOutputTail,
+  readProcessRecord,
+  writeProcessRecord,
+  type ExitStatus,
+  type ProcessRecord,
+} from './records';
+
+export type { ProcessRecord } from './records';
+
+const SUPERVISOR_SCRIPT = [
+  'dir=$1; shift',
+  '"$@" >"$dir/stdout" 2>"$dir/stderr"',
+  'status=$?',
+  'echo "$status" >"$dir/exit.part" && mv "$dir/exit.part" "$dir/exit"',
+].join('\n');
+
+const TICK_MS = 1_000;
+/** How often the live tail of stdout is passed on while it grows. */
+const OUTPUT_TAIL_MS = 3_000;
+const OUTPUT_TAIL_BYTES = 4 * 1024;
+/** How often an adopted process, which is not this worker's child, is looked at. */
+const ADOPTED_POLL_MS = 200;
+
+export interface SupervisionOptions {
+  /** The node run's private directory: the process's output and records go there. */
+  runDir: string;
+  timeoutMs: number;
+  /** Aborting kills the group; the result then says `cancelled`. */
+  signal?: AbortSignal;
+  /** Called every second while the process runs (used to heartbeat). */
+  onTick?: () => void;
+  /** Called with the newest lines of stdout while it grows. */
+  onOutput?: (tail: string) => void | Promise<void>;
+}
+
+export interface StartOptions extends SupervisionOptions {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** Called once the group exists and its record is written, so the group can be recorded too. */
+  onSpawn?: (pgid: number) => void | Promise<void>;
+}
+
+/** What an earlier attempt left in a run directory. */
+export type EarlierProcess =
+  { state: 'running' | 'exited'; record: ProcessRecord } | { state: 'gone'; record: ProcessRecord; reason: string } | { state: 'none' };
+
+export function startSupervised(command: string, args: string[], options: StartOptions): Promise<GroupRunResult> {
+  const executable = command.includes('/') ? command : findOnPath(command, options.env.PATH ?? '');
+  if (!executable) return Promise.resolve(notStarted(`spawn ${command} ENOENT: '${command}' is not on the PATH the process gets`));
+  const deadline = Date.now() + options.timeoutMs;
+  return new Promise((resolve) => {
+    const child = launch('sh', ['-c', SUPERVISOR_SCRIPT, 'canopy-supervisor', options.runDir, executable, ...args], {
+      cwd: options.cwd,
+      env: options.env,
+      detached: true,
+    });
+    let spawnError: string | null = null;
+    const closed = new Promise<ExitStatus>((done) =>
+      child.once('close', (exitCode: number | null, signal: NodeJS.Signals | null) => done({ exitCode, signal })),
+    );
+    child.once('error', (error: Error) => {
+      spawnError = error.message;
+    });
+    child.once('spawn', () => {
+      const record: ProcessRecord = { ...(identify(child.pid!) ?? { pid: child.pid!, startTicks: null }), deadline };
+      writeProcessRecord(options.runDir, record);
+      resolve(
+        (async () => {
+          await options.onSpawn?.(record.pid);
+          return follow(record, closed, options);
+        })(),
+      );
+    });
+    void closed.then(() => {
+      if (child.pid === undefined) resolve(notStarted(spawnError ?? `${command} did not start`));
+    });
+  });
+}
+
+/** Looks at what the attempt before this one left behind in the run directory. */
+export function findEarlierProcess(runDir: string): EarlierProcess {
+  const record = readProcessRecord(runDir);
+  if (!record) return { state: 'none' };
+  if (readExitStatus(runDir)) return { state: 'exited', record };
+  if (stillRunning(record)) return { state: 'running', record };
+  return {
+    state: 'gone',
+    record,
+    reason: `its process (pid ${record.pid}) ended without recording an exit status: the machine restarted or the process was killed`,
+  };
+}
+
+/** Follows a process an earlier attempt started, to its end, as if this worker had started it. */
+export function adoptSupervised(record: ProcessRecord, options: SupervisionOptions): Promise<GroupRunResult> {
+  const ended = new Promise<ExitStatus>((done) => {
+    const poll = setInterval(() => {
+      if (readExitStatus(options.runDir) || !stillRunning(record)) {
+        clearInterval(poll);
+        done({ exitCode: null, signal: null });
+      }
+    }, ADOPTED_POLL_MS);
+  });
+  return follow(record, ended, options);
+}
+
+/**
+ * Waits for the supervisor to end, enforcing the deadline and cancellation and passing on the
+ * tail, then reads what the command left. `ended` says how the supervisor itself ended, which is
+ * what counts when it was killed before it could record the command's status.
+ */
+async function follow(record: ProcessRecord, ended: Promise<ExitStatus>, options: SupervisionOptions): Promise<GroupRunResult> {
+  const { runDir } = options;
+  let timedOut = false;
+  let cancelled = false;
+  const stop = (why: 'timeout' | 'cancel') => {
+    if (why === 'timeout') timedOut = true;
+    else cancelled = true;
+    void killProcessGroup(record.pid, ended);
+  };
+  const timer = setTimeout(() => stop('timeout'), Math.max(0, record.deadline - Date.now()));
+  let tailedSize = 0;
+  let tailedAt = 0;
+  const ticker = setInterval(() => {
+    options.onTick?.();
+    const size = outputSize(runDir, 'stdout');
+    if (!options.onOutput || size === tailedSize || Date.now() - tailedAt < OUTPUT_TAIL_MS) return;
+    tailedSize = size;
+    tailedAt = Date.now();
+    // A live view missing one tail is harmless; the record gets the whole output at the end.
+    void Promise.resolve(options.onOutput(readOutputTail(runDir, 'stdout', OUTPUT_TAIL_BYTES))).catch(() => undefined);
+  }, TICK_MS);
+  const onAbort = () => stop('cancel');
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  if (options.signal?.aborted) onAbort();
+
+  const supervisor = await ended;
+  clearTimeout(timer);
+  clearInterval(ticker);
+  options.signal?.removeEventListener('abort', onAbort);
+  // Background children the command left would run on unwatched.
+  if (isGroupAlive(record.pid)) await killProcessGroup(record.pid);
+  const status = readExitStatus(runDir);
+  const vanished = status === null && supervisor.exitCode === null && supervisor.signal === null && !timedOut && !cancelled;
+  return {
+    pgid: record.pid,
+    exitCode: status ? status.exitCode : supervisor.exitCode,
+    signal: status ? status.signal : supervisor.signal,
+    stdout: readOutput(runDir, 'stdout'),
+    stderr: readOutput(runDir, 'stderr'),
+    timedOut,
+    cancelled,
+    spawnError: vanished ? `the process (pid ${record.pid}) ended without recording an exit status while it was followed` : null,
+  };
+}
+
+function notStarted(spawnError: string): GroupRunResult {
+  return { pgid: null, exitCode: null, signal: null, stdout: '', stderr: '', timedOut: false, cancelled: false, spawnError };
+}

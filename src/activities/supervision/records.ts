@@ -1,0 +1,88 @@
+// The files a supervised process leaves in its run directory: who it is (`process.json`, written
+// by the worker once it started), what it printed (`stdout`, `stderr`) and how it ended (`exit`,
+// written by the supervisor when the command ends). A later worker reads them to adopt it.
+import { closeSync, openSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { constants } from 'node:os';
+import path from 'node:path';
+import { MAX_CAPTURE_BYTES } from '../process-group';
+import type { ProcessIdentity } from '../process-identity';
+
+export type OutputStream = 'stdout' | 'stderr';
+
+export interface ProcessRecord extends ProcessIdentity {
+  /** When its time limit runs out, in ms since the epoch: an adopting worker keeps the original limit. */
+  deadline: number;
+}
+
+export interface ExitStatus {
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+export const outputPath = (runDir: string, stream: OutputStream): string => path.join(runDir, stream);
+export const exitPath = (runDir: string): string => path.join(runDir, 'exit');
+const recordPath = (runDir: string): string => path.join(runDir, 'process.json');
+
+export function writeProcessRecord(runDir: string, record: ProcessRecord): void {
+  const partial = `${recordPath(runDir)}.part`;
+  writeFileSync(partial, JSON.stringify(record), { mode: 0o600 });
+  renameSync(partial, recordPath(runDir));
+}
+
+export function readProcessRecord(runDir: string): ProcessRecord | null {
+  try {
+    return JSON.parse(readFileSync(recordPath(runDir), 'utf8')) as ProcessRecord;
+  } catch {
+    return null;
+  }
+}
+
+const SIGNAL_NAMES = new Map(Object.entries(constants.signals).map(([name, number]) => [number, name as NodeJS.Signals]));
+
+/** How the command ended, or null while it runs or when it died with its supervisor. */
+export function readExitStatus(runDir: string): ExitStatus | null {
+  let text: string;
+  try {
+    text = readFileSync(exitPath(runDir), 'utf8');
+  } catch {
+    return null;
+  }
+  const status = Number(text.trim());
+  // The shell reports a command killed by signal N as 128+N.
+  const signal = status > 128 ? SIGNAL_NAMES.get(status - 128) : undefined;
+  return signal ? { exitCode: null, signal } : { exitCode: status, signal: null };
+}
+
+/** A stream's text, up to the capture bound. */
+export function readOutput(runDir: string, stream: OutputStream): string {
+  const size = outputSize(runDir, stream);
+  const kept = readBytes(outputPath(runDir, stream), 0, Math.min(size, MAX_CAPTURE_BYTES));
+  return size > MAX_CAPTURE_BYTES ? `${kept}\n[canopy: ${size - MAX_CAPTURE_BYTES} more bytes not kept]` : kept;
+}
+
+/** The last `bytes` of a stream, from its first whole line. */
+export function readOutputTail(runDir: string, stream: OutputStream, bytes: number): string {
+  const size = outputSize(runDir, stream);
+  const text = readBytes(outputPath(runDir, stream), Math.max(0, size - bytes), Math.min(size, bytes));
+  return size > bytes ? text.slice(text.indexOf('\n') + 1) : text;
+}
+
+export function outputSize(runDir: string, stream: OutputStream): number {
+  try {
+    return statSync(outputPath(runDir, stream)).size;
+  } catch {
+    return 0;
+  }
+}
+
+function readBytes(file: string, position: number, length: number): string {
+  if (length <= 0) return '';
+  const buffer = Buffer.alloc(length);
+  const fd = openSync(file, 'r');
+  try {
+    const read = readSync(fd, buffer, 0, length, position);
+    return buffer.subarray(0, read).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,0 +1,70 @@
+// The supervisor: output to files, the exit status on record, and what a later attempt can tell
+// from what an earlier one left behind.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { identify } from '../../src/activities/process-identity';
+import { adoptSupervised, findEarlierProcess, startSupervised } from '../../src/activities/supervision';
+
+const runDir = () => mkdtempSync(path.join(os.tmpdir(), 'canopy-supervision-'));
+const start = (dir: string, script: string, timeoutMs = 30_000) =>
+  startSupervised('bash', ['-c', script], { runDir: dir, cwd: dir, env: process.env, timeoutMs });
+
+describe('supervised processes', () => {
+  it('sends output to the run directory and records the exit status there', async () => {
+    const dir = runDir();
+    const result = await start(dir, 'echo out; echo err >&2; exit 7');
+    assert.deepEqual([result.exitCode, result.signal, result.stdout, result.stderr], [7, null, 'out\n', 'err\n']);
+    assert.equal(readFileSync(path.join(dir, 'exit'), 'utf8').trim(), '7');
+    assert.equal(findEarlierProcess(dir).state, 'exited');
+  });
+
+  it('records a command killed by a signal as that signal', async () => {
+    const result = await start(runDir(), 'kill -TERM $$');
+    assert.deepEqual([result.exitCode, result.signal], [null, 'SIGTERM']);
+  });
+
+  it('refuses a command that is not on the PATH before starting anything', async () => {
+    const result = await startSupervised('no-such-agent-cli', [], {
+      runDir: runDir(),
+      cwd: os.tmpdir(),
+      env: process.env,
+      timeoutMs: 1_000,
+    });
+    assert.equal(result.pgid, null);
+    assert.match(result.spawnError ?? '', /'no-such-agent-cli' is not on the PATH/);
+  });
+
+  it('kills the whole group when the time limit runs out', async () => {
+    const dir = runDir();
+    const result = await start(dir, 'sleep 300 & echo $! > child; wait', 500);
+    assert.equal(result.timedOut, true);
+    assert.equal(identify(Number(readFileSync(path.join(dir, 'child'), 'utf8'))), null, 'the background child was killed too');
+  });
+
+  it('adopts a running process and keeps its original deadline', async () => {
+    const dir = runDir();
+    const first = start(dir, 'echo begun; sleep 1; echo ended');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const earlier = findEarlierProcess(dir);
+    assert.equal(earlier.state, 'running');
+    if (earlier.state !== 'running') return;
+    // A limit of 0 would kill it at once: the adopter keeps the deadline on record instead.
+    const [original, adopted] = await Promise.all([first, adoptSupervised(earlier.record, { runDir: dir, timeoutMs: 0 })]);
+    assert.deepEqual([adopted.exitCode, adopted.stdout, adopted.timedOut], [0, 'begun\nended\n', false]);
+    assert.equal(adopted.pgid, original.pgid);
+  });
+
+  it('tells a process gone without an exit record, or a stranger under a reused pid, from one that runs', () => {
+    const dir = runDir();
+    assert.equal(findEarlierProcess(dir).state, 'none');
+    const self = identify(process.pid)!;
+    const record = { ...self, startTicks: `${self.startTicks}0`, deadline: Date.now() + 60_000 };
+    writeFileSync(path.join(dir, 'process.json'), JSON.stringify(record));
+    const earlier = findEarlierProcess(dir);
+    assert.equal(earlier.state, 'gone');
+    assert.match(earlier.state === 'gone' ? earlier.reason : '', /ended without recording an exit status/);
+  });
+});
