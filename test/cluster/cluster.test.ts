@@ -156,9 +156,11 @@ describe('the production shape: Temporal server and canopy store on PostgreSQL, 
       );
     }
     const retried = (await runsOf(ctx, interrupted.loop_id)).find((r) => r.id === interrupted.id)!;
-    assert.equal(retried.infra_attempt, 2, 'the interrupted agent ran again on a live worker');
+    console.log(`${interrupted.node_name}: ${retried.recovery}`);
+    // Its own host's worker adopts the running agent; the other host's, without its run directory, runs it again.
+    assert.match(retried.recovery ?? '', /^attempt 2 (adopted process \d+|ran the node again) /, 'a live worker took the agent over');
     assert.equal(retried.stdout.trim(), `second reviewed by ${interrupted.node_name}`);
-    assert.ok(!isGroupAlive(interrupted.pgid!), 'the interrupted attempt’s process group was killed');
+    assert.ok(!isGroupAlive(interrupted.pgid!), 'nothing of the interrupted attempt runs on');
   });
 
   it(
