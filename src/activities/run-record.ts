@@ -44,6 +44,7 @@ export async function openNodeRun(deps: ActivityDeps, subject: RunSubject, input
     return (await updateNodeRun(deps.db, earlier.id, {
       ...restartedAttempt(earlier, input.infraAttempt),
       head_before: input.headBefore ?? null,
+      executed_host: deps.hostId,
     }))!;
   }
   return insertNodeRun(deps.db, {
@@ -57,6 +58,7 @@ export async function openNodeRun(deps: ActivityDeps, subject: RunSubject, input
     round: input.round,
     infra_attempt: input.infraAttempt,
     head_before: input.headBefore ?? null,
+    executed_host: deps.hostId,
   });
 }
 

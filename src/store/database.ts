@@ -14,6 +14,8 @@ export interface LoopsTable {
   id: string;
   name: string;
   workdir: string;
+  /** Host id of the machine the workdir is on; null for loops made before hosts. */
+  host: string | null;
   description: string;
   status: Generated<LoopStatus>;
   settings: string;
@@ -125,6 +127,7 @@ export interface NodeRunsTable {
   input_tokens: number | null;
   output_tokens: number | null;
   cost_usd: number | null;
+  executed_host: string | null;
 }
 
 export interface LoopRunsTable {

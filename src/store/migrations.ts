@@ -183,11 +183,20 @@ const agentUsage: Migration = {
   },
 };
 
+/** The machine a loop's workdir is on, and the one whose worker executed each node run. */
+const loopHosts: Migration = {
+  async up(db: Kysely<any>): Promise<void> {
+    await db.schema.alterTable('loops').addColumn('host', 'text').execute();
+    await db.schema.alterTable('node_runs').addColumn('executed_host', 'text').execute();
+  },
+};
+
 /** Every migration by name; the order prefix is the order they run in. */
 const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '001_initial': initial,
   '002_node_run_attempts': nodeRunAttempts,
   '003_agent_usage': agentUsage,
+  '004_loop_hosts': loopHosts,
 };
 
 /** The migrations a store up to date has run, in order. */
