@@ -1,6 +1,8 @@
 // Where canopy keeps its state and how it reaches Temporal, from the environment.
 import os from 'node:os';
 import path from 'node:path';
+import { hostIdProblem, HOST_ID_RULE } from './domain/common';
+import { CanopyError } from './domain/errors';
 
 export interface CanopyConfig {
   home: string;
@@ -10,6 +12,11 @@ export interface CanopyConfig {
   externalTemporal: boolean;
   namespace: string;
   taskQueue: string;
+  /**
+   * This machine's name among canopy's workers (CANOPY_HOST_ID, default the hostname): loops made
+   * here record it, and its workers also poll the host's own task queue for their nodes.
+   */
+  hostId: string;
   uiPort: number;
   /** Where the Temporal UI is served: the embedded server's, or CANOPY_TEMPORAL_UI_URL; null when unknown. */
   temporalUiUrl: string | null;
@@ -28,6 +35,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): CanopyConfig {
     externalTemporal: Boolean(env.TEMPORAL_ADDRESS),
     namespace: env.TEMPORAL_NAMESPACE || 'default',
     taskQueue: env.CANOPY_TASK_QUEUE || 'canopy',
+    hostId: hostIdOf(env),
     uiPort: Number(env.CANOPY_UI_PORT || 8233),
     temporalUiUrl:
       (env.CANOPY_TEMPORAL_UI_URL || (env.TEMPORAL_ADDRESS ? '' : `http://127.0.0.1:${env.CANOPY_UI_PORT || 8233}`)).replace(/\/+$/, '') ||
@@ -36,4 +44,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): CanopyConfig {
     workerMcpPort: Number(env.CANOPY_WORKER_MCP_PORT || 0),
     heartbeatTimeoutSeconds: Number(env.CANOPY_HEARTBEAT_TIMEOUT_SECONDS || 30),
   };
+}
+
+/** CANOPY_HOST_ID when set (even empty, which is refused), else the hostname; refused unless it can name a task queue. */
+function hostIdOf(env: NodeJS.ProcessEnv): string {
+  const given = env.CANOPY_HOST_ID;
+  const hostId = given ?? os.hostname();
+  const problem = hostIdProblem(hostId);
+  if (!problem) return hostId;
+  throw new CanopyError(
+    'invalid_input',
+    given === undefined
+      ? `This machine's hostname '${hostId}' ${problem}, so it cannot be canopy's host id; set CANOPY_HOST_ID to ${HOST_ID_RULE}, e.g. CANOPY_HOST_ID=build-1.`
+      : `CANOPY_HOST_ID '${given}' ${problem}; set it to ${HOST_ID_RULE}, e.g. CANOPY_HOST_ID=build-1, or unset it to use this machine's hostname.`,
+  );
+}
+
+/** How a worker names itself to Temporal: pollers in DescribeTaskQueue then say which host they are. */
+export function workerIdentity(hostId: string, pid = process.pid): string {
+  return `canopy@${hostId}:${pid}`;
+}
+
+/** The host id in a canopy worker's identity, or null for any other poller. */
+export function hostOfWorkerIdentity(identity: string): string | null {
+  const match = /^canopy@([A-Za-z0-9._-]+):\d+$/.exec(identity);
+  return match ? match[1] : null;
 }

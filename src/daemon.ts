@@ -1,7 +1,6 @@
 // The long-running side of canopy: a worker bound to the store, optionally beside an embedded Temporal server.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Worker } from '@temporalio/worker';
 import { createActivities } from './activities';
 import type { ActivityDeps } from './activities/deps';
 import { openContext, type ClientContext } from './client/context';
@@ -12,17 +11,18 @@ import { startMcpHttpServer, type McpHttpServer } from './mcp/http';
 import { seedBuiltinBlueprints } from './store/blueprints-repository';
 import { ensureTemporal, type TemporalEndpoint } from './temporal/embedded';
 import { ensureSearchAttributes } from './temporal/search-attributes';
-import { connectWorker, createWorker } from './worker';
+import { connectWorker, createWorkers, type CanopyWorkers } from './worker';
 
 export interface Daemon {
   endpoint: TemporalEndpoint;
-  worker: Worker;
+  /** On the shared task queue and on this host's. */
+  workers: CanopyWorkers;
   ctx: ClientContext;
   /** The run-token MCP endpoint this worker's agents report to. */
   agentEndpoint: McpHttpServer;
-  /** Settles when the worker stops. */
+  /** Settles when the workers stop. */
   running: Promise<void>;
-  /** Stops the worker, then the embedded server if this process started it. */
+  /** Stops the workers, then the embedded server if this process started it. */
   stop(): Promise<void>;
 }
 
@@ -42,19 +42,25 @@ export async function startDaemon(config: CanopyConfig, options: DaemonOptions):
   await ensureSearchAttributes(connection, config.namespace);
   const agentEndpoint = await startAgentEndpoint(ctx);
   const activities = createActivities(activityDeps(ctx, agentEndpoint.url));
-  const worker = await createWorker({ connection, namespace: config.namespace, taskQueue: config.taskQueue, activities });
-  const running = worker.run();
+  const workers = await createWorkers({
+    connection,
+    namespace: config.namespace,
+    taskQueue: config.taskQueue,
+    hostId: config.hostId,
+    activities,
+  });
+  const running = workers.run();
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
-      if (worker.getState() === 'RUNNING') worker.shutdown();
+      workers.shutdown();
       await running.catch(() => undefined);
       await agentEndpoint.close();
       await connection.close();
       await ctx.close();
       await endpoint.server?.stop();
     })());
-  return { endpoint, worker, ctx, agentEndpoint, running, stop };
+  return { endpoint, workers, ctx, agentEndpoint, running, stop };
 }
 
 /**
@@ -78,6 +84,7 @@ export function activityDeps(ctx: ClientContext, mcpUrl: string): ActivityDeps {
     db: ctx.db,
     home: ctx.config.home,
     databaseUrl: ctx.config.databaseUrl,
+    hostId: ctx.config.hostId,
     mcpUrl,
     temporalAddress: ctx.config.temporalAddress,
     resumeLoop: (loopId) => resumeLoop(ctx, loopId),

@@ -19,7 +19,7 @@ import { missingBinaryMessage, resolveTemporalBinary } from './temporal/binary';
 import { PROJECT_ROOT } from './project';
 import { startDevServer } from './temporal/dev-server';
 import { freePort } from './temporal/free-port';
-import { connectWorker, createWorker } from './worker';
+import { connectWorker, createWorkers } from './worker';
 
 const SPECS = [
   { name: 'greet', content: '@write hello.txt Hello, world\n@print wrote hello.txt' },
@@ -69,8 +69,14 @@ async function main(): Promise<void> {
 
     const agentEndpoint = await startAgentEndpoint(ctx);
     const activities = createActivities(activityDeps(ctx, agentEndpoint.url));
-    const worker = await createWorker({ connection, namespace: config.namespace, taskQueue: config.taskQueue, activities });
-    const { started, result } = await worker.runUntil(async () => {
+    const workers = await createWorkers({
+      connection,
+      namespace: config.namespace,
+      taskQueue: config.taskQueue,
+      hostId: config.hostId,
+      activities,
+    });
+    const { started, result } = await workers.runUntil(async () => {
       const run = await startLoopRun(ctx, imported.loop_id);
       return { started: run, result: await waitForLoopRun(ctx, imported.loop_id) };
     });

@@ -1,13 +1,43 @@
-// Starts the canopy worker: the loop-run workflow and every activity, on one task queue.
-import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+// Starts the canopy workers of one process: one on the shared task queue (the workflows and every
+// activity) and one on this host's own queue (the activities that need this machine's workdirs).
+import { DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel, type LogMetadata } from '@temporalio/worker';
 import type { LoopActivities } from './activities/contract';
+import { workerIdentity } from './config';
 import { workflowSource } from './workflow-bundle';
+import { hostTaskQueue } from './workflows/shared';
 
 export interface WorkerSetup {
   connection: NativeConnection;
   namespace: string;
+  /** The shared task queue. */
   taskQueue: string;
+  /** This machine's host id: its queue is `hostTaskQueue(taskQueue, hostId)`. */
+  hostId: string;
   activities: LoopActivities;
+}
+
+/** A TS SDK worker serves one task queue, so a canopy worker is two, started and stopped together. */
+export interface CanopyWorkers {
+  /** The shared queue's: workflows, and every activity (runs recorded before host queues, loops with no host). */
+  shared: Worker;
+  /** The host queue's: activities only. */
+  host: Worker;
+  /** Runs both until both have stopped; one that fails stops the other, and its error is thrown. */
+  run(): Promise<void>;
+  /** Runs both while `work` runs, then stops them; a worker that fails first ends it with its error. */
+  runUntil<T>(work: () => Promise<T>): Promise<T>;
+  /** Asks both to stop (each finishes its running activities within the grace time); `run` settles then. */
+  shutdown(): void;
+}
+
+/** What the SDK warns of every worker without workflows, which the host queue's is by design. */
+const ACTIVITIES_ONLY_NOTICE = 'No workflows registered, not polling for workflow tasks';
+
+/** The SDK's warnings and errors, less that notice. */
+class QuietLogger extends DefaultLogger {
+  override log(level: LogLevel, message: string, meta?: LogMetadata): void {
+    if (message !== ACTIVITIES_ONLY_NOTICE) super.log(level, message, meta);
+  }
 }
 
 let runtimeInstalled = false;
@@ -16,7 +46,7 @@ let runtimeInstalled = false;
 function installQuietRuntime(): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
-  Runtime.install({ logger: new DefaultLogger('WARN') });
+  Runtime.install({ logger: new QuietLogger('WARN') });
 }
 
 /** The worker's connection; the quiet runtime must exist before the first native connection. */
@@ -25,14 +55,52 @@ export async function connectWorker(address: string): Promise<NativeConnection> 
   return NativeConnection.connect({ address });
 }
 
-export async function createWorker(setup: WorkerSetup): Promise<Worker> {
+export async function createWorkers(setup: WorkerSetup): Promise<CanopyWorkers> {
   installQuietRuntime();
-  return Worker.create({
+  const common = {
     connection: setup.connection,
     namespace: setup.namespace,
-    taskQueue: setup.taskQueue,
     activities: setup.activities,
-    ...workflowSource(),
+    identity: workerIdentity(setup.hostId),
     shutdownGraceTime: '10 seconds',
-  });
+  };
+  const shared = await Worker.create({ ...common, taskQueue: setup.taskQueue, ...workflowSource() });
+  const host = await Worker.create({ ...common, taskQueue: hostTaskQueue(setup.taskQueue, setup.hostId) });
+  const both = [shared, host];
+
+  function shutdown(): void {
+    for (const worker of both) if (worker.getState() === 'RUNNING') worker.shutdown();
+  }
+
+  let running: Promise<void> | undefined;
+  function run(): Promise<void> {
+    return (running ??= (async () => {
+      const ends = await Promise.allSettled(
+        both.map((worker) =>
+          worker.run().catch((error: unknown) => {
+            shutdown();
+            throw error;
+          }),
+        ),
+      );
+      const failed = ends.find((end) => end.status === 'rejected');
+      if (failed) throw failed.reason;
+    })());
+  }
+
+  async function runUntil<T>(work: () => Promise<T>): Promise<T> {
+    const workers = run();
+    const stoppedFirst = workers.then(() => {
+      throw new Error('The workers stopped before the work was done.');
+    });
+    try {
+      return await Promise.race([work(), stoppedFirst]);
+    } finally {
+      shutdown();
+      // A worker that failed wins over the work's own result.
+      await workers;
+    }
+  }
+
+  return { shared, host, run, runUntil, shutdown };
 }

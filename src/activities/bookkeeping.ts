@@ -32,7 +32,7 @@ export function bookkeepingActivities(deps: ActivityDeps) {
       await setLoopStatus(db, loop.id, 'running');
       const loopRunId =
         input.loopRunId ?? (await insertLoopRun(db, { loop_id: loop.id, workflow_id: input.workflowId, queue_id: input.queueId })).id;
-      return { loopRunId, workdir: loop.workdir };
+      return { loopRunId, workdir: loop.workdir, host: loop.host };
     },
 
     async claimNextSpec(input: { loopId: string; queueId: string | null; resumeSpecId: string | null }) {
@@ -100,7 +100,8 @@ export function bookkeepingActivities(deps: ActivityDeps) {
           failure_kind: 'infra' as const,
           reason: `Abandoned when the run failed: ${input.reason}`,
         };
-        await Promise.all((await endRunningNodeRuns(db, input.loopId, failure)).map((pgid) => killProcessGroup(pgid)));
+        const groups = await endRunningNodeRuns(db, input.loopId, failure, deps.hostId);
+        await Promise.all(groups.map((pgid) => killProcessGroup(pgid)));
       }
       const hasCompletionHook = input.status === 'completed' && Boolean(loop?.on_completed);
       if (input.status === 'completed' && !hasCompletionHook) {

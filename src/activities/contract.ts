@@ -65,6 +65,8 @@ export interface LoopActivities {
   beginLoopRun(input: { loopId: string; queueId: string | null; workflowId: string; loopRunId: string | null }): Promise<{
     loopRunId: string;
     workdir: string;
+    /** The host the workdir is on; null for a loop made before hosts, absent in runs recorded before them. */
+    host?: string | null;
   }>;
   claimNextSpec(input: {
     loopId: string;

@@ -8,6 +8,8 @@ export interface ActivityDeps {
   home: string;
   /** The store's URL when it is PostgreSQL; agents get it so their `canopy node …` calls reach the same store. */
   databaseUrl: string | undefined;
+  /** This worker's host id (CANOPY_HOST_ID), recorded on every node run it executes. */
+  hostId: string;
   /** This worker's run-token MCP endpoint, where the agents it spawns report. */
   mcpUrl: string;
   /** Passed to agents so `canopy node …` calls they make reach the same Temporal server. */

@@ -61,21 +61,25 @@ export async function openNodeRun(deps: ActivityDeps, subject: RunSubject, input
       round: input.round,
       infra_attempt: input.infraAttempt,
       head_before: input.headBefore ?? null,
+      executed_host: deps.hostId,
     });
     return { run, adopted: null };
   }
   const left = findEarlierProcess(runDirectoryPath(deps.home, earlier.id));
   if (left.state === 'running' || left.state === 'exited') {
     const recovery = `attempt ${input.infraAttempt} adopted process ${left.record.pid} of attempt ${earlier.infra_attempt}, whose worker was lost (${left.state === 'running' ? 'it was still running' : 'it had ended and recorded its exit status'})`;
-    const run = (await updateNodeRun(deps.db, earlier.id, { infra_attempt: input.infraAttempt, recovery }))!;
+    const run = (await updateNodeRun(deps.db, earlier.id, { infra_attempt: input.infraAttempt, executed_host: deps.hostId, recovery }))!;
     return { run, adopted: left.record };
   }
-  if (earlier.pgid !== null) await killProcessGroup(earlier.pgid);
+  // A process group id means nothing on another machine, where killing it would hit a stranger.
+  const ranHere = (earlier.executed_host ?? deps.hostId) === deps.hostId;
+  if (earlier.pgid !== null && ranHere) await killProcessGroup(earlier.pgid);
   removeRunDirectory(deps.home, earlier.id);
   const why = left.state === 'gone' ? left.reason : 'it had not started a process that outlived its worker';
   const run = (await updateNodeRun(deps.db, earlier.id, {
     ...restartedAttempt(earlier, input.infraAttempt),
     head_before: input.headBefore ?? null,
+    executed_host: deps.hostId,
     recovery: `attempt ${input.infraAttempt} ran the node again after attempt ${earlier.infra_attempt}'s worker was lost: ${why}`,
   }))!;
   return { run, adopted: null };

@@ -17,7 +17,7 @@ export function hasOpenRun(loop: Loop): boolean {
   return loop.status === 'running' || loop.status === 'paused' || loop.status === 'blocked';
 }
 
-/** Ends the loop's open records as failed with `reason`, and kills process groups a dead run left behind. */
+/** Ends the loop's open records as failed with `reason`, and kills process groups a dead run left behind on this machine. */
 export async function recordRunClosed(ctx: ClientContext, loop: Loop, failure: { kind: FailureKind; reason: string }): Promise<Loop> {
   const groups = await ctx.db.transaction().execute(async (tx) => {
     const run = await latestLoopRun(tx, loop.id);
@@ -33,7 +33,8 @@ export async function recordRunClosed(ctx: ClientContext, loop: Loop, failure: {
     else await insertLoopRun(tx, { loop_id: loop.id, workflow_id: loopWorkflowId(loop.id), ...ended });
     for (const spec of await listSpecs(tx, { loopId: loop.id, status: 'running' })) await updateSpec(tx, spec.id, { status: 'failed' });
     await setLoopStatus(tx, loop.id, 'failed');
-    return endRunningNodeRuns(tx, loop.id, { status: 'cancelled', failure_kind: failure.kind, reason: failure.reason });
+    const end = { status: 'cancelled' as const, failure_kind: failure.kind, reason: failure.reason };
+    return endRunningNodeRuns(tx, loop.id, end, ctx.config.hostId);
   });
   await Promise.all(groups.map((pgid) => killProcessGroup(pgid)));
   return (await getLoop(ctx.db, loop.id))!;

@@ -32,7 +32,13 @@ export async function openContext(config: CanopyConfig = loadConfig()): Promise<
     db,
     async temporal(connectTimeoutMs = COMMAND_CONNECT_TIMEOUT_MS) {
       const sdk = temporalClientSdk();
-      connection ??= sdk.Connection.connect({ address: config.temporalAddress, connectTimeout: connectTimeoutMs });
+      // A failed connection is forgotten, so a long-lived process (the MCP server) connects again on the next call.
+      connection ??= sdk.Connection.connect({ address: config.temporalAddress, connectTimeout: connectTimeoutMs }).catch(
+        (error: unknown) => {
+          connection = undefined;
+          throw error;
+        },
+      );
       return new sdk.Client({ connection: await connection, namespace: config.namespace });
     },
     async close() {

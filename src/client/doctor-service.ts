@@ -2,11 +2,14 @@
 import { spawnSync } from 'node:child_process';
 import type { Connection } from '@temporalio/client';
 import { loadPlatforms, platformBinary } from '../agents';
-import type { CanopyConfig } from '../config';
-import { LIVE_STATE_CONNECT_TIMEOUT_MS } from './context';
+import { hostOfWorkerIdentity, type CanopyConfig } from '../config';
+import type { Loop } from '../domain/loop';
+import { LIVE_STATE_CONNECT_TIMEOUT_MS, type ClientContext } from './context';
 import { openDatabase, storeLocation } from '../store/database';
+import { loopCountsByHost } from '../store/loops-repository';
 import { findOnPath, resolveTemporalBinary } from '../temporal/binary';
 import { temporalClientSdk, temporalProto } from '../temporal/sdk';
+import { hostTaskQueue } from '../workflows/shared';
 
 export interface DoctorReport {
   home: string;
@@ -19,13 +22,36 @@ export interface DoctorReport {
   task_queue: string;
   /** Workers polling the task queue, or null when Temporal does not answer. */
   workers_polling: number | null;
+  /** This machine's host id (CANOPY_HOST_ID, default the hostname): loops made here live on it. */
+  host_id: string;
+  /**
+   * Every host a worker on the task queue names in its identity, and every host a loop lives on,
+   * with the workers polling its own queue; null when Temporal does not answer.
+   */
+  hosts: HostReport[] | null;
   store: { location: string; ok: boolean; error: string | null };
   platforms: { name: string; command: string; path: string | null }[];
 }
 
+export interface HostReport {
+  host_id: string;
+  /** The host's own task queue, where its loops' nodes wait for its workers. */
+  task_queue: string;
+  workers_polling: number;
+  /** Loops (archived ones left out) whose workdir is on the host. */
+  loops: number;
+}
+
 export async function diagnose(config: CanopyConfig): Promise<DoctorReport> {
   const binary = resolveTemporalBinary();
-  const [temporalState, store] = await Promise.all([probeTemporal(config), probeStore(config)]);
+  const storeProbe = probeStore(config);
+  const [temporalState, { store }] = await Promise.all([
+    probeTemporal(
+      config,
+      storeProbe.then((probe) => probe.loopHosts),
+    ),
+    storeProbe,
+  ]);
   return {
     home: config.home,
     temporal_binary: binary && { ...binary, version: binaryVersion(binary.path) },
@@ -35,43 +61,110 @@ export async function diagnose(config: CanopyConfig): Promise<DoctorReport> {
     namespace: config.namespace,
     task_queue: config.taskQueue,
     workers_polling: temporalState.pollers,
+    host_id: config.hostId,
+    hosts: temporalState.hosts,
     store,
     platforms: platformBinaries(config.home),
   };
 }
 
-/** Workers polling canopy's task queue (0 when none), or null when Temporal does not answer. */
-export async function countPollers(connection: Pick<Connection, 'workflowService'>, config: CanopyConfig): Promise<number> {
-  const { temporal } = temporalProto();
+type WorkflowService = Pick<Connection, 'workflowService'>;
+
+/** The identities of the workers polling a task queue for tasks of one type. */
+async function pollerIdentities(connection: WorkflowService, namespace: string, taskQueue: string, type: 'workflow' | 'activity') {
+  const { TaskQueueType } = temporalProto().temporal.api.enums.v1;
   const response = await connection.workflowService.describeTaskQueue({
-    namespace: config.namespace,
-    taskQueue: { name: config.taskQueue },
-    taskQueueType: temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
+    namespace,
+    taskQueue: { name: taskQueue },
+    taskQueueType: type === 'workflow' ? TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW : TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY,
   });
-  return response.pollers?.length ?? 0;
+  return (response.pollers ?? []).map((poller) => poller.identity ?? '');
 }
 
-async function probeTemporal(config: CanopyConfig): Promise<{ reachable: boolean; pollers: number | null; error: string | null }> {
+/** Workers polling canopy's task queue (0 when none). */
+export async function countPollers(connection: WorkflowService, config: CanopyConfig): Promise<number> {
+  return (await pollerIdentities(connection, config.namespace, config.taskQueue, 'workflow')).length;
+}
+
+/** Workers polling a host's own queue, where its loops' nodes wait (0 when none). */
+export async function countHostPollers(connection: WorkflowService, config: CanopyConfig, hostId: string): Promise<number> {
+  return (await pollerIdentities(connection, config.namespace, hostTaskQueue(config.taskQueue, hostId), 'activity')).length;
+}
+
+/** What a person is told about a loop whose host's queue no worker polls. */
+export function unservedHostWarning(loop: Pick<Loop, 'name'> & { host: string }): string {
+  return `no worker serves host '${loop.host}' of loop '${loop.name}'; its nodes wait until a worker with CANOPY_HOST_ID=${loop.host} starts`;
+}
+
+/** How long a read waits for Temporal to list a host's pollers once it is reached. */
+const HOST_POLLERS_DEADLINE_MS = 1_500;
+
+/**
+ * The warnings a read of the loop carries: none when a worker serves its host, when it has no
+ * host (any worker runs it), or when Temporal does not answer within about a second (reads never wait long).
+ */
+export async function hostWarnings(ctx: ClientContext, loop: Pick<Loop, 'name' | 'host'>): Promise<string[]> {
+  const { host } = loop;
+  if (!host) return [];
+  try {
+    const client = await ctx.temporal(LIVE_STATE_CONNECT_TIMEOUT_MS);
+    const pollers = await client.connection.withDeadline(Date.now() + HOST_POLLERS_DEADLINE_MS, () =>
+      countHostPollers(client.connection, ctx.config, host),
+    );
+    return pollers === 0 ? [unservedHostWarning({ name: loop.name, host })] : [];
+  } catch {
+    return [];
+  }
+}
+
+async function probeTemporal(
+  config: CanopyConfig,
+  loopHosts: Promise<Map<string, number>>,
+): Promise<{ reachable: boolean; pollers: number | null; hosts: HostReport[] | null; error: string | null }> {
   let connection: Connection | undefined;
   try {
     const { Connection } = temporalClientSdk();
     connection = await Connection.connect({ address: config.temporalAddress, connectTimeout: LIVE_STATE_CONNECT_TIMEOUT_MS });
-    return { reachable: true, pollers: await countPollers(connection, config), error: null };
+    const identities = await pollerIdentities(connection, config.namespace, config.taskQueue, 'workflow');
+    const hosts = await describeHosts(connection, config, identities, await loopHosts);
+    return { reachable: true, pollers: identities.length, hosts, error: null };
   } catch (error) {
-    return { reachable: false, pollers: null, error: (error as Error).message };
+    return { reachable: false, pollers: null, hosts: null, error: (error as Error).message };
   } finally {
     await connection?.close();
   }
 }
 
-async function probeStore(config: CanopyConfig): Promise<DoctorReport['store']> {
+/** The hosts the shared queue's workers name, and those loops live on, by id, each with its queue's pollers. */
+async function describeHosts(
+  connection: WorkflowService,
+  config: CanopyConfig,
+  identities: string[],
+  loopHosts: Map<string, number>,
+): Promise<HostReport[]> {
+  const named = identities.map(hostOfWorkerIdentity).filter((host) => host !== null);
+  const hostIds = [...new Set([...named, ...loopHosts.keys()])].sort();
+  return Promise.all(
+    hostIds.map(async (hostId) => ({
+      host_id: hostId,
+      task_queue: hostTaskQueue(config.taskQueue, hostId),
+      workers_polling: await countHostPollers(connection, config, hostId),
+      loops: loopHosts.get(hostId) ?? 0,
+    })),
+  );
+}
+
+async function probeStore(config: CanopyConfig): Promise<{ store: DoctorReport['store']; loopHosts: Map<string, number> }> {
   const options = { url: config.databaseUrl, home: config.home };
   try {
     const db = await openDatabase(options);
-    await db.destroy();
-    return { location: storeLocation(options), ok: true, error: null };
+    try {
+      return { store: { location: storeLocation(options), ok: true, error: null }, loopHosts: await loopCountsByHost(db) };
+    } finally {
+      await db.destroy();
+    }
   } catch (error) {
-    return { location: storeLocation(options), ok: false, error: (error as Error).message };
+    return { store: { location: storeLocation(options), ok: false, error: (error as Error).message }, loopHosts: new Map() };
   }
 }
 

@@ -69,6 +69,8 @@ export async function importLoop(ctx: ClientContext, document: unknown, options:
     const loop = await insertLoop(tx, {
       name: freeName(name, await loopNamesInWorkdir(tx, workdir)),
       workdir,
+      // Documents carry no host (they travel between machines): the loop lives where it is imported.
+      host: ctx.config.hostId,
       description: parsed.description,
       settings: parsed.settings ?? {},
     });

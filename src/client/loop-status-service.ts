@@ -7,7 +7,8 @@ import { getQueue } from '../store/queues-repository';
 import { getSpec, listSpecs } from '../store/specs-repository';
 import type { LiveState, ResumePoint } from '../workflows/shared';
 import type { ClientContext } from './context';
-import { reconcileLoop } from './closed-runs-service';
+import { hasOpenRun, reconcileLoop } from './closed-runs-service';
+import { hostWarnings } from './doctor-service';
 import { requireLoop } from './design-service';
 import { pendingAutorun } from './autorun-service';
 import { loopPicture, type LoopPicture } from './loop-picture-service';
@@ -24,6 +25,8 @@ export interface LoopStatusReport {
   loop_id: string;
   name: string;
   workdir: string;
+  /** The host the workdir is on, whose workers run the nodes; null when any worker does. */
+  host: string | null;
   status: Loop['status'];
   archived: boolean;
   specs: SpecLine[];
@@ -54,14 +57,18 @@ export interface LoopStatusReport {
   live_unavailable: string | null;
   /** The graph with each vertex's state, as `loop watch` draws it. */
   picture: LoopPicture;
+  /** What keeps an open run from going on, e.g. no worker serving the loop's host. */
+  warnings: string[];
 }
 
 export async function loopStatus(ctx: ClientContext, loopId: string): Promise<LoopStatusReport> {
   const loop = await reconcileLoop(ctx, await requireLoop(ctx.db, loopId));
-  const [specs, run, live] = await Promise.all([
+  const [specs, run, live, warnings] = await Promise.all([
     listSpecs(ctx.db, { loopId: loop.id }),
     latestLoopRun(ctx.db, loop.id),
     readLiveState(ctx, loop),
+    // Like the live state, asked of Temporal only while a run is open: its nodes are what would wait.
+    hasOpenRun(loop) ? hostWarnings(ctx, loop) : [],
   ]);
   const resume = resumePointOf(run);
   // Asked of Temporal only for loops an autorun would resume after a stop (a quota reset fails the loop).
@@ -70,6 +77,7 @@ export async function loopStatus(ctx: ClientContext, loopId: string): Promise<Lo
     loop_id: loop.id,
     name: loop.name,
     workdir: loop.workdir,
+    host: loop.host,
     status: loop.status,
     archived: loop.archived,
     specs: specs.map(specLine),
@@ -94,6 +102,7 @@ export async function loopStatus(ctx: ClientContext, loopId: string): Promise<Lo
     live: live.state,
     live_unavailable: live.unavailable,
     picture: await loopPicture(ctx, loop.id, live),
+    warnings,
   };
 }
 

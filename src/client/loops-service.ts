@@ -18,6 +18,7 @@ import { listSpecs, type StoredSpec } from '../store/specs-repository';
 import type { ClientContext } from './context';
 import { reconcileLoop } from './closed-runs-service';
 import { requireLoop } from './design-service';
+import { hostWarnings } from './doctor-service';
 import { viewGraph, type GraphView } from './graph-view-service';
 import { requireWorkdir } from './workdir';
 import { loopUsage, type LoopUsage } from './usage-service';
@@ -37,7 +38,8 @@ export async function createLoop(ctx: ClientContext, request: unknown): Promise<
   const input = parseOrThrow(LoopCreateInput, request, 'The loop');
   const workdir = requireWorkdir(input.workdir, 'The loop');
   await refuseTakenName(ctx.db, workdir, input.name);
-  return insertLoop(ctx.db, { ...input, workdir }).catch((error: unknown) => {
+  // The workdir was just found on this machine, so this machine's workers are the ones to run it.
+  return insertLoop(ctx.db, { ...input, workdir, host: ctx.config.hostId }).catch((error: unknown) => {
     throw isUniqueViolation(error) ? nameTaken(workdir, input.name) : error;
   });
 }
@@ -55,7 +57,16 @@ export async function getLoop(ctx: ClientContext, loopId: string): Promise<LoopD
   return { ...loop, ...viewGraph(graph), specs, agent_usage };
 }
 
-/** Changes name, description, workdir, settings (replaced whole) or the on_completed hook (null removes it). */
+/**
+ * loop_get with what Temporal knows: a warning when no worker serves the loop's host, so its
+ * nodes would wait (none when Temporal does not answer within about a second).
+ */
+export async function getLoopWithWarnings(ctx: ClientContext, loopId: string): Promise<LoopDetail & { warnings: string[] }> {
+  const loop = await getLoop(ctx, loopId);
+  return { ...loop, warnings: await hostWarnings(ctx, loop) };
+}
+
+/** Changes name, description, workdir, host, settings (replaced whole) or the on_completed hook (null removes it). */
 export async function updateLoop(ctx: ClientContext, request: unknown): Promise<Loop> {
   const { loop_id, ...changes } = parseOrThrow(UpdateLoopRequest, request, 'The loop');
   const loop = await requireLoop(ctx.db, loop_id);

@@ -25,7 +25,7 @@ import {
 import { LIVE_STATE_CONNECT_TIMEOUT_MS, type ClientContext } from './context';
 import { hasOpenRun, reconcileLoop, recordRunClosed } from './closed-runs-service';
 import { requireLoop } from './design-service';
-import { countPollers } from './doctor-service';
+import { countHostPollers, countPollers, unservedHostWarning } from './doctor-service';
 import { temporalClientSdk } from '../temporal/sdk';
 
 export interface StartedRun {
@@ -34,6 +34,8 @@ export interface StartedRun {
   run_id: string;
   /** Workers polling canopy's task queue when the run started; 0 means nothing will execute it yet. */
   workers_polling: number;
+  /** What may keep the run from going on: no worker on the task queue, or none on the loop's host. */
+  warnings: string[];
 }
 
 export async function startLoopRun(ctx: ClientContext, loopId: string, options: { queueId?: string | null } = {}): Promise<StartedRun> {
@@ -216,7 +218,17 @@ async function startWorkflow(ctx: ClientContext, loop: Loop, input: Omit<LoopRun
       memo: { loop_name: loop.name, workdir: loop.workdir, queue_id: input.queueId ?? null },
     });
     await setLoopStatus(ctx.db, loop.id, 'running');
-    return { loop_id: loop.id, workflow_id: workflowId, run_id: handle.firstExecutionRunId, workers_polling: await pollers(ctx, client) };
+    const [workersPolling, hostPollers] = await Promise.all([
+      pollers(ctx, client),
+      loop.host ? countHostPollers(client.connection, ctx.config, loop.host).catch(() => null) : null,
+    ]);
+    const warnings = [
+      ...(workersPolling === 0
+        ? [`no worker polls task queue '${ctx.config.taskQueue}'; the run waits until one starts (\`canopy up\` or \`canopy worker\`).`]
+        : []),
+      ...(loop.host && hostPollers === 0 ? [unservedHostWarning({ name: loop.name, host: loop.host })] : []),
+    ];
+    return { loop_id: loop.id, workflow_id: workflowId, run_id: handle.firstExecutionRunId, workers_polling: workersPolling, warnings };
   } catch (error) {
     const { WorkflowExecutionAlreadyStartedError } = temporalClientSdk();
     if (error instanceof WorkflowExecutionAlreadyStartedError) {

@@ -42,3 +42,20 @@ export const Timestamp = z.string().describe('ISO-8601 time');
 export const ProcessText = z.string().refine((text) => !text.includes('\u0000'), {
   message: 'must not contain NUL bytes (\\u0000): no process can receive them; remove them',
 });
+
+/** What a host id may be: it becomes part of a Temporal task queue name and of a worker's identity. */
+const HOST_ID_PATTERN = /^[A-Za-z0-9._-]{1,253}$/;
+export const HOST_ID_RULE = "1 to 253 letters, digits, '.', '_' or '-'";
+
+/** Why `value` is no host id, or null when it is one. */
+export function hostIdProblem(value: string): string | null {
+  if (value === '') return 'is empty';
+  return HOST_ID_PATTERN.test(value) ? null : `is not ${HOST_ID_RULE}`;
+}
+
+/** The machine a loop's workdir lives on, as its workers name it in CANOPY_HOST_ID. */
+export const HostId = z.string().superRefine((value, ctx) => {
+  const problem = hostIdProblem(value);
+  if (problem)
+    ctx.addIssue({ code: 'custom', message: `${problem}; give the CANOPY_HOST_ID of the machine the workdir is on, e.g. build-1` });
+});

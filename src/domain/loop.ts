@@ -1,6 +1,6 @@
 // Loops: a named graph bound to a workdir, with settings and a lifecycle status.
 import { z } from 'zod';
-import { Id, MaxIterations, nameOf, ProcessText, Timestamp, TimeoutMinutes } from './common';
+import { HostId, Id, MaxIterations, nameOf, ProcessText, Timestamp, TimeoutMinutes } from './common';
 
 export const LOOP_STATUSES = ['pending', 'running', 'paused', 'blocked', 'failed', 'completed'] as const;
 export const LoopStatus = z.enum(LOOP_STATUSES);
@@ -46,6 +46,9 @@ export const LoopUpdateInput = z
     workdir: z.string().min(1).optional().describe('Absolute path of the existing directory the loop works in'),
     settings: LoopSettings.optional(),
     on_completed: OnCompletedHook.nullable().optional().describe('Hook fired once when a run completes; null removes it'),
+    host: HostId.nullable()
+      .optional()
+      .describe('Host id (CANOPY_HOST_ID) of the machine the workdir is on, whose workers run the nodes; null lets any worker run them'),
   })
   .strict();
 export type LoopUpdateInput = z.infer<typeof LoopUpdateInput>;
@@ -54,6 +57,10 @@ export const Loop = z.object({
   id: Id,
   name: z.string(),
   workdir: z.string(),
+  host: z
+    .string()
+    .nullable()
+    .describe('Host id of the machine the workdir is on: only its workers run the nodes; null (loops made before hosts) lets any worker'),
   description: z.string(),
   status: LoopStatus,
   settings: LoopSettings,

@@ -72,6 +72,10 @@ export const NodeRun = z.object({
   input_tokens: z.number().int().nullable().describe('Tokens in, as the CLI reported them (cache reads included)'),
   output_tokens: z.number().int().nullable(),
   cost_usd: z.number().nullable().describe('Cost in USD, when the CLI reports it'),
+  executed_host: z
+    .string()
+    .nullable()
+    .describe('Host id (CANOPY_HOST_ID) of the worker that executed it; null in runs recorded before hosts'),
   started_at: Timestamp,
   ended_at: Timestamp.nullable(),
   attempts: z.array(NodeRunAttempt).describe('Earlier infra attempts that did not finish, oldest first; only the last attempt decides'),

@@ -14,6 +14,8 @@ export interface LoopsTable {
   id: string;
   name: string;
   workdir: string;
+  /** Host id of the machine the workdir is on; null for loops made before hosts. */
+  host: string | null;
   description: string;
   status: Generated<LoopStatus>;
   settings: string;
@@ -126,6 +128,7 @@ export interface NodeRunsTable {
   output_tokens: number | null;
   cost_usd: number | null;
   recovery: string | null;
+  executed_host: string | null;
 }
 
 export interface LoopRunsTable {

@@ -4,8 +4,10 @@ import { fromFlag, fromJson, mapPresent, now, toFlag, toJson } from './columns';
 import type { DatabaseOrTransaction, LoopRow, LoopRowUpdate } from './database';
 import { newId } from './ids';
 
-export type NewLoop = Pick<Loop, 'name' | 'workdir' | 'description' | 'settings'>;
-export type LoopChanges = Partial<Pick<Loop, 'name' | 'workdir' | 'description' | 'settings' | 'on_completed' | 'archived' | 'status'>>;
+export type NewLoop = Pick<Loop, 'name' | 'workdir' | 'description' | 'settings'> & Partial<Pick<Loop, 'host'>>;
+export type LoopChanges = Partial<
+  Pick<Loop, 'name' | 'workdir' | 'host' | 'description' | 'settings' | 'on_completed' | 'archived' | 'status'>
+>;
 
 export async function insertLoop(db: DatabaseOrTransaction, loop: NewLoop): Promise<Loop> {
   const timestamp = now();
@@ -15,6 +17,7 @@ export async function insertLoop(db: DatabaseOrTransaction, loop: NewLoop): Prom
       id: newId('loop'),
       name: loop.name,
       workdir: loop.workdir,
+      host: loop.host ?? null,
       description: loop.description,
       settings: toJson(loop.settings),
       created_at: timestamp,
@@ -71,11 +74,26 @@ export async function loopNamesInWorkdir(db: DatabaseOrTransaction, workdir: str
   return rows.map((row) => row.name);
 }
 
+/** How many loops (archived ones left out) live on each host that some loop names. */
+export async function loopCountsByHost(db: DatabaseOrTransaction): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom('loops')
+    .select((eb) => ['host', eb.fn.countAll().as('loops')])
+    .where('host', 'is not', null)
+    .where('archived', '=', toFlag(false))
+    .groupBy('host')
+    .orderBy('host')
+    .execute();
+  // PostgreSQL returns counts as strings.
+  return new Map(rows.map((row) => [row.host!, Number(row.loops)]));
+}
+
 function loopFromRow(row: LoopRow): Loop {
   return {
     id: row.id,
     name: row.name,
     workdir: row.workdir,
+    host: row.host,
     description: row.description,
     status: row.status,
     settings: fromJson(row.settings),
@@ -90,6 +108,7 @@ function loopChangesToRow(changes: LoopChanges): LoopRowUpdate {
   return {
     name: changes.name,
     workdir: changes.workdir,
+    host: changes.host,
     description: changes.description,
     status: changes.status,
     settings: mapPresent(changes.settings, toJson),

@@ -183,6 +183,14 @@ const agentUsage: Migration = {
   },
 };
 
+/** The machine a loop's workdir is on, and the one whose worker executed each node run. */
+const loopHosts: Migration = {
+  async up(db: Kysely<any>): Promise<void> {
+    await db.schema.alterTable('loops').addColumn('host', 'text').execute();
+    await db.schema.alterTable('node_runs').addColumn('executed_host', 'text').execute();
+  },
+};
+
 /** How a retry after a lost worker recovered a node run: adopted its process, or ran it again and why. */
 const nodeRunRecovery: Migration = {
   async up(db: Kysely<any>): Promise<void> {
@@ -195,6 +203,7 @@ const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '001_initial': initial,
   '002_node_run_attempts': nodeRunAttempts,
   '003_agent_usage': agentUsage,
+  '004_loop_hosts': loopHosts,
   '005_node_run_recovery': nodeRunRecovery,
 };
 

@@ -116,6 +116,7 @@ function nodeRunFromRow(row: NodeRunRow): NodeRun {
     input_tokens: row.input_tokens,
     output_tokens: row.output_tokens,
     cost_usd: row.cost_usd === null ? null : Number(row.cost_usd),
+    executed_host: row.executed_host,
     started_at: row.started_at,
     ended_at: row.ended_at,
     attempts: JSON.parse(row.attempts) as NodeRun['attempts'],
@@ -159,17 +160,27 @@ function nodeRunChangesToRow(changes: NodeRunChanges): NodeRunRowUpdate {
     output_tokens: changes.output_tokens,
     cost_usd: changes.cost_usd,
     recovery: changes.recovery,
+    executed_host: changes.executed_host,
   };
 }
 
-/** Ends the loop's node runs still marked running (their attempts are dead); returns the process groups they had recorded. */
+/**
+ * Ends the loop's node runs still marked running (their attempts are dead); returns the process
+ * groups they had recorded on `host` (and those of runs recorded before hosts): a process group
+ * id means nothing on another machine, where killing it would hit an unrelated process.
+ */
 export async function endRunningNodeRuns(
   db: DatabaseOrTransaction,
   loopId: string,
   end: Required<Pick<NodeRunChanges, 'status' | 'failure_kind' | 'reason'>>,
+  host: string,
 ): Promise<number[]> {
   const running = db.selectFrom('node_runs').where('loop_id', '=', loopId).where('status', '=', 'running');
-  const groups = await running.select('pgid').where('pgid', 'is not', null).execute();
+  const groups = await running
+    .select('pgid')
+    .where('pgid', 'is not', null)
+    .where((eb) => eb.or([eb('executed_host', '=', host), eb('executed_host', 'is', null)]))
+    .execute();
   await db
     .updateTable('node_runs')
     .set({ ...nodeRunChangesToRow(end), outcome: end.status === 'fail' ? 'fail' : null, pgid: null, ended_at: now() })

@@ -22,6 +22,7 @@ import { currentDetails, memberSummary, nodeSummary, quorumSummary } from './sto
 import {
   blockSignal,
   continueSignal,
+  hostTaskQueue,
   LOOP_STATUS_ATTRIBUTE,
   pauseSignal,
   stateQuery,
@@ -67,7 +68,6 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
     },
     cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
   };
-  const execution = (summary: string) => proxyActivities<LoopActivities>({ ...executionOptions, summary });
   const evaluation = (summary: string) =>
     proxyLocalActivities<LoopActivities>({
       startToCloseTimeout: '1 minute',
@@ -75,6 +75,7 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
       summary,
     });
   const statusAttribute = patched(PATCHES.statusSearchAttribute);
+  const hostQueues = patched(PATCHES.hostQueues);
 
   const state: LiveState = {
     status: 'running',
@@ -106,12 +107,20 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
   }
 
   const workflowId = workflowInfo().workflowId;
-  const { loopRunId, workdir } = await claims('begin the loop run').beginLoopRun({
+  const { loopRunId, workdir, host } = await claims('begin the loop run').beginLoopRun({
     loopId,
     queueId,
     workflowId,
     loopRunId: input.loopRunId ?? null,
   });
+  // What touches the workdir runs on its host's queue; a loop with no host, or a run recorded
+  // before host queues, leaves it on the workflow's own queue, where any worker takes it.
+  const hostQueue = hostQueues && host ? hostTaskQueue(workflowInfo().taskQueue, host) : undefined;
+  const onHost = hostQueue ? { taskQueue: hostQueue } : {};
+  const execution = (summary: string) => proxyActivities<LoopActivities>({ ...executionOptions, ...onHost, summary });
+  // A local activity runs on the worker that runs the workflow task, which may be on any host.
+  const headReading = (summary: string) =>
+    hostQueue ? proxyActivities<LoopActivities>({ ...bookkeepingOptions, ...onHost, summary }) : bookkeeping(summary);
   const completedSpecIds = [...(input.completedSpecIds ?? [])];
   let resume = input.resume ?? null;
 
@@ -141,7 +150,7 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
       loopRunId,
       workflowId,
       specId,
-      specStartHead: from?.specStartHead ?? (await bookkeeping('HEAD at the start of the spec').readHead({ workdir })),
+      specStartHead: from?.specStartHead ?? (await headReading('HEAD at the start of the spec').readHead({ workdir })),
       specCommittedHead: from?.specCommittedHead ?? '',
     };
     let rounds: Rounds = from?.rounds ?? {};
@@ -182,7 +191,7 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
       if (kind !== 'ensemble') return execution(summary).runNode({ ...base, nodeName: name, judgeCommitRights: commitRightsEnforced });
 
       const ensemble = ensembles[name];
-      const headBefore = commitRightsEnforced ? await bookkeeping(`HEAD before ${name}`).readHead({ workdir }) : '';
+      const headBefore = commitRightsEnforced ? await headReading(`HEAD before ${name}`).readHead({ workdir }) : '';
       state.memberStates = Object.fromEntries(ensemble.members.map((m) => [m, 'pending' as const]));
       const members = await mapWithConcurrency(ensemble.members, engine.ensembleConcurrency, async (member, index) => {
         state.memberStates[member] = 'running';

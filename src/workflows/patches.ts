@@ -20,4 +20,10 @@ export const PATCHES = {
    * its reason, recorded, instead of failing the workflow and leaving the loop marked running.
    */
   localFailuresFailTheRun: 'local-failures-fail-the-run',
+  /**
+   * The activities that touch the workdir or its processes (nodes, quorums, the completion hook,
+   * HEAD) go to the task queue of the loop's host, so they run where the workdir is; HEAD is
+   * then read by a regular activity, since a local one runs on whichever worker runs the workflow.
+   */
+  hostQueues: 'host-queues',
 } as const;

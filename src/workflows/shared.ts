@@ -5,6 +5,13 @@ import type { Rounds } from '../graph/rounds';
 
 export const loopWorkflowId = (loopId: string): string => `loop-${loopId}`;
 
+/**
+ * The task queue of one worker host: the activities that touch a loop's workdir or its processes
+ * go there, so they run on the machine the workdir is on. Every worker polls its host's queue
+ * beside the shared one (`taskQueue`), which keeps the workflows and the store's bookkeeping.
+ */
+export const hostTaskQueue = (taskQueue: string, hostId: string): string => `${taskQueue}@${hostId}`;
+
 /** The search attribute that follows a loop run's status (see temporal/search-attributes.ts). */
 export const LOOP_STATUS_ATTRIBUTE = { name: 'CanopyLoopStatus', type: 'KEYWORD' } as const;
 

@@ -1,6 +1,7 @@
 // `canopy doctor` reports what canopy would use and what answers, for people and as JSON.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import path from 'node:path';
 import { it } from 'node:test';
 import { freePort } from '../../src/temporal/free-port';
 import { CANOPY_BIN, tempHome, testTemporalAddress } from '../helpers/engine';
@@ -12,10 +13,17 @@ function doctor(env: NodeJS.ProcessEnv) {
 
 it('doctor reports the binary, the store and a Temporal server that answers', () => {
   const home = tempHome();
-  const { status, report } = doctor({ CANOPY_HOME: home, TEMPORAL_ADDRESS: testTemporalAddress() });
+  const { status, report } = doctor({
+    CANOPY_HOME: home,
+    TEMPORAL_ADDRESS: testTemporalAddress(),
+    CANOPY_TASK_QUEUE: `doctor-${path.basename(home)}`,
+    CANOPY_HOST_ID: 'doctor-host',
+  });
   assert.equal(status, 0);
   assert.equal(report.temporal_reachable, true);
   assert.equal(report.workers_polling, 0);
+  assert.equal(report.host_id, 'doctor-host');
+  assert.deepEqual(report.hosts, [], 'no worker names a host and no loop lives on one');
   assert.equal(report.store.ok, true);
   assert.equal(report.store.location, `${home}/canopy.db`);
   assert.match(report.temporal_binary.version, /Server 1\.29/);
@@ -27,4 +35,5 @@ it('doctor exits non-zero and says so when Temporal does not answer', async () =
   assert.equal(status, 1);
   assert.equal(report.temporal_reachable, false);
   assert.equal(report.workers_polling, null);
+  assert.equal(report.hosts, null);
 });

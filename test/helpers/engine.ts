@@ -6,13 +6,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before } from 'node:test';
-import type { Worker } from '@temporalio/worker';
 import { createActivities } from '../../src/activities';
 import type { LoopActivities } from '../../src/activities/contract';
 import { loadConfig, type CanopyConfig } from '../../src/config';
 import { openContext, type ClientContext } from '../../src/client/context';
 import { activityDeps, startAgentEndpoint } from '../../src/daemon';
-import { connectWorker, createWorker } from '../../src/worker';
+import { connectWorker, createWorkers } from '../../src/worker';
 import { PROJECT_ROOT } from '../../src/project';
 
 export const FAKE_AGENT = path.join(PROJECT_ROOT, 'examples', 'fake-agent.js');
@@ -50,6 +49,7 @@ export function childEnv(config: CanopyConfig): NodeJS.ProcessEnv {
     CANOPY_HOME: config.home,
     TEMPORAL_ADDRESS: config.temporalAddress,
     CANOPY_TASK_QUEUE: config.taskQueue,
+    CANOPY_HOST_ID: config.hostId,
     CANOPY_HEARTBEAT_TIMEOUT_SECONDS: String(config.heartbeatTimeoutSeconds),
   };
 }
@@ -57,7 +57,7 @@ export function childEnv(config: CanopyConfig): NodeJS.ProcessEnv {
 export interface EngineHarness {
   config: CanopyConfig;
   ctx: ClientContext;
-  /** Runs `work` while an in-process worker polls the harness's task queue. */
+  /** Runs `work` while an in-process worker polls the harness's task queue and its host's. */
   withWorker<T>(work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
@@ -69,13 +69,18 @@ export async function engineHarness(env: Record<string, string> = {}, replaced: 
   const connection = await connectWorker(config.temporalAddress);
   const agentEndpoint = await startAgentEndpoint(ctx);
   const activities = { ...createActivities(activityDeps(ctx, agentEndpoint.url)), ...replaced };
-  let worker: Worker | undefined;
   return {
     config,
     ctx,
     async withWorker(work) {
-      worker = await createWorker({ connection, namespace: config.namespace, taskQueue: config.taskQueue, activities });
-      return worker.runUntil(work);
+      const workers = await createWorkers({
+        connection,
+        namespace: config.namespace,
+        taskQueue: config.taskQueue,
+        hostId: config.hostId,
+        activities,
+      });
+      return workers.runUntil(work);
     },
     async close() {
       await agentEndpoint.close();

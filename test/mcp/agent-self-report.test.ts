@@ -9,7 +9,7 @@ import { openContext } from '../../src/client/context';
 import { startLoopRun, waitForLoopRun } from '../../src/client/runs-service';
 import { activityDeps } from '../../src/daemon';
 import { startMcpHttpServer } from '../../src/mcp/http';
-import { connectWorker, createWorker } from '../../src/worker';
+import { connectWorker, createWorkers } from '../../src/worker';
 import { tempHome, testConfig } from '../helpers/engine';
 import { check, loopWithSpecs, runsOf } from '../helpers/loops';
 import { tempDir } from '../helpers/store';
@@ -42,13 +42,14 @@ it(
         { nodes: [agent, check('after', 2, 'true')], edges: [{ source: 'implement', target: 'after' }] },
         [{ name: 'spec' }],
       );
-      const worker = await createWorker({
+      const workers = await createWorkers({
         connection,
         namespace: config.namespace,
         taskQueue: config.taskQueue,
+        hostId: config.hostId,
         activities: createActivities(activityDeps(ctx, mcp.url)),
       });
-      const result = await worker.runUntil(async () => {
+      const result = await workers.runUntil(async () => {
         await startLoopRun(ctx, loopId);
         return waitForLoopRun(ctx, loopId);
       });

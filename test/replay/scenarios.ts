@@ -1,5 +1,6 @@
 // The loop runs whose histories are recorded for replay: one per way the workflow can walk, each
 // small (few nodes, short outputs) so the histories stay readable.
+import { updateLoop } from '../../src/client/loops-service';
 import { addQueueSpec, createQueue } from '../../src/client/queues-service';
 import { continueLoop, pauseLoop, startLoopRun, waitForLoopRun } from '../../src/client/runs-service';
 import { createSpec } from '../../src/client/specs-service';
@@ -38,6 +39,16 @@ export const SCENARIOS: Scenario[] = [
     name: 'chain',
     runs: 1,
     play: (h) => runOne(h, chain(['one', 'echo one'], ['two', 'echo two'], ['three', 'echo three']), [{ name: 'spec' }]),
+  },
+  {
+    // A loop made before hosts: HEAD is read locally and the nodes stay on the workflow's queue.
+    name: 'no-host',
+    runs: 1,
+    async play(h) {
+      const loopId = await loopWithSpecs(h.ctx, scratchDir(), chain(['one', 'echo one'], ['two', 'echo two']), [{ name: 'spec' }]);
+      await updateLoop(h.ctx, { loop_id: loopId, host: null });
+      return expectStatus(loopId, (await runToEnd(h.ctx, loopId)).status, 'completed');
+    },
   },
   { name: 'loopback-round-2', runs: 1, play: (h) => runOne(h, fixLoop('test -f fixed.txt'), [{ name: 'spec' }]) },
   {

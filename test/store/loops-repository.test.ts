@@ -8,6 +8,7 @@ import {
   insertLoop,
   isUniqueViolation,
   listLoops,
+  loopCountsByHost,
   loopNamesInWorkdir,
   setLoopStatus,
   updateLoop,
@@ -22,6 +23,7 @@ describeOnEachDialect('loops repository', (store) => {
       id: loop.id,
       name: 'ship',
       workdir: '/repo',
+      host: null,
       description: 'Ship it',
       status: 'pending',
       settings: { max_iterations: 3 },
@@ -44,6 +46,25 @@ describeOnEachDialect('loops repository', (store) => {
     const cleared = await updateLoop(store.db, loop.id, { on_completed: null });
     assert.equal(cleared?.on_completed, null);
     assert.equal(cleared?.description, 'new');
+  });
+
+  it('records the host a loop lives on, moves it, and counts the unarchived loops of each host', async () => {
+    const here = await insertLoop(store.db, { name: 'here', workdir: '/repo', description: '', settings: {}, host: 'host-a' });
+    assert.equal((await getLoop(store.db, here.id))?.host, 'host-a');
+    await insertLoop(store.db, { name: 'also here', workdir: '/repo', description: '', settings: {}, host: 'host-a' });
+    const moved = await insertLoop(store.db, { name: 'moved', workdir: '/repo', description: '', settings: {}, host: 'host-a' });
+    assert.equal((await updateLoop(store.db, moved.id, { host: 'host-b' }))?.host, 'host-b');
+    const archived = await insertLoop(store.db, { name: 'archived', workdir: '/repo', description: '', settings: {}, host: 'host-c' });
+    await updateLoop(store.db, archived.id, { archived: true });
+    await insertTestLoop(store.db, 'anywhere');
+    assert.deepEqual(
+      [...(await loopCountsByHost(store.db))],
+      [
+        ['host-a', 2],
+        ['host-b', 1],
+      ],
+    );
+    assert.equal((await updateLoop(store.db, moved.id, { host: null }))?.host, null);
   });
 
   it('sets the status', async () => {

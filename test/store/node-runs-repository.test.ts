@@ -4,6 +4,7 @@ import { beforeEach, it } from 'node:test';
 import {
   agentUsageBySpec,
   deleteNode,
+  endRunningNodeRuns,
   findNodeRunByKey,
   getNodeRun,
   getNodeRunByTokenHash,
@@ -79,6 +80,7 @@ describeOnEachDialect('node-runs repository', (store) => {
       input_tokens: null,
       output_tokens: null,
       cost_usd: null,
+      executed_host: null,
       head_before: null,
       head_after: null,
       pgid: null,
@@ -89,6 +91,27 @@ describeOnEachDialect('node-runs repository', (store) => {
       recovery: null,
     });
     assert.deepEqual(await getNodeRun(store.db, inserted.id), inserted);
+  });
+
+  it('ends the running runs, returning only the process groups recorded on the given host or before hosts', async () => {
+    const here = await insertNodeRun(store.db, run({ pgid: 101, executed_host: 'host-a' }));
+    const beforeHosts = await insertNodeRun(store.db, run({ pgid: 102 }));
+    const elsewhere = await insertNodeRun(store.db, run({ pgid: 103, executed_host: 'host-b' }));
+    const ended = await insertNodeRun(store.db, run({ pgid: 104, executed_host: 'host-a', status: 'pass' }));
+    const groups = await endRunningNodeRuns(
+      store.db,
+      loopId,
+      { status: 'cancelled', failure_kind: 'stopped', reason: 'stopped' },
+      'host-a',
+    );
+    assert.deepEqual(
+      groups.sort((a, b) => a - b),
+      [101, 102],
+    );
+    for (const { id } of [here, beforeHosts, elsewhere]) {
+      assert.deepEqual([(await getNodeRun(store.db, id))?.status, (await getNodeRun(store.db, id))?.pgid], ['cancelled', null]);
+    }
+    assert.equal((await getNodeRun(store.db, ended.id))?.status, 'pass');
   });
 
   it('records the end of a run', async () => {

@@ -1,4 +1,4 @@
-// `canopy doctor`: which Temporal binary and address, which store, whether each answers, whether a worker polls.
+// `canopy doctor`: which Temporal binary and address, which store, whether each answers, which workers and hosts poll.
 import type { Command } from 'commander';
 import { loadConfig } from '../../config';
 import { diagnose, type DoctorReport } from '../../client/doctor-service';
@@ -37,6 +37,14 @@ function describe(report: DoctorReport & { probes: PlatformProbe[] | null }): st
     `temporal binary ${binary ? `${binary.path} (${binary.source}; ${binary.version})` : 'none found (run `npm run setup`, or set TEMPORAL_ADDRESS)'}`,
     `${mark(report.temporal_reachable)}temporal     ${report.temporal_address} namespace ${report.namespace}${report.temporal_reachable ? '' : ` (not answering: ${report.temporal_error}; run \`canopy up\`)`}`,
     `${mark((pollers ?? 0) > 0)}worker       ${pollers === null ? 'unknown' : `${pollers} polling task queue '${report.task_queue}'`}`,
+    `   host         this machine is ${report.host_id} (CANOPY_HOST_ID)`,
+    // A host with no worker is information too (its machine may be off), unless loops wait for it.
+    ...(report.hosts ?? []).map(
+      (h) =>
+        `${h.workers_polling > 0 ? 'ok ' : h.loops > 0 ? 'NO ' : '-- '}host         ${h.host_id}: ${
+          h.workers_polling > 0 ? `${h.workers_polling} polling '${h.task_queue}'` : `no worker polls '${h.task_queue}'`
+        }, ${h.loops} loop(s)${h.workers_polling > 0 || h.loops === 0 ? '' : `; start one with CANOPY_HOST_ID=${h.host_id}`}`,
+    ),
     `${mark(report.store.ok)}store        ${report.store.location}${report.store.error ? ` (${report.store.error})` : ''}`,
     // A platform not installed is information: a machine needs only the CLIs its loops use.
     ...report.platforms.map(

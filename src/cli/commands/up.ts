@@ -1,6 +1,7 @@
 // `canopy up`: Temporal (embedded unless TEMPORAL_ADDRESS is set), the worker and the MCP endpoint, until Ctrl-C.
 import type { Command } from 'commander';
 import { loadConfig } from '../../config';
+import { hostTaskQueue } from '../../workflows/shared';
 import { operatorToken, operatorTokenPath } from '../../mcp/operator-token';
 import { daemonModule, mcpHttpModule } from '../load-on-use';
 import { action } from '../output';
@@ -29,7 +30,9 @@ export function registerUp(program: Command): void {
         );
         console.log(`Temporal: ${daemon.endpoint.description}`);
         if (daemon.endpoint.server) console.log(`Temporal UI: http://127.0.0.1:${config.uiPort}`);
-        console.log(`Worker polling task queue '${config.taskQueue}' in namespace '${config.namespace}'`);
+        console.log(
+          `Worker polling task queue '${config.taskQueue}' and host ${config.hostId}'s '${hostTaskQueue(config.taskQueue, config.hostId)}' in namespace '${config.namespace}'`,
+        );
         console.log(`MCP: ${mcp.url} (send "Authorization: Bearer <token>", the token is in ${operatorTokenPath(config.home)})`);
         console.log(`Agents report to ${daemon.agentEndpoint.url} (run tokens only).`);
         console.log('canopy is up. Press Ctrl-C to stop.');

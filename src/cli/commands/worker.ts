@@ -1,6 +1,7 @@
 // `canopy worker`: a worker alone, against the Temporal server at TEMPORAL_ADDRESS (workers are stateless; run many).
 import type { Command } from 'commander';
 import { loadConfig } from '../../config';
+import { hostTaskQueue } from '../../workflows/shared';
 import { daemonModule } from '../load-on-use';
 import { action } from '../output';
 import { waitForStopSignal } from './up';
@@ -14,7 +15,9 @@ export function registerWorker(program: Command): void {
         const { startDaemon } = daemonModule();
         const config = loadConfig();
         const daemon = await startDaemon(config, { embedded: false, progress: (line) => console.log(line) });
-        console.log(`Worker polling task queue '${config.taskQueue}' on ${daemon.endpoint.address}. Press Ctrl-C to stop.`);
+        console.log(
+          `Worker polling task queue '${config.taskQueue}' and host ${config.hostId}'s '${hostTaskQueue(config.taskQueue, config.hostId)}' on ${daemon.endpoint.address}. Press Ctrl-C to stop.`,
+        );
         console.log(`Agents report to ${daemon.agentEndpoint.url} (run tokens only).`);
         await waitForStopSignal(daemon.running);
         console.log('Stopping…');

@@ -5,7 +5,7 @@ import {
   archiveLoop,
   createLoop,
   deleteLoop,
-  getLoop,
+  getLoopWithWarnings,
   ListLoopsRequest,
   listLoops,
   restoreLoop,
@@ -54,11 +54,12 @@ export function registerLoopTools(server: McpServer, ctx: ClientContext): void {
       description:
         'One loop, archived or not, with its whole graph and its specs: every node with its id (ensemble member and quorum nodes included), ' +
         'every edge with its id and the names of its ends, and each ensemble as one unit (members, quorum settings, wiring). ' +
-        'Use it to find the ids other tools take. For run progress use loop_info.',
+        'Use it to find the ids other tools take. host names the machine whose workers run its nodes; warnings says when no worker ' +
+        'serves that host (its nodes would wait for one). For run progress use loop_info.',
       inputSchema: LoopIdInput,
       annotations: READ_ONLY,
     },
-    ({ loop_id }) => toolResult(() => getLoop(ctx, loop_id)),
+    ({ loop_id }) => toolResult(() => getLoopWithWarnings(ctx, loop_id)),
   );
 
   server.registerTool(
@@ -66,13 +67,15 @@ export function registerLoopTools(server: McpServer, ctx: ClientContext): void {
     {
       title: 'Update a loop',
       description:
-        'Change a loop’s name, description, workdir, settings (replaced whole) or on_completed hook (null removes it). ' +
+        'Change a loop’s name, description, workdir, host (the machine the workdir is on; null lets any worker run it), ' +
+        'settings (replaced whole) or on_completed hook (null removes it). A new host applies from the next run. ' +
         'Fields left out keep their values. The graph is edited with the node, edge and ensemble tools, specs with spec_update.',
       inputSchema: describeFields(UpdateLoopRequest, {
         loop_id: LOOP_ID,
         name: 'New name, unique within the loop’s workdir',
         description: 'New description of what the loop is for',
         workdir: 'New working directory: the absolute path of an existing directory',
+        host: 'Host id (the CANOPY_HOST_ID of its workers) of the machine the workdir is on; null lets any worker run the nodes',
         settings: `${SETTINGS}; replaces the current settings whole`,
         on_completed: `Agent run once each time a run completes: platform, model, prompt (placeholders ${HOOK_PLACEHOLDERS.map((name) => `{{${name}}}`).join(' ')}), timeout_minutes; null removes it`,
       }),

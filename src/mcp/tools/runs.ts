@@ -69,7 +69,8 @@ export function registerRunTools(server: McpServer, ctx: ClientContext): void {
       description:
         'Start a durable run that drains the loop’s pending specs in order (or a queue’s, with queue_id) through its graph, spawning agents and ' +
         'commands in its workdir. Returns at once; follow it with loop_info. One run per loop at a time; refused for archived loops and without ' +
-        'pending specs. workers_polling 0 means no worker executes it yet (start `canopy up`). Needs Temporal.',
+        'pending specs. workers_polling 0 means no worker executes it yet (start `canopy up`); warnings also says when no worker serves ' +
+        'the loop’s host, whose nodes wait until one with that CANOPY_HOST_ID starts. Needs Temporal.',
       inputSchema: RunRequest,
       annotations: writes({ destructive: true, idempotent: false, startsAgents: true }),
     },
@@ -146,7 +147,8 @@ export function registerRunTools(server: McpServer, ctx: ClientContext): void {
       title: 'Loop status',
       description:
         'Where a loop stands: its status and specs, its last run (failing node, failure kind, reason, resume point), the progress of the queue ' +
-        'that run drained, and, while a run is open, the workflow’s live state (spec, node, rounds, ensemble members). ' +
+        'that run drained, and, while a run is open, the workflow’s live state (spec, node, rounds, ensemble members) and warnings, ' +
+        'e.g. that no worker serves the loop’s host. ' +
         'The first step of diagnosing a failure; the node runs themselves come from loop_node_runs_list.',
       inputSchema: LoopIdInput,
       annotations: READ_ONLY,

@@ -7,7 +7,7 @@ import { memberLabel } from '../../../graph/ensemble-names';
 import { table } from '../../output';
 
 export function describeLoop(loop: Loop): string {
-  return `${loop.name} (${loop.id}), ${loop.status}${loop.archived ? ', archived' : ''}, in ${loop.workdir}`;
+  return `${loop.name} (${loop.id}), ${loop.status}${loop.archived ? ', archived' : ''}, in ${loop.workdir}${loop.host ? ` on ${loop.host}` : ''}`;
 }
 
 export function describeNode(node: StoredNode): string {

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { withContext } from '../../../client/context';
 import { loopStatus, type LoopStatusReport } from '../../../client/loop-status-service';
 import type { UsageTotals } from '../../../client/usage-service';
-import { action, emit } from '../../output';
+import { action, emit, terminalSafe } from '../../output';
 import { pictureLines } from '../../watch/lines';
 
 export function registerLoopInfo(loop: Command): void {
@@ -13,7 +13,9 @@ export function registerLoopInfo(loop: Command): void {
     .option('--json', 'print JSON')
     .action(
       action(async (loopId: string, options: { json?: boolean }) => {
-        emit(await withContext((ctx) => loopStatus(ctx, loopId)), options, describeStatus);
+        const report = await withContext((ctx) => loopStatus(ctx, loopId));
+        emit(report, options, describeStatus);
+        for (const warning of report.warnings) process.stderr.write(`warning: ${terminalSafe(warning)}\n`);
       }),
     );
 }
@@ -26,6 +28,7 @@ export function describeStatus(report: LoopStatusReport): string {
   const lines = [
     `${report.name} (${report.loop_id})  ${report.status}${report.archived ? ' [archived]' : ''}`,
     `workdir  ${report.workdir}`,
+    `host     ${report.host ?? '(any worker)'}`,
   ];
   const run = report.last_run;
   if (run) {

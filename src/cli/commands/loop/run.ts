@@ -16,11 +16,7 @@ export function registerLoopRun(loop: Command): void {
       action(async (loopId: string, options: { queue?: string; wait?: boolean; json?: boolean }) => {
         await withContext(async (ctx) => {
           const started = await startLoopRun(ctx, loopId, { queueId: options.queue });
-          if (started.workers_polling === 0) {
-            process.stderr.write(
-              `warning: no worker polls task queue '${ctx.config.taskQueue}'; the run waits until one starts (\`canopy up\` or \`canopy worker\`).\n`,
-            );
-          }
+          for (const warning of started.warnings) process.stderr.write(`warning: ${terminalSafe(warning)}\n`);
           if (!options.wait) return emit(started, options, (s) => `Started ${s.workflow_id} (run ${s.run_id}).`);
           const result = await waitWithProgress(ctx, loopId, !options.json);
           emit({ ...started, ...result }, options, (r) =>

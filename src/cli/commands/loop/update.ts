@@ -1,4 +1,4 @@
-// `canopy loop update`: rename, describe, move, set the round budget, or set or remove the on_completed hook.
+// `canopy loop update`: rename, describe, move (to another workdir or host), set the round budget, or set or remove the on_completed hook.
 import path from 'node:path';
 import type { Command } from 'commander';
 import { withContext } from '../../../client/context';
@@ -11,6 +11,8 @@ interface UpdateOptions {
   name?: string;
   description?: string;
   workdir?: string;
+  /** A host id, or false for --no-host. */
+  host?: string | false;
   maxIterations?: number;
   removeOnCompleted?: boolean;
   json?: boolean;
@@ -19,10 +21,12 @@ interface UpdateOptions {
 export function registerLoopUpdate(loop: Command): void {
   const command = loop
     .command('update <loop_id>')
-    .description('Change a loop’s name, description, workdir, round budget or on_completed hook')
+    .description('Change a loop’s name, description, workdir, host, round budget or on_completed hook')
     .option('--name <name>', 'new name, unique within the workdir')
     .option('--description <text>', 'new description')
     .option('--workdir <dir>', 'new workdir, an existing directory (relative to the current directory)')
+    .option('--host <id>', 'host id (CANOPY_HOST_ID) of the machine the workdir is on: only its workers run the nodes')
+    .option('--no-host', 'let any worker run the nodes (no host affinity)')
     .option('--max-iterations <n>', 'round budget of loops whose head sets none', Number);
   jsonOptions(command, 'on-completed', 'hook fired once when a run completes: {"platform", "model"?, "prompt", "timeout_minutes"?}')
     .option('--remove-on-completed', 'remove the on_completed hook')
@@ -37,6 +41,7 @@ export function registerLoopUpdate(loop: Command): void {
             name: options.name,
             description: options.description,
             workdir: options.workdir && path.resolve(options.workdir),
+            host: options.host === false ? null : options.host,
             settings: options.maxIterations === undefined ? undefined : { max_iterations: options.maxIterations },
             on_completed: options.removeOnCompleted ? null : hook,
           }),
