@@ -1,5 +1,6 @@
 // The production shape (`npm run cluster`): the real Temporal server on PostgreSQL, canopy's store on
-// PostgreSQL and a `canopy worker` per host. Runs go on through a SIGKILL of the server and of a worker.
+// PostgreSQL and a `canopy worker` per host. Runs go on through a SIGKILL of the server and of a
+// host's worker, each loop on its own host.
 // Needs Go (the server is built on first use) and PostgreSQL; `npm run test:cluster` runs it.
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
@@ -9,7 +10,6 @@ import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { isGroupAlive } from '../../src/activities/process-group';
 import { openContext, type ClientContext } from '../../src/client/context';
-import { updateLoop } from '../../src/client/loops-service';
 import { startLoopRun, waitForLoopRun } from '../../src/client/runs-service';
 import { loadConfig } from '../../src/config';
 import type { NodeRun } from '../../src/domain/node-run';
@@ -33,9 +33,9 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
 
 /** Two panels of three agents, each member a few seconds long, with checks before, between and after. */
 function panels(): LoopShape {
-  const panel = (name: string, from: string, to: string) => ({
+  const panel = (name: string, from: string, to: string, seconds: number) => ({
     name,
-    prompt_template: `@sleep 5\n@print ${name} reviewed by {{node_name}}`,
+    prompt_template: `@sleep ${seconds}\n@print ${name} reviewed by {{node_name}}`,
     members: ['a', 'b', 'c'].map((model) => ({ platform: 'fake', model })),
     timeout_minutes: 2,
     entry_from_node: from,
@@ -44,7 +44,9 @@ function panels(): LoopShape {
   });
   return {
     nodes: [check('prepare', 1, 'echo prepared'), check('middle', 3, 'echo middle'), check('finish', 5, 'echo finished')],
-    ensembles: [panel('first', 'prepare', 'middle'), panel('second', 'middle', 'finish')],
+    // The second panel's agents outlast the heartbeat timeout that retries a killed worker's
+    // activity, so the agent interrupted there is usually still running when the retry adopts it.
+    ensembles: [panel('first', 'prepare', 'middle', 5), panel('second', 'middle', 'finish', 10)],
   };
 }
 
@@ -91,7 +93,33 @@ async function dropDatabases(server: PostgresServer, databases: ClusterDatabases
 
 describe('the production shape: Temporal server and canopy store on PostgreSQL, a worker per host', () => {
   let cluster: Cluster;
-  let ctx: ClientContext;
+  /** A client on each host's machine: the loops it makes live on that host. */
+  const contexts: Record<string, ClientContext> = {};
+  const anyContext = () => Object.values(contexts)[0];
+
+  /** A loop per host, each started. */
+  async function startLoopPerHost(): Promise<Record<string, string>> {
+    const loops: Record<string, string> = {};
+    for (const host of cluster.hosts) {
+      loops[host] = await loopWithSpecs(contexts[host], scratchDir(), panels(), [{ name: host }]);
+      await startLoopRun(contexts[host], loops[host]);
+    }
+    return loops;
+  }
+
+  /** Waits for the loop to complete and checks that every node ran, passed, and is recorded once. */
+  async function completedRuns(loopId: string): Promise<NodeRun[]> {
+    const result = await waitForLoopRun(anyContext(), loopId);
+    assert.equal(result.status, 'completed', result.reason ?? '');
+    const runs = await runsOf(anyContext(), loopId);
+    assert.deepEqual(runs.map((r) => r.node_name).sort(), EXPECTED_NODES, 'every node ran and is recorded once');
+    assert.deepEqual(
+      runs.filter((r) => r.outcome !== 'pass').map((r) => r.node_name),
+      [],
+      'every node passed',
+    );
+    return runs;
+  }
 
   before(async () => {
     const postgres = clusterPostgres();
@@ -108,94 +136,66 @@ describe('the production shape: Temporal server and canopy store on PostgreSQL, 
       `cluster up in ${seconds(databasesMs + serverMs + workersMs)}: databases ${seconds(databasesMs)}, server ${seconds(serverMs)}, ` +
         `workers ${seconds(workersMs)}; server build ${buildMs === null ? 'already there' : seconds(buildMs)}`,
     );
-    ctx = await openContext(
-      loadConfig({
-        CANOPY_HOME: mkdtempSync(path.join(os.tmpdir(), 'canopy-cluster-client-')),
-        CANOPY_DATABASE_URL: cluster.databaseUrl,
-        TEMPORAL_ADDRESS: cluster.temporalAddress,
-        CANOPY_HEARTBEAT_TIMEOUT_SECONDS: '5',
-      }),
-    );
+    for (const host of cluster.hosts) {
+      contexts[host] = await openContext(
+        loadConfig({
+          CANOPY_HOME: mkdtempSync(path.join(os.tmpdir(), 'canopy-cluster-client-')),
+          CANOPY_DATABASE_URL: cluster.databaseUrl,
+          TEMPORAL_ADDRESS: cluster.temporalAddress,
+          CANOPY_HOST_ID: host,
+          CANOPY_HEARTBEAT_TIMEOUT_SECONDS: '5',
+        }),
+      );
+    }
   });
 
   after(async () => {
-    await ctx?.close();
+    for (const ctx of Object.values(contexts)) await ctx.close();
     await cluster?.stop();
   });
 
-  it('completes every run across a SIGKILL of the Temporal server and of a worker mid-agent, recording each node once', async () => {
-    const loopIds = [
-      await loopWithSpecs(ctx, scratchDir(), panels(), [{ name: 'one' }]),
-      await loopWithSpecs(ctx, scratchDir(), panels(), [{ name: 'two' }]),
-    ];
-    for (const loopId of loopIds) await startLoopRun(ctx, loopId);
-
-    await runningMember(ctx, loopIds, 'first');
+  it('completes every run across a SIGKILL of the Temporal server mid-ensemble, recording each node once', async () => {
+    const loops = await startLoopPerHost();
+    await runningMember(anyContext(), Object.values(loops), 'first');
     await cluster.killServer();
-    let restarted = Date.now();
+    const restarted = Date.now();
     await cluster.startServer();
     console.log(`Temporal server back after SIGKILL in ${seconds(Date.now() - restarted)}`);
-
-    const interrupted = await runningMember(ctx, loopIds, 'second');
-    const host = cluster.hosts.find((candidate) => descendsFrom(interrupted.pgid!, cluster.workerPid(candidate)));
-    assert.ok(host, `the agent of ${interrupted.node_name} runs under one of the workers`);
-    await cluster.killWorker(host);
-    assert.ok(isGroupAlive(interrupted.pgid!), 'the agent outlives its killed worker');
-    restarted = Date.now();
-    await cluster.startWorker(host);
-    console.log(`worker ${host} polling again after SIGKILL in ${seconds(Date.now() - restarted)}`);
-
-    for (const loopId of loopIds) {
-      const result = await waitForLoopRun(ctx, loopId);
-      assert.equal(result.status, 'completed', result.reason ?? '');
-      const runs = await runsOf(ctx, loopId);
-      assert.deepEqual(runs.map((r) => r.node_name).sort(), EXPECTED_NODES, 'every node ran and is recorded once');
-      assert.ok(
-        runs.every((r) => r.outcome === 'pass'),
-        'every node passed',
-      );
-    }
-    const retried = (await runsOf(ctx, interrupted.loop_id)).find((r) => r.id === interrupted.id)!;
-    console.log(`${interrupted.node_name}: ${retried.recovery}`);
-    // Its own host's worker adopts the running agent; the other host's, without its run directory, runs it again.
-    assert.match(retried.recovery ?? '', /^attempt 2 (adopted process \d+|ran the node again) /, 'a live worker took the agent over');
-    assert.equal(retried.stdout.trim(), `second reviewed by ${interrupted.node_name}`);
-    assert.ok(!isGroupAlive(interrupted.pgid!), 'nothing of the interrupted attempt runs on');
+    for (const loopId of Object.values(loops)) await completedRuns(loopId);
   });
 
-  it(
-    'runs each loop on its own host, and a host’s crash leaves the other host’s loop undisturbed',
-    { skip: 'needs host affinity' },
-    async () => {
-      const loops = await Promise.all(
-        cluster.hosts.map(async (host) => {
-          const loopId = await loopWithSpecs(ctx, scratchDir(), panels(), [{ name: host }]);
-          const pinned = { loop_id: loopId, host };
-          await updateLoop(ctx, pinned);
-          return { host, loopId };
-        }),
-      );
-      for (const { loopId } of loops) await startLoopRun(ctx, loopId);
-      const [crashed, spared] = loops;
-      await runningMember(ctx, [crashed.loopId], 'first');
-      await cluster.killWorker(crashed.host);
-      await cluster.startWorker(crashed.host);
+  it('runs each loop on its own host; a SIGKILL of one host’s worker mid-agent leaves the other host’s loop undisturbed', async () => {
+    const loops = await startLoopPerHost();
+    const [crashed, spared] = cluster.hosts;
+    const interrupted = await runningMember(anyContext(), [loops[crashed]], 'second');
+    assert.ok(descendsFrom(interrupted.pgid!, cluster.workerPid(crashed)), `the agent of ${crashed}'s loop runs under ${crashed}'s worker`);
+    await cluster.killWorker(crashed);
+    assert.ok(isGroupAlive(interrupted.pgid!), 'the agent outlives its killed worker');
+    const restarted = Date.now();
+    await cluster.startWorker(crashed);
+    console.log(`worker ${crashed} polling again after SIGKILL in ${seconds(Date.now() - restarted)}`);
 
-      for (const { host, loopId } of loops) {
-        assert.equal((await waitForLoopRun(ctx, loopId)).status, 'completed');
-        const runs = await runsOf(ctx, loopId);
-        assert.deepEqual(runs.map((r) => r.node_name).sort(), EXPECTED_NODES);
-        assert.deepEqual(
-          runs.map((r) => (r as { executed_host?: unknown }).executed_host),
-          runs.map(() => host),
-          `every node of the loop on ${host} ran there`,
-        );
-      }
-      const sparedRuns = await runsOf(ctx, spared.loopId);
-      assert.ok(
-        sparedRuns.every((r) => r.infra_attempt === 1),
-        `the loop on ${spared.host} ran every node once, on its first attempt`,
+    for (const host of cluster.hosts) {
+      const runs = await completedRuns(loops[host]);
+      assert.deepEqual(
+        runs.filter((r) => r.executed_host !== host).map((r) => `${r.node_name} on ${r.executed_host}`),
+        [],
+        `every node of ${host}'s loop ran on ${host}`,
       );
-    },
-  );
+    }
+    const adopted = (await runsOf(anyContext(), loops[crashed])).find((r) => r.id === interrupted.id)!;
+    console.log(`${interrupted.node_name}: ${adopted.recovery}`);
+    assert.match(
+      adopted.recovery ?? '',
+      /^attempt 2 adopted process \d+ of attempt 1, whose worker was lost/,
+      `${crashed}'s restarted worker took over the running agent`,
+    );
+    assert.equal(adopted.stdout.trim(), `second reviewed by ${interrupted.node_name}`);
+    assert.ok(!isGroupAlive(interrupted.pgid!), 'the adopted agent has ended');
+    assert.deepEqual(
+      (await runsOf(anyContext(), loops[spared])).filter((r) => r.infra_attempt !== 1 || r.recovery).map((r) => r.node_name),
+      [],
+      `every node of ${spared}'s loop ran once, on its first attempt`,
+    );
+  });
 });
