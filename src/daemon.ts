@@ -42,13 +42,7 @@ export async function startDaemon(config: CanopyConfig, options: DaemonOptions):
   await ensureSearchAttributes(connection, config.namespace);
   const agentEndpoint = await startAgentEndpoint(ctx);
   const activities = createActivities(activityDeps(ctx, agentEndpoint.url));
-  const workers = await createWorkers({
-    connection,
-    namespace: config.namespace,
-    taskQueue: config.taskQueue,
-    hostId: config.hostId,
-    activities,
-  });
+  const workers = await createWorkers({ connection, config, activities });
   const running = workers.run();
   let stopping: Promise<void> | undefined;
   const stop = () =>

@@ -69,13 +69,7 @@ async function main(): Promise<void> {
 
     const agentEndpoint = await startAgentEndpoint(ctx);
     const activities = createActivities(activityDeps(ctx, agentEndpoint.url));
-    const workers = await createWorkers({
-      connection,
-      namespace: config.namespace,
-      taskQueue: config.taskQueue,
-      hostId: config.hostId,
-      activities,
-    });
+    const workers = await createWorkers({ connection, config, activities });
     const { started, result } = await workers.runUntil(async () => {
       const run = await startLoopRun(ctx, imported.loop_id);
       return { started: run, result: await waitForLoopRun(ctx, imported.loop_id) };

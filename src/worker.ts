@@ -2,17 +2,14 @@
 // activity) and one on this host's own queue (the activities that need this machine's workdirs).
 import { DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel, type LogMetadata } from '@temporalio/worker';
 import type { LoopActivities } from './activities/contract';
-import { workerIdentity } from './config';
+import { workerIdentity, type CanopyConfig } from './config';
 import { workflowSource } from './workflow-bundle';
 import { hostTaskQueue } from './workflows/shared';
 
 export interface WorkerSetup {
   connection: NativeConnection;
-  namespace: string;
-  /** The shared task queue. */
-  taskQueue: string;
-  /** This machine's host id: its queue is `hostTaskQueue(taskQueue, hostId)`. */
-  hostId: string;
+  /** The namespace, the shared task queue, and this machine's host id, whose queue is `hostTaskQueue(taskQueue, hostId)`. */
+  config: Pick<CanopyConfig, 'namespace' | 'taskQueue' | 'hostId'>;
   activities: LoopActivities;
 }
 
@@ -59,13 +56,13 @@ export async function createWorkers(setup: WorkerSetup): Promise<CanopyWorkers> 
   installQuietRuntime();
   const common = {
     connection: setup.connection,
-    namespace: setup.namespace,
+    namespace: setup.config.namespace,
     activities: setup.activities,
-    identity: workerIdentity(setup.hostId),
+    identity: workerIdentity(setup.config.hostId),
     shutdownGraceTime: '10 seconds',
   };
-  const shared = await Worker.create({ ...common, taskQueue: setup.taskQueue, ...workflowSource() });
-  const host = await Worker.create({ ...common, taskQueue: hostTaskQueue(setup.taskQueue, setup.hostId) });
+  const shared = await Worker.create({ ...common, taskQueue: setup.config.taskQueue, ...workflowSource() });
+  const host = await Worker.create({ ...common, taskQueue: hostTaskQueue(setup.config.taskQueue, setup.config.hostId) });
   const both = [shared, host];
 
   function shutdown(): void {

@@ -4,7 +4,6 @@
 // completes once a worker for its host starts.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { spawn } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { openContext, type ClientContext } from '../../src/client/context';
 import { getLoop, updateLoop } from '../../src/client/loops-service';
@@ -12,23 +11,11 @@ import { countHostPollers } from '../../src/client/doctor-service';
 import { waitForLoopRun } from '../../src/client/runs-service';
 import type { CanopyConfig } from '../../src/config';
 import { getSpec, listSpecs } from '../../src/store/specs-repository';
-import { CANOPY_BIN, childEnv, tempHome, testConfig } from '../helpers/engine';
+import { childEnv, tempHome, testConfig } from '../helpers/engine';
 import { chain, check, loopWithSpecs, runsOf, scratchDir, type LoopShape } from '../helpers/loops';
-import { spawnCanopy, waitForOutput, type CanopyProcess } from '../helpers/processes';
+import { runCanopy, spawnCanopy, waitForOutput, type CanopyProcess } from '../helpers/processes';
 import { waitUntil } from '../helpers/wait';
 import { callOk, callRefused, connectStdio, type StdioSession } from '../mcp/mcp-client';
-
-/** Runs canopy as a child process without blocking this process. */
-function canopy(env: NodeJS.ProcessEnv, ...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CANOPY_BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.once('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
 
 /** Checks, an ensemble of two agents joined by a quorum, and a hook: every kind of activity that runs in the workdir. */
 const EVERY_WORKDIR_ACTIVITY: LoopShape = {
@@ -91,7 +78,7 @@ describe('host affinity', () => {
       loops[host] = await loopOn(host, EVERY_WORKDIR_ACTIVITY, [{ name: 'first' }, { name: 'second' }]);
       await updateLoop(ctx, { loop_id: loops[host], on_completed: hook });
     }
-    const started = await Promise.all(Object.values(loops).map((loopId) => canopy(childEnv(configOf('host-a')), 'loop', 'run', loopId)));
+    const started = await Promise.all(Object.values(loops).map((loopId) => runCanopy(childEnv(configOf('host-a')), 'loop', 'run', loopId)));
     for (const run of started) assert.deepEqual([run.status, run.stderr], [0, ''], 'a worker serves each host: no warning');
     for (const [host, loopId] of Object.entries(loops)) {
       const result = await waitForLoopRun(ctx, loopId);
@@ -113,7 +100,7 @@ describe('host affinity', () => {
     const ctx = await contextOf('host-a');
     const loopId = await loopOn('host-a', chain(['one', 'echo one'], ['two', 'echo two']));
     await updateLoop(ctx, { loop_id: loopId, host: null });
-    const run = await canopy(childEnv(configOf('host-a')), 'loop', 'run', loopId, '--wait');
+    const run = await runCanopy(childEnv(configOf('host-a')), 'loop', 'run', loopId, '--wait');
     assert.equal(run.status, 0, run.stderr);
     const hosts = (await runsOf(ctx, loopId)).map((r) => r.executed_host);
     assert.equal(hosts.length, 2);
@@ -126,7 +113,7 @@ describe('host affinity', () => {
   it('lists in doctor the hosts whose workers poll, and a host loops wait on that none serves', async () => {
     const idle = await loopOn('host-a', chain(['only', 'true']));
     await updateLoop(await contextOf('host-a'), { loop_id: idle, host: 'host-idle' });
-    const doctor = await canopy(childEnv(configOf('host-a')), 'doctor', '--json');
+    const doctor = await runCanopy(childEnv(configOf('host-a')), 'doctor', '--json');
     assert.equal(doctor.status, 0, doctor.stderr);
     const report = JSON.parse(doctor.stdout);
     assert.equal(report.host_id, 'host-a');
@@ -139,7 +126,7 @@ describe('host affinity', () => {
     }
     assert.deepEqual(hosts['host-idle'], { host_id: 'host-idle', task_queue: `${taskQueue}@host-idle`, workers_polling: 0, loops: 1 });
 
-    const text = await canopy(childEnv(configOf('host-a')), 'doctor');
+    const text = await runCanopy(childEnv(configOf('host-a')), 'doctor');
     assert.match(text.stdout, /^ok host\s+host-a: 1 polling '[^']+@host-a'/m);
     assert.match(text.stdout, /^ok host\s+host-b: 1 polling '[^']+@host-b'/m);
     assert.match(
@@ -154,7 +141,7 @@ describe('host affinity', () => {
     const { name } = await getLoop(ctx, loopId);
     const warning = `no worker serves host 'host-c' of loop '${name}'; its nodes wait until a worker with CANOPY_HOST_ID=host-c starts`;
 
-    const run = await canopy(childEnv(configOf('host-a')), 'loop', 'run', loopId, '--json');
+    const run = await runCanopy(childEnv(configOf('host-a')), 'loop', 'run', loopId, '--json');
     assert.equal(run.status, 0, run.stderr);
     assert.equal(run.stderr, `warning: ${warning}\n`);
     assert.deepEqual(JSON.parse(run.stdout).warnings, [warning]);
@@ -165,11 +152,11 @@ describe('host affinity', () => {
     assert.deepEqual(await runsOf(ctx, loopId), [], 'no node run starts while no worker serves its host');
     assert.equal((await getLoop(ctx, loopId)).status, 'running');
 
-    const info = await canopy(childEnv(configOf('host-a')), 'loop', 'info', loopId);
+    const info = await runCanopy(childEnv(configOf('host-a')), 'loop', 'info', loopId);
     assert.equal(info.status, 0, info.stderr);
     assert.match(info.stdout, /^host {5}host-c$/m);
     assert.equal(info.stderr, `warning: ${warning}\n`);
-    const infoJson = JSON.parse((await canopy(childEnv(configOf('host-a')), 'loop', 'info', loopId, '--json')).stdout);
+    const infoJson = JSON.parse((await runCanopy(childEnv(configOf('host-a')), 'loop', 'info', loopId, '--json')).stdout);
     assert.deepEqual([infoJson.host, infoJson.warnings], ['host-c', [warning]]);
 
     const mcp: StdioSession = await connectStdio(childEnv(configOf('host-a')) as Record<string, string>);

@@ -73,13 +73,7 @@ export async function engineHarness(env: Record<string, string> = {}, replaced: 
     config,
     ctx,
     async withWorker(work) {
-      const workers = await createWorkers({
-        connection,
-        namespace: config.namespace,
-        taskQueue: config.taskQueue,
-        hostId: config.hostId,
-        activities,
-      });
+      const workers = await createWorkers({ connection, config, activities });
       return workers.runUntil(work);
     },
     async close() {

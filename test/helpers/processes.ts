@@ -19,6 +19,18 @@ export function spawnCanopy(args: string[], env: NodeJS.ProcessEnv): CanopyProce
   return { child, output: () => output, exited };
 }
 
+/** Runs a canopy command to its end without blocking this process (whose in-process worker must keep polling). */
+export function runCanopy(env: NodeJS.ProcessEnv, ...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CANOPY_BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.once('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
 export async function waitForOutput(proc: CanopyProcess, pattern: RegExp, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!pattern.test(proc.output())) {

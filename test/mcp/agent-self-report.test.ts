@@ -42,13 +42,7 @@ it(
         { nodes: [agent, check('after', 2, 'true')], edges: [{ source: 'implement', target: 'after' }] },
         [{ name: 'spec' }],
       );
-      const workers = await createWorkers({
-        connection,
-        namespace: config.namespace,
-        taskQueue: config.taskQueue,
-        hostId: config.hostId,
-        activities: createActivities(activityDeps(ctx, mcp.url)),
-      });
+      const workers = await createWorkers({ connection, config, activities: createActivities(activityDeps(ctx, mcp.url)) });
       const result = await workers.runUntil(async () => {
         await startLoopRun(ctx, loopId);
         return waitForLoopRun(ctx, loopId);
