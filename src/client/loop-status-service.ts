@@ -12,6 +12,7 @@ import { requireLoop } from './design-service';
 import { pendingAutorun } from './autorun-service';
 import { loopPicture, type LoopPicture } from './loop-picture-service';
 import { readLiveState, resumePointOf } from './runs-service';
+import { describeLoopSchedule, type LoopScheduleReport } from './schedule-service';
 import { loopUsage, type LoopUsage } from './usage-service';
 
 interface SpecLine {
@@ -48,6 +49,8 @@ export interface LoopStatusReport {
   agent_usage: LoopUsage;
   /** When the loop resumes by itself (a pending autorun, e.g. after a quota reset); null when none. */
   autorun_at: string | null;
+  /** The loop's recurring schedule, its next firings and its last firing's outcome; null when it has none. */
+  schedule: LoopScheduleReport | null;
   /** The running workflow's own view; null when no run is open or Temporal did not answer. */
   live: LiveState | null;
   /** Why the live view is missing when Temporal did not answer; null when it did. */
@@ -58,10 +61,11 @@ export interface LoopStatusReport {
 
 export async function loopStatus(ctx: ClientContext, loopId: string): Promise<LoopStatusReport> {
   const loop = await reconcileLoop(ctx, await requireLoop(ctx.db, loopId));
-  const [specs, run, live] = await Promise.all([
+  const [specs, run, live, schedule] = await Promise.all([
     listSpecs(ctx.db, { loopId: loop.id }),
     latestLoopRun(ctx.db, loop.id),
     readLiveState(ctx, loop),
+    describeLoopSchedule(ctx, loop.id),
   ]);
   const resume = resumePointOf(run);
   // Asked of Temporal only for loops an autorun would resume after a stop (a quota reset fails the loop).
@@ -91,6 +95,7 @@ export async function loopStatus(ctx: ClientContext, loopId: string): Promise<Lo
     queue: run?.queue_id ? await queueProgress(ctx, run.queue_id) : null,
     agent_usage: await loopUsage(ctx, loop.id),
     autorun_at: autorunAt,
+    schedule,
     live: live.state,
     live_unavailable: live.unavailable,
     picture: await loopPicture(ctx, loop.id, live),
