@@ -63,8 +63,7 @@ export interface FinishLoopRunInput {
 
 /** What a recurring schedule's firing did: started the loop's run, or skipped and why. */
 export type ScheduledStart =
-  | { outcome: 'started'; detail: string; workflowId: string; runId: string }
-  | { outcome: 'skipped'; detail: string };
+  { outcome: 'started'; detail: string; workflowId: string; runId: string } | { outcome: 'skipped'; detail: string };
 
 export interface LoopActivities {
   beginLoopRun(input: { loopId: string; queueId: string | null; workflowId: string; loopRunId: string | null }): Promise<{

@@ -37,7 +37,10 @@ export async function scheduleLoop(ctx: ClientContext, request: unknown): Promis
   const timing = checkScheduleTiming(given);
   const loop = await requireLoop(ctx.db, loop_id);
   if (loop.archived)
-    throw new CanopyError('refused', `Loop ${loop.id} is archived; restore it with \`canopy loop restore ${loop.id}\` before scheduling it.`);
+    throw new CanopyError(
+      'refused',
+      `Loop ${loop.id} is archived; restore it with \`canopy loop restore ${loop.id}\` before scheduling it.`,
+    );
   if (queue_id && !(await getQueue(ctx.db, queue_id))) throw notFound('queue', queue_id, 'List queues with `canopy queue list`.');
   const schedule: LoopSchedule = { loop_id: loop.id, ...timing, queue_id: queue_id ?? null };
   const scheduleId = loopScheduleId(loop.id);
@@ -142,11 +145,19 @@ export async function describeLoopSchedule(ctx: ClientContext, loopId: string): 
     const client = await ctx.temporal(LIVE_STATE_CONNECT_TIMEOUT_MS);
     const firings = await client.withDeadline(Date.now() + DESCRIBE_DEADLINE_MS, () => readFirings(client, schedule.schedule_id));
     if (!firings)
-      return { ...schedule, ...none, unavailable: `Temporal has no schedule ${schedule.schedule_id}; set it again with \`canopy loop schedule\`` };
+      return {
+        ...schedule,
+        ...none,
+        unavailable: `Temporal has no schedule ${schedule.schedule_id}; set it again with \`canopy loop schedule\``,
+      };
     return { ...schedule, ...firings, unavailable: null };
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
-    return { ...schedule, ...none, unavailable: `schedule state unavailable: Temporal at ${ctx.config.temporalAddress} did not answer (${why})` };
+    return {
+      ...schedule,
+      ...none,
+      unavailable: `schedule state unavailable: Temporal at ${ctx.config.temporalAddress} did not answer (${why})`,
+    };
   }
 }
 

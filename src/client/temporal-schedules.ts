@@ -1,5 +1,5 @@
 // What the one-shot autorun and the recurring schedule share when they write Temporal Schedules.
-import type { Client, ScheduleOptions, ScheduleUpdateOptions } from '@temporalio/client';
+import type { Client, ScheduleUpdateOptions } from '@temporalio/client';
 import { temporalClientSdk } from '../temporal/sdk';
 
 /** Resolves to undefined when the schedule does not exist. */
@@ -29,7 +29,7 @@ export async function createOrUpdateSchedule(
       .update(() => schedule)
       .then(() => true),
   );
-  if (!updated) await client.schedule.create({ scheduleId, ...schedule, memo } as ScheduleOptions);
+  if (!updated) await client.schedule.create({ scheduleId, ...schedule, memo });
 }
 
 /** Why Temporal refused a schedule's spec, or null when `error` is not such a refusal. */

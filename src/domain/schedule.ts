@@ -47,7 +47,10 @@ export function checkScheduleTiming(request: { cron?: string; every?: string; ti
       message: `give one of them, not both: cron for times of day or week (e.g. ${CRON_EXAMPLE}), every for an interval (e.g. ${EVERY_EXAMPLE})`,
     });
   } else if (cron === null && every === null) {
-    issues.push({ field: 'cron, every', message: `give one: cron, a cron expression such as ${CRON_EXAMPLE}, or every, an interval such as ${EVERY_EXAMPLE}` });
+    issues.push({
+      field: 'cron, every',
+      message: `give one: cron, a cron expression such as ${CRON_EXAMPLE}, or every, an interval such as ${EVERY_EXAMPLE}`,
+    });
   }
   const cronProblem = cron === null ? null : cronIssue(cron);
   if (cronProblem) issues.push({ field: 'cron', message: cronProblem });
@@ -65,7 +68,9 @@ function cronIssue(cron: string): string | null {
   if (text.startsWith('@every')) return `'${cron}' is an interval; give it as every instead, e.g. ${EVERY_EXAMPLE}`;
   if (/^(CRON_)?TZ=/.test(text)) return `'${cron}' names its time zone; give the time zone as timezone and leave it out of cron`;
   if (text.startsWith('@')) {
-    return CRON_SHORTHANDS.includes(text) ? null : `'${cron}' is not a shorthand canopy knows; use ${CRON_SHORTHANDS.join(', ')}, or 5 fields`;
+    return CRON_SHORTHANDS.includes(text)
+      ? null
+      : `'${cron}' is not a shorthand canopy knows; use ${CRON_SHORTHANDS.join(', ')}, or 5 fields`;
   }
   // Temporal reads what follows `#` as a comment, so `1#2` would mean every Monday rather than the second one.
   if (text.includes('#')) {
@@ -90,7 +95,8 @@ function intervalIssue(every: string): string | null {
   if (!match) return `'${every}' is not an interval; give a whole number and one unit s, m, h or d, e.g. ${EVERY_EXAMPLE}`;
   const ms = Number(match[1]) * UNIT_MS[match[2]];
   if (ms === 0) return `'${every}' is no time at all; give at least 1s`;
-  if (ms > LONGEST_INTERVAL_DAYS * UNIT_MS.d) return `'${every}' is longer than ${LONGEST_INTERVAL_DAYS}d; use cron for rarer runs, e.g. '0 9 1 1 *'`;
+  if (ms > LONGEST_INTERVAL_DAYS * UNIT_MS.d)
+    return `'${every}' is longer than ${LONGEST_INTERVAL_DAYS}d; use cron for rarer runs, e.g. '0 9 1 1 *'`;
   return null;
 }
 

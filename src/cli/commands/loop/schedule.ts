@@ -17,7 +17,11 @@ export function registerLoopSchedule(loop: Command): void {
     .action(
       action(async (loopId: string, options: { cron?: string; every?: string; timezone?: string; queue?: string; json?: boolean }) => {
         const request = { loop_id: loopId, cron: options.cron, every: options.every, timezone: options.timezone, queue_id: options.queue };
-        emit(await withContext((ctx) => scheduleLoop(ctx, request)), options, (s) => `Loop ${s.loop_id} runs ${drainedText(s)} ${timingText(s)} (schedule ${s.schedule_id}).`);
+        emit(
+          await withContext((ctx) => scheduleLoop(ctx, request)),
+          options,
+          (s) => `Loop ${s.loop_id} runs ${drainedText(s)} ${timingText(s)} (schedule ${s.schedule_id}).`,
+        );
       }),
     );
   loop
