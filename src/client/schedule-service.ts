@@ -20,7 +20,7 @@ export const ScheduleLoopRequest = z
     loop_id: Id,
     cron: z.string().optional().describe("Cron expression, 5 fields (minute hour day-of-month month day-of-week), e.g. '0 9 * * MON-FRI'"),
     every: z.string().optional().describe("Instead of cron: an interval, a whole number and a unit s, m, h or d, e.g. '15m'"),
-    timezone: z.string().optional().describe("IANA time zone the cron times are read in, e.g. 'Europe/Paris' (default UTC)"),
+    timezone: z.string().optional().describe("With cron: the IANA time zone its times are read in, e.g. 'Europe/Paris' (default UTC)"),
     queue_id: Id.optional().describe("Drain this queue's pending specs at each firing instead of the loop's own"),
   })
   .strict();

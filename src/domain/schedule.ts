@@ -56,7 +56,10 @@ export function checkScheduleTiming(request: { cron?: string; every?: string; ti
   if (cronProblem) issues.push({ field: 'cron', message: cronProblem });
   const everyProblem = every === null ? null : intervalIssue(every);
   if (everyProblem) issues.push({ field: 'every', message: everyProblem });
-  const zoneProblem = timezoneIssue(timezone);
+  const zoneProblem =
+    every !== null && request.timezone !== undefined
+      ? `applies to cron times only: an interval counts from the Unix epoch in any zone; for a time of day give cron, e.g. '0 0 * * *' with timezone`
+      : timezoneIssue(timezone);
   if (zoneProblem) issues.push({ field: 'timezone', message: zoneProblem });
   if (issues.length) throw invalidInput('The schedule', issues);
   return { cron, every, timezone };

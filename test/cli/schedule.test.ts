@@ -45,7 +45,7 @@ describe('canopy loop schedule', { skip: !process.env.CANOPY_TEST_TEMPORAL_ADDRE
     assert.equal(both.stdout, '');
     assert.match(both.stderr, /^canopy: The schedule is invalid; nothing was changed\.\n {2}- cron, every: give one of them, not both/);
 
-    const zone = canopy('loop', 'schedule', loopId, '--every', '1h', '--timezone', 'Paris', '--json');
+    const zone = canopy('loop', 'schedule', loopId, '--cron', '0 9 * * *', '--timezone', 'Paris', '--json');
     assert.equal(zone.status, 2);
     const { error } = JSON.parse(zone.stderr);
     assert.equal(error.code, 'invalid_input');

@@ -191,8 +191,9 @@ describe('recurring schedules', { skip: !process.env.CANOPY_TEST_TEMPORAL_ADDRES
       [{ every: '15 minutes' }, 'every', /not an interval; give a whole number and one unit s, m, h or d/],
       [{ every: '0s' }, 'every', /give at least 1s/],
       [{ every: '400d' }, 'every', /longer than 366d; use cron/],
-      [{ every: '1h', timezone: 'Mars/Olympus' }, 'timezone', /not an IANA time zone; give a name such as 'Europe\/Paris'/],
-      [{ every: '1h', timezone: 'europe/paris' }, 'timezone', /case-sensitive; write 'Europe\/Paris'/],
+      [{ cron: '0 9 * * *', timezone: 'Mars/Olympus' }, 'timezone', /not an IANA time zone; give a name such as 'Europe\/Paris'/],
+      [{ cron: '0 9 * * *', timezone: 'europe/paris' }, 'timezone', /case-sensitive; write 'Europe\/Paris'/],
+      [{ every: '1d', timezone: 'Europe/Paris' }, 'timezone', /applies to cron times only.*'0 0 \* \* \*' with timezone/],
     ];
     for (const [timing, field, message] of refusals) {
       await assertRefusedUnchanged(h.ctx, () => scheduleLoop(h.ctx, { loop_id: loopId, ...timing }), {
@@ -230,7 +231,7 @@ describe('recurring schedules', { skip: !process.env.CANOPY_TEST_TEMPORAL_ADDRES
       field: 'cron',
       message: /refused by Temporal: Hour is not in range/,
     });
-    await assertRefusedUnchanged(h.ctx, () => scheduleLoop(h.ctx, { loop_id: loopId, every: '1h', timezone: 'Nowhere/Special' }), {
+    await assertRefusedUnchanged(h.ctx, () => scheduleLoop(h.ctx, { loop_id: loopId, cron: '0 9 * * *', timezone: 'Nowhere/Special' }), {
       code: 'invalid_input',
       field: 'timezone',
     });

@@ -11,7 +11,7 @@ export function registerLoopSchedule(loop: Command): void {
     .description('Run the loop’s pending specs (or a queue’s) at cron times or at an interval; replaces its schedule in place')
     .option('--cron <expression>', "5-field cron expression, e.g. '0 9 * * MON-FRI'")
     .option('--every <interval>', 'instead of --cron: an interval such as 30s, 15m, 2h or 1d')
-    .option('--timezone <zone>', 'IANA time zone the cron times are read in, e.g. Europe/Paris (default UTC)')
+    .option('--timezone <zone>', 'with --cron: the IANA time zone its times are read in, e.g. Europe/Paris (default UTC)')
     .option('--queue <queue_id>', 'drain this queue’s pending specs instead of the loop’s own')
     .option('--json', 'print JSON')
     .action(
