@@ -8,6 +8,7 @@ import type { Loop } from '../domain/loop';
 import { checkScheduleTiming, drainedText, timingText, type LoopSchedule, type ScheduleTiming } from '../domain/schedule';
 import { getQueue } from '../store/queues-repository';
 import { deleteSchedule, getSchedule, putSchedule } from '../store/schedules-repository';
+import { temporalClientSdk } from '../temporal/sdk';
 import type { ScheduledRunInput } from '../workflows/scheduled-run';
 import { LIVE_STATE_CONNECT_TIMEOUT_MS, type ClientContext } from './context';
 import { requireLoop } from './design-service';
@@ -126,8 +127,11 @@ export interface LoopScheduleReport extends ScheduledLoop {
 export interface LastFiring {
   at: string;
   workflow_id: string;
-  /** pending: its workflow has not decided yet (no worker has taken it); failed: it ended without deciding. */
-  outcome: 'started' | 'skipped' | 'pending' | 'failed';
+  /**
+   * pending: its workflow has not decided yet (no worker has taken it); failed: it ended without
+   * deciding; unknown: Temporal no longer keeps its workflow.
+   */
+  outcome: 'started' | 'skipped' | 'pending' | 'failed' | 'unknown';
   detail: string | null;
 }
 
@@ -175,9 +179,19 @@ async function lastFiring(client: Client, described: ScheduleDescription): Promi
   const last = described.info.recentActions.at(-1);
   if (!last) return null;
   const { workflowId, firstExecutionRunId } = last.action.workflow;
-  const workflow = await client.workflow.getHandle(workflowId, firstExecutionRunId).describe();
+  const firing = { at: last.takenAt.toISOString(), workflow_id: workflowId };
+  const { WorkflowNotFoundError } = temporalClientSdk();
+  const workflow = await client.workflow
+    .getHandle(workflowId, firstExecutionRunId)
+    .describe()
+    .catch((error: unknown) => {
+      if (error instanceof WorkflowNotFoundError) return null;
+      throw error;
+    });
+  // The schedule remembers its last firings longer than a cluster may keep their workflows.
+  if (!workflow) return { ...firing, outcome: 'unknown', detail: 'Temporal no longer keeps its workflow' };
   const memo = (workflow.memo ?? {}) as { outcome?: 'started' | 'skipped'; detail?: string };
   const outcome = memo.outcome ?? (workflow.status.name === 'RUNNING' ? 'pending' : 'failed');
   const detail = memo.detail ?? (outcome === 'failed' ? `its workflow ${workflow.status.name.toLowerCase()} before deciding` : null);
-  return { at: last.takenAt.toISOString(), workflow_id: workflowId, outcome, detail };
+  return { ...firing, outcome, detail };
 }

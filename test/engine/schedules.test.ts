@@ -254,4 +254,25 @@ describe('recurring schedules', { skip: !process.env.CANOPY_TEST_TEMPORAL_ADDRES
     await scheduleIsGone(deleted);
     assert.equal(await getSchedule(h.ctx.db, deleted), undefined);
   });
+
+  it('reports a firing no worker has taken as pending, and one whose workflow Temporal no longer keeps as unknown', async () => {
+    const loopId = await loopOf('true', []);
+    await scheduleLoop(h.ctx, { loop_id: loopId, every: '2s' });
+    await waitUntil('a firing with no worker to take it', async () => (await schedule(loopId)).last_firing?.outcome === 'pending');
+    const handle = await scheduleHandle(loopId);
+    await handle.pause('so that its last firing stays the last');
+    const last = (await handle.describe()).info.recentActions.at(-1)!.action.workflow;
+    await (
+      await h.ctx.temporal()
+    ).workflowService.deleteWorkflowExecution({
+      namespace: h.config.namespace,
+      workflowExecution: { workflowId: last.workflowId, runId: last.firstExecutionRunId },
+    });
+    const forgotten = await waitUntil('its workflow to be gone', async () => {
+      const firing = (await schedule(loopId)).last_firing;
+      return firing?.outcome === 'unknown' && firing;
+    });
+    assert.deepEqual([forgotten.workflow_id, forgotten.detail], [last.workflowId, 'Temporal no longer keeps its workflow']);
+    await unscheduleLoop(h.ctx, loopId);
+  });
 });
