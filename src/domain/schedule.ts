@@ -2,7 +2,7 @@
 // what it drains. The checks here run before Temporal is asked; Temporal checks ranges itself.
 import { invalidInput, type Issue } from './errors';
 
-export const DEFAULT_TIMEZONE = 'UTC';
+const DEFAULT_TIMEZONE = 'UTC';
 
 export interface LoopSchedule {
   loop_id: string;
