@@ -6,6 +6,7 @@ import type { ActivityDeps } from './activities/deps';
 import { openContext, type ClientContext } from './client/context';
 import { scheduleAutorun } from './client/autorun-service';
 import { resumeLoop } from './client/runs-service';
+import { loopRunEnd, startScheduledRun } from './client/scheduled-run-service';
 import type { CanopyConfig } from './config';
 import { startMcpHttpServer, type McpHttpServer } from './mcp/http';
 import { seedBuiltinBlueprints } from './store/blueprints-repository';
@@ -83,5 +84,7 @@ export function activityDeps(ctx: ClientContext, mcpUrl: string): ActivityDeps {
     temporalAddress: ctx.config.temporalAddress,
     resumeLoop: (loopId) => resumeLoop(ctx, loopId),
     scheduleAutorun: async (loopId, at) => void (await scheduleAutorun(ctx, loopId, at)),
+    startScheduledRun: (loopId, queueId) => startScheduledRun(ctx, loopId, queueId),
+    loopRunEnd: (run, signal) => loopRunEnd(ctx, run, signal),
   };
 }

@@ -61,6 +61,10 @@ export interface FinishLoopRunInput {
   resume: string | null;
 }
 
+/** What a recurring schedule's firing did: started the loop's run, or skipped and why. */
+export type ScheduledStart =
+  { outcome: 'started'; detail: string; workflowId: string; runId: string } | { outcome: 'skipped'; detail: string };
+
 export interface LoopActivities {
   beginLoopRun(input: { loopId: string; queueId: string | null; workflowId: string; loopRunId: string | null }): Promise<{
     loopRunId: string;
@@ -85,4 +89,8 @@ export interface LoopActivities {
   runCompletionHook(input: { loopId: string; loopRunId: string; completedSpecIds: string[] }): Promise<void>;
   /** What an autorun Schedule does when it fires; returns what it did, for the Temporal UI. */
   resumeLoop(input: { loopId: string }): Promise<string>;
+  /** What a recurring Schedule does when it fires: start the run as `canopy loop run` would, unless one is open or there is no work. */
+  startScheduledRun(input: { loopId: string; queueId: string | null }): Promise<ScheduledStart>;
+  /** Waits, heartbeating, for the run a firing started to end; says how it ended, or null when it still runs after `forSeconds`. */
+  awaitLoopRunEnd(input: { workflowId: string; runId: string; forSeconds: number }): Promise<string | null>;
 }

@@ -1,6 +1,7 @@
 // What activities need from the process that hosts them.
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/database';
+import type { ScheduledStart } from './contract';
 
 export interface ActivityDeps {
   db: Kysely<Database>;
@@ -18,4 +19,8 @@ export interface ActivityDeps {
   resumeLoop(loopId: string): Promise<string>;
   /** Resumes the loop by itself at `at` (ISO-8601), as `loop_schedule_autorun` would. */
   scheduleAutorun(loopId: string, at: string): Promise<void>;
+  /** Starts the loop's run (its own specs, or a queue's) as `canopy loop run` would, or says why it does not. */
+  startScheduledRun(loopId: string, queueId: string | null): Promise<ScheduledStart>;
+  /** Settles with how a loop run ended (following continue-as-new); rejects when `signal` aborts first. */
+  loopRunEnd(run: { workflowId: string; runId: string }, signal: AbortSignal): Promise<string>;
 }

@@ -1,10 +1,10 @@
 // One-shot autorun: a Temporal Schedule `autorun-<loop id>` that resumes the loop at a given time.
 import { resetTimeOf, resumeAfterReset } from '../agents/reset-time';
 import { CanopyError, invalidInput } from '../domain/errors';
-import type { autorunWorkflow } from '../workflows/autorun';
 import type { ClientContext } from './context';
 import { requireLoop } from './design-service';
 import { temporalClientSdk } from '../temporal/sdk';
+import { createOrUpdateSchedule, ignoringMissing, specRefusal } from './temporal-schedules';
 
 export const autorunScheduleId = (loopId: string): string => `autorun-${loopId}`;
 
@@ -53,14 +53,9 @@ export async function scheduleAutorun(ctx: ClientContext, loopId: string, at?: s
     },
     state: { remainingActions: 1, note: `resume loop ${loop.name}` },
   };
-  await refusedByTemporalAs(at!, async () => {
-    const updated = await ignoringMissing(handle.update<typeof autorunWorkflow>(() => schedule).then(() => true));
-    if (!updated)
-      await client.schedule.create<typeof autorunWorkflow>({
-        scheduleId,
-        ...schedule,
-        memo: { loop_name: loop.name, workdir: loop.workdir },
-      });
+  await createOrUpdateSchedule(client, scheduleId, schedule, { loop_name: loop.name, workdir: loop.workdir }).catch((error: unknown) => {
+    const refusal = specRefusal(error);
+    throw refusal === null ? error : autorunRefused(`'${at}' was refused by Temporal: ${refusal}`);
   });
   return { loop_id: loop.id, schedule_id: scheduleId, at: when.toISOString() };
 }
@@ -129,27 +124,4 @@ function parseAutorunTime(at: string): Date {
 
 function autorunRefused(message: string): CanopyError {
   return invalidInput('The autorun time', [{ field: 'at', message }]);
-}
-
-/** A spec the server still refuses (its rules are wider than ours) is refused as the `at` it came from. */
-async function refusedByTemporalAs(at: string, work: () => Promise<void>): Promise<void> {
-  const { ServiceError } = temporalClientSdk();
-  try {
-    await work();
-  } catch (error) {
-    if (error instanceof ServiceError && /spec/i.test(error.message))
-      throw autorunRefused(`'${at}' was refused by Temporal: ${error.message}`);
-    throw error;
-  }
-}
-
-/** Resolves to undefined when the schedule does not exist. */
-async function ignoringMissing<T>(work: Promise<T>): Promise<T | undefined> {
-  const { ScheduleNotFoundError } = temporalClientSdk();
-  try {
-    return await work;
-  } catch (error) {
-    if (error instanceof ScheduleNotFoundError) return undefined;
-    throw error;
-  }
 }

@@ -13,6 +13,7 @@ import { requireLoop } from './design-service';
 import { pendingAutorun } from './autorun-service';
 import { loopPicture, type LoopPicture } from './loop-picture-service';
 import { readLiveState, resumePointOf } from './runs-service';
+import { describeLoopSchedule, type LoopScheduleReport } from './schedule-service';
 import { loopUsage, type LoopUsage } from './usage-service';
 
 interface SpecLine {
@@ -51,6 +52,8 @@ export interface LoopStatusReport {
   agent_usage: LoopUsage;
   /** When the loop resumes by itself (a pending autorun, e.g. after a quota reset); null when none. */
   autorun_at: string | null;
+  /** The loop's recurring schedule, its next firings and its last firing's outcome; null when it has none. */
+  schedule: LoopScheduleReport | null;
   /** The running workflow's own view; null when no run is open or Temporal did not answer. */
   live: LiveState | null;
   /** Why the live view is missing when Temporal did not answer; null when it did. */
@@ -63,12 +66,13 @@ export interface LoopStatusReport {
 
 export async function loopStatus(ctx: ClientContext, loopId: string): Promise<LoopStatusReport> {
   const loop = await reconcileLoop(ctx, await requireLoop(ctx.db, loopId));
-  const [specs, run, live, warnings] = await Promise.all([
+  const [specs, run, live, warnings, schedule] = await Promise.all([
     listSpecs(ctx.db, { loopId: loop.id }),
     latestLoopRun(ctx.db, loop.id),
     readLiveState(ctx, loop),
     // Like the live state, asked of Temporal only while a run is open: its nodes are what would wait.
     hasOpenRun(loop) ? hostWarnings(ctx, loop) : [],
+    describeLoopSchedule(ctx, loop.id),
   ]);
   const resume = resumePointOf(run);
   // Asked of Temporal only for loops an autorun would resume after a stop (a quota reset fails the loop).
@@ -99,6 +103,7 @@ export async function loopStatus(ctx: ClientContext, loopId: string): Promise<Lo
     queue: run?.queue_id ? await queueProgress(ctx, run.queue_id) : null,
     agent_usage: await loopUsage(ctx, loop.id),
     autorun_at: autorunAt,
+    schedule,
     live: live.state,
     live_unavailable: live.unavailable,
     picture: await loopPicture(ctx, loop.id, live),

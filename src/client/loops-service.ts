@@ -20,6 +20,7 @@ import { reconcileLoop } from './closed-runs-service';
 import { requireLoop } from './design-service';
 import { hostWarnings } from './doctor-service';
 import { viewGraph, type GraphView } from './graph-view-service';
+import { removeSchedule } from './schedule-service';
 import { requireWorkdir } from './workdir';
 import { loopUsage, type LoopUsage } from './usage-service';
 
@@ -86,7 +87,7 @@ export async function updateLoop(ctx: ClientContext, request: unknown): Promise<
   return updated!;
 }
 
-/** Deletes the loop with its graph and history; its specs return to the backlog. */
+/** Deletes the loop with its graph, history and schedule; its specs return to the backlog. */
 export async function deleteLoop(ctx: ClientContext, loopId: string): Promise<{ loop_id: string; deleted: true }> {
   const loop = await reconcileLoop(ctx, await requireLoop(ctx.db, loopId));
   if (OPEN_RUN_STATUSES.includes(loop.status)) {
@@ -96,11 +97,12 @@ export async function deleteLoop(ctx: ClientContext, loopId: string): Promise<{ 
         `before deleting it, or archive it instead.`,
     );
   }
+  await removeSchedule(ctx, loop.id);
   await deleteLoopRow(ctx.db, loop.id);
   return { loop_id: loop.id, deleted: true };
 }
 
-/** Hides the loop from loop_list; nothing of it is lost and loop_get still finds it. */
+/** Hides the loop from loop_list and removes its schedule; nothing else of it is lost and loop_get still finds it. */
 export async function archiveLoop(ctx: ClientContext, loopId: string): Promise<Loop> {
   const loop = await reconcileLoop(ctx, await requireLoop(ctx.db, loopId));
   if (loop.status === 'running')
@@ -108,6 +110,7 @@ export async function archiveLoop(ctx: ClientContext, loopId: string): Promise<L
       'refused',
       `Loop ${loop.id} is running; pause or stop it (\`canopy loop stop ${loop.id}\`) first, then archive it.`,
     );
+  await removeSchedule(ctx, loop.id);
   return (await updateLoopRow(ctx.db, loop.id, { archived: true }))!;
 }
 

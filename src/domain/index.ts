@@ -11,3 +11,4 @@ export * from './export-document';
 export * from './errors';
 export * from './design';
 export * from './defaults';
+export * from './schedule';

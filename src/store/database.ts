@@ -146,6 +146,16 @@ export interface LoopRunsTable {
   hook_fired: Generated<number>;
 }
 
+export interface LoopSchedulesTable {
+  loop_id: string;
+  cron: string | null;
+  every: string | null;
+  timezone: string;
+  queue_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   loops: LoopsTable;
   nodes: NodesTable;
@@ -157,6 +167,7 @@ export interface Database {
   blueprints: BlueprintsTable;
   node_runs: NodeRunsTable;
   loop_runs: LoopRunsTable;
+  loop_schedules: LoopSchedulesTable;
 }
 
 export type LoopRow = Selectable<LoopsTable>;

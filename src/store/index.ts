@@ -11,3 +11,4 @@ export * from './queues-repository';
 export * from './blueprints-repository';
 export * from './node-runs-repository';
 export * from './loop-runs-repository';
+export * from './schedules-repository';

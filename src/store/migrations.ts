@@ -198,6 +198,22 @@ const nodeRunRecovery: Migration = {
   },
 };
 
+/** Loops that run on a recurring Temporal Schedule, so reads know of it without asking Temporal. */
+const loopSchedules: Migration = {
+  async up(db: Kysely<any>): Promise<void> {
+    await db.schema
+      .createTable('loop_schedules')
+      .addColumn('loop_id', 'text', (col) => col.primaryKey().references('loops.id').onDelete('cascade'))
+      .addColumn('cron', 'text')
+      .addColumn('every', 'text')
+      .addColumn('timezone', 'text', (col) => col.notNull())
+      .addColumn('queue_id', 'text')
+      .addColumn('created_at', 'text', (col) => col.notNull())
+      .addColumn('updated_at', 'text', (col) => col.notNull())
+      .execute();
+  },
+};
+
 /** Every migration by name; the order prefix is the order they run in. */
 const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '001_initial': initial,
@@ -205,6 +221,7 @@ const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '003_agent_usage': agentUsage,
   '004_loop_hosts': loopHosts,
   '005_node_run_recovery': nodeRunRecovery,
+  '006_loop_schedules': loopSchedules,
 };
 
 /** The migrations a store up to date has run, in order. */

@@ -11,6 +11,7 @@ import { createSpec } from '../../src/client/specs-service';
 import { loadConfig } from '../../src/config';
 import { PROJECT_ROOT } from '../../src/project';
 import { setLoopStatus } from '../../src/store/loops-repository';
+import { putSchedule } from '../../src/store/schedules-repository';
 import { freePort } from '../../src/temporal/free-port';
 import { CANOPY_BIN } from '../helpers/engine';
 import { SEED_EXAMPLE_PATH, tempDir } from '../helpers/store';
@@ -25,6 +26,7 @@ describe('canopy read commands', () => {
   let env: NodeJS.ProcessEnv;
   let runningLoop: string;
   let pendingLoop: string;
+  let scheduledLoop: string;
 
   before(async () => {
     home = tempDir('canopy-read-home-');
@@ -38,6 +40,8 @@ describe('canopy read commands', () => {
       pendingLoop = (await importLoop(ctx, document, { workdir, name: 'never ran' })).loop_id;
       await createSpec(ctx, { loop_id: runningLoop, name: 'greeting', content: 'add a greeting' });
       await setLoopStatus(ctx.db, runningLoop, 'running');
+      scheduledLoop = (await importLoop(ctx, document, { workdir, name: 'scheduled' })).loop_id;
+      await putSchedule(ctx.db, { loop_id: scheduledLoop, cron: null, every: '15m', timezone: 'UTC', queue_id: null });
     } finally {
       await ctx.close();
     }
@@ -92,6 +96,21 @@ describe('canopy read commands', () => {
     const info = canopy('loop', 'info', pendingLoop, '--json');
     assert.equal(info.status, 0, info.stderr);
     assert.equal(JSON.parse(info.stdout).live_unavailable, null);
+  });
+
+  it('loop info prints a schedule’s timing from the store and one line saying why its firings are missing', () => {
+    const info = canopy('loop', 'info', scheduledLoop);
+    assert.equal(info.status, 0, info.stderr);
+    assert.match(
+      info.stdout,
+      new RegExp(
+        `^schedule runs its own specs every 15m \\(schedule-${scheduledLoop}\\)\n {9}schedule state unavailable: Temporal at ${env.TEMPORAL_ADDRESS} did not answer`,
+        'm',
+      ),
+    );
+    assert.ok(info.elapsedMs < NO_LONG_WAIT_MS, `loop info took ${info.elapsedMs} ms`);
+    const report = JSON.parse(canopy('loop', 'info', scheduledLoop, '--json').stdout);
+    assert.deepEqual([report.schedule.every, report.schedule.next_firings], ['15m', []]);
   });
 
   it('loop list, get and runs answer from the store alone', () => {

@@ -35,6 +35,8 @@ export const ALL_TOOLS = [
   'loop_stop',
   'loop_reset',
   'loop_schedule_autorun',
+  'loop_schedule',
+  'loop_unschedule',
   'loop_info',
   ...SELF_REPORT_TOOLS,
   'loop_node_runs_list',

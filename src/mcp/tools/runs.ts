@@ -1,4 +1,4 @@
-// Tools that run and steer loops on Temporal: preflight, run, pause, continue, reset, autorun, and the status view.
+// Tools that run and steer loops on Temporal: preflight, run, pause, continue, reset, autorun, schedules, and the status view.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { requestAutorun } from '../../client/autorun-service';
@@ -6,10 +6,11 @@ import type { ClientContext } from '../../client/context';
 import { loopStatus } from '../../client/loop-status-service';
 import { preflight } from '../../client/preflight-service';
 import { continueLoop, pauseLoop, resetLoop, startLoopRun, stopLoop } from '../../client/runs-service';
+import { ScheduleLoopRequest, scheduleLoop, unscheduleLoop } from '../../client/schedule-service';
 import { Id } from '../../domain/common';
 import { toolResult } from '../tool-result';
 import { READ_ONLY, writes } from './annotations';
-import { LOOP_ID, LoopIdInput, QUEUE_ID } from './fields';
+import { describeFields, LOOP_ID, LoopIdInput, QUEUE_ID } from './fields';
 
 const RunRequest = z.strictObject({
   loop_id: Id.describe(LOOP_ID),
@@ -142,12 +143,43 @@ export function registerRunTools(server: McpServer, ctx: ClientContext): void {
   );
 
   server.registerTool(
+    'loop_schedule',
+    {
+      title: 'Run a loop on a recurring schedule',
+      description:
+        'Run the loop at every cron time (cron, read in timezone) or at an interval (every): each firing drains the loop’s pending specs, ' +
+        'or queue_id’s, as loop_run would. A firing while a run of the loop is open starts nothing (loop_info shows the skips), nor does one ' +
+        'with no pending specs. Give exactly one of cron and every. Replaces the loop’s schedule in place; loop_unschedule removes it, and so ' +
+        'do loop_delete and loop_archive. Needs Temporal.',
+      inputSchema: describeFields(ScheduleLoopRequest, {
+        loop_id: LOOP_ID,
+        queue_id: `${QUEUE_ID}; each firing drains this queue’s pending specs instead of the loop’s own`,
+      }),
+      annotations: writes({ destructive: true, idempotent: true, startsAgents: true }),
+    },
+    (input) => toolResult(() => scheduleLoop(ctx, input)),
+  );
+
+  server.registerTool(
+    'loop_unschedule',
+    {
+      title: 'Remove a loop’s schedule',
+      description:
+        'Remove the loop’s recurring schedule, so it fires no more; a run it started goes on. removed is false when the loop had none. Needs Temporal when it has one.',
+      inputSchema: LoopIdInput,
+      annotations: writes({ destructive: true, idempotent: true }),
+    },
+    ({ loop_id }) => toolResult(() => unscheduleLoop(ctx, loop_id)),
+  );
+
+  server.registerTool(
     'loop_info',
     {
       title: 'Loop status',
       description:
         'Where a loop stands: its status and specs, its last run (failing node, failure kind, reason, resume point), the progress of the queue ' +
-        'that run drained, and, while a run is open, the workflow’s live state (spec, node, rounds, ensemble members) and warnings, ' +
+        'that run drained, its recurring schedule (timing, next firings, whether the last one started a run or skipped, and why), ' +
+        'and, while a run is open, the workflow’s live state (spec, node, rounds, ensemble members) and warnings, ' +
         'e.g. that no worker serves the loop’s host. ' +
         'The first step of diagnosing a failure; the node runs themselves come from loop_node_runs_list.',
       inputSchema: LoopIdInput,

@@ -2,7 +2,9 @@
 import type { Command } from 'commander';
 import { withContext } from '../../../client/context';
 import { loopStatus, type LoopStatusReport } from '../../../client/loop-status-service';
+import type { LoopScheduleReport } from '../../../client/schedule-service';
 import type { UsageTotals } from '../../../client/usage-service';
+import { drainedText, timingText } from '../../../domain/schedule';
 import { action, emit, terminalSafe } from '../../output';
 import { pictureLines } from '../../watch/lines';
 
@@ -24,6 +26,17 @@ function usageText(usage: UsageTotals): string {
   return `${usage.agent_runs} runs, ${usage.input_tokens} tokens in, ${usage.output_tokens} out${usage.cost_usd ? `, $${usage.cost_usd.toFixed(4)}` : ''}`;
 }
 
+function scheduleLines(schedule: LoopScheduleReport): string[] {
+  const lines = [`schedule runs ${drainedText(schedule)} ${timingText(schedule)} (${schedule.schedule_id})`];
+  if (schedule.unavailable) return [...lines, `         ${schedule.unavailable}`];
+  if (schedule.next_firings.length) lines.push(`         next ${schedule.next_firings.slice(0, 3).join(', ')}`);
+  const last = schedule.last_firing;
+  if (last) lines.push(`         last firing ${last.at} ${last.outcome}${last.detail ? `: ${last.detail}` : ''}`);
+  if (schedule.skipped_while_running)
+    lines.push(`         ${schedule.skipped_while_running} firing(s) skipped while the run an earlier one started was going`);
+  return lines;
+}
+
 export function describeStatus(report: LoopStatusReport): string {
   const lines = [
     `${report.name} (${report.loop_id})  ${report.status}${report.archived ? ' [archived]' : ''}`,
@@ -38,6 +51,7 @@ export function describeStatus(report: LoopStatusReport): string {
       lines.push(`failed at ${run.failing_node}${run.failure_kind ? ` [${run.failure_kind}]` : ''}: ${run.reason ?? ''}`);
   }
   if (report.autorun_at) lines.push(`resumes by itself at ${report.autorun_at} (autorun)`);
+  if (report.schedule) lines.push(...scheduleLines(report.schedule));
   if (report.agent_usage.total.agent_runs) lines.push(`agents   ${usageText(report.agent_usage.total)}`);
   if (report.live_unavailable) lines.push(report.live_unavailable);
   if (report.live) {

@@ -7,6 +7,7 @@ import { action, emit } from '../../output';
 import { registerLoopInfo } from './info';
 import { registerLoopRun } from './run';
 import { registerLoopRunHistory } from './runs';
+import { registerLoopSchedule } from './schedule';
 import { registerLoopWatch } from './watch';
 
 /** Adds the commands that run and steer a loop to the `loop` group. */
@@ -84,6 +85,7 @@ export function registerLoopLifecycle(loop: Command): void {
         );
       }),
     );
+  registerLoopSchedule(loop);
   registerLoopRunHistory(loop);
   registerLoopWatch(loop);
 }

@@ -1,0 +1,34 @@
+// Started by a loop's recurring Schedule at each firing: starts the loop's run unless one is open,
+// then stays open until that run ends, so the Schedule's overlap policy skips the firings meanwhile.
+import { proxyActivities, upsertMemo } from '@temporalio/workflow';
+import type { LoopActivities } from '../activities/contract';
+
+export interface ScheduledRunInput {
+  loopId: string;
+  /** The queue to drain, or null for the loop's own specs. */
+  queueId: string | null;
+}
+
+/** The longest one wait for the run lasts before the workflow asks again (a run may go on for days). */
+const WAIT_SECONDS = 3600;
+
+const { startScheduledRun } = proxyActivities<LoopActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: { maximumAttempts: 5 },
+});
+
+const { awaitLoopRunEnd } = proxyActivities<LoopActivities>({
+  startToCloseTimeout: `${WAIT_SECONDS + 60} seconds`,
+  heartbeatTimeout: '30 seconds',
+  retry: { maximumAttempts: 10 },
+});
+
+export async function scheduledRunWorkflow(input: ScheduledRunInput): Promise<string> {
+  const firing = await startScheduledRun(input);
+  // In the memo, so `loop info` reads the outcome while this workflow still waits, without a worker.
+  upsertMemo({ outcome: firing.outcome, detail: firing.detail });
+  if (firing.outcome === 'skipped') return `skipped: ${firing.detail}`;
+  let ended: string | null = null;
+  while (ended === null) ended = await awaitLoopRunEnd({ workflowId: firing.workflowId, runId: firing.runId, forSeconds: WAIT_SECONDS });
+  return `${firing.detail}; ${ended}`;
+}
