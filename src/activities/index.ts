@@ -5,11 +5,13 @@ import type { LoopActivities } from './contract';
 import type { ActivityDeps } from './deps';
 import { nonRetryableWhenDeterministic } from './failures';
 import { nodeActivities } from './node-activities';
+import { quorumCutActivities } from './quorum-cuts';
 
 export function createActivities(deps: ActivityDeps): LoopActivities {
   const activities: LoopActivities = {
     ...bookkeepingActivities(deps),
     ...nodeActivities(deps),
+    ...quorumCutActivities(deps),
     ...completionHookActivities(deps),
     resumeLoop: ({ loopId }) => deps.resumeLoop(loopId),
   };

@@ -198,6 +198,13 @@ const nodeRunRecovery: Migration = {
   },
 };
 
+/** How long an ensemble's other members may still finish once its quorum is met. */
+const ensembleQuorumGrace: Migration = {
+  async up(db: Kysely<any>): Promise<void> {
+    await db.schema.alterTable('ensembles').addColumn('quorum_grace_minutes', 'double precision').execute();
+  },
+};
+
 /** Every migration by name; the order prefix is the order they run in. */
 const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '001_initial': initial,
@@ -205,6 +212,7 @@ const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '003_agent_usage': agentUsage,
   '004_loop_hosts': loopHosts,
   '005_node_run_recovery': nodeRunRecovery,
+  '006_ensemble_quorum_grace': ensembleQuorumGrace,
 };
 
 /** The migrations a store up to date has run, in order. */
