@@ -25,7 +25,15 @@ export async function buildQuorum(
     return `## ${label} [${status}]${why}\n\n${outputText(run).trim()}\n`;
   });
   const cut = labelled.filter(({ run }) => run.failure_kind === 'quorum_met');
-  const header = quorumMet ? [graceHeader(quorumMet, minPass, cut.map(({ run, label }) => `${label} (${run.node_name})`))] : [];
+  const header = quorumMet
+    ? [
+        graceHeader(
+          quorumMet,
+          minPass,
+          cut.map(({ run, label }) => `${label} (${run.node_name})`),
+        ),
+      ]
+    : [];
   const passes = members.filter((run) => run.outcome === 'pass').length;
   const cutShort = cut.length ? `; ${cut.length} cut short once the quorum was met` : '';
   const verdict: Verdict =

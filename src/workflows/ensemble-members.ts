@@ -1,6 +1,6 @@
 // Running an ensemble's members side by side, a few at a time. With a quorum grace, once min_pass
-// members passed the others get that long (a workflow timer) to finish; then the ones still running
-// are cancelled, which kills their process groups, and the ones not started yet never start.
+// members passed no other member starts, and the ones running get that long (a workflow timer) to
+// finish; then those still running are cancelled, which kills their process groups.
 import { CancellationScope, condition } from '@temporalio/workflow';
 import type { NodeOutcome } from './shared';
 
@@ -44,7 +44,7 @@ export async function runGracedMembers(ensemble: GracedMembers): Promise<GracedM
         if (!cutting) throw error;
       }
     },
-    () => !cutting,
+    () => quorumMetAt === null,
   ).finally(() => {
     ended = true;
   });

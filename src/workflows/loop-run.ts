@@ -215,8 +215,7 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
         return result;
       };
       const graceMinutes = quorumGrace ? (ensemble.graceMinutes ?? null) : null;
-      const { memberRunIds, passed, quorumMet } =
-        graceMinutes === null ? await everyMember() : await gracedMembers(graceMinutes);
+      const { memberRunIds, passed, quorumMet } = graceMinutes === null ? await everyMember() : await gracedMembers(graceMinutes);
       return execution(quorumSummary(name, passed, memberRunIds.length, ensemble.minPass)).joinQuorum({
         ...context,
         ensembleName: name,
