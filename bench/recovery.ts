@@ -27,7 +27,7 @@ export interface CrashRecovery {
 export async function startWorker(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
   const worker = spawn(process.execPath, [CANOPY_BIN, 'worker'], { env, stdio: ['ignore', 'pipe', 'ignore'] });
   await new Promise<void>((resolve) =>
-    worker.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('Worker polling') && resolve()),
+    worker.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('Worker polling') && resolve()),
   );
   return worker;
 }
