@@ -49,7 +49,9 @@ export async function runGracedMembers(ensemble: GracedMembers): Promise<GracedM
     ended = true;
   });
 
-  const grace = (async () => {
+  // Shielded from a stop, which cancels the members instead: the run then ends when their
+  // activities have killed their processes, as it does for any node, not as soon as this wait ends.
+  const grace = CancellationScope.nonCancellable(async () => {
     await condition(() => ended || quorumMetAt !== null);
     if (ended) return;
     const endedInTime =
@@ -57,7 +59,7 @@ export async function runGracedMembers(ensemble: GracedMembers): Promise<GracedM
     if (endedInTime) return;
     cutting = true;
     cut.cancel();
-  })();
+  });
 
   await Promise.all([lanes, grace]);
   return { outcomes, quorumMetAt };

@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { isGroupAlive } from '../../src/activities/process-group';
-import { startLoopRun, waitForLoopRun } from '../../src/client/runs-service';
+import { startLoopRun, stopLoop, waitForLoopRun } from '../../src/client/runs-service';
 import type { NodeRun } from '../../src/domain/node-run';
 import { useEngineHarness } from '../helpers/engine';
 import { check, loopWithSpecs, runsOf, scratchDir } from '../helpers/loops';
@@ -161,6 +161,35 @@ describe('quorum grace', () => {
     assert.match(
       runNamed(runs, 'pair/quorum').stdout,
       /^Quorum met at \S+ \(min_pass 2\); quorum_grace_minutes 0; every other member ended within it\./,
+    );
+  });
+
+  it('stops like any loop while its graced ensemble runs: the members’ process groups are killed before the stop returns', async () => {
+    const loopId = await loopWithSpecs(
+      h.ctx,
+      scratchDir(),
+      {
+        nodes: [],
+        ensembles: [
+          { name: 'pair', prompt_template: 'unused', members: [SLOW, SLOW], min_pass: 1, quorum_grace_minutes: 0.05, timeout_minutes: 2 },
+        ],
+      },
+      [{ name: 'spec' }],
+    );
+    await h.withWorker(async () => {
+      await startLoopRun(h.ctx, loopId);
+      const waiting = waitForLoopRun(h.ctx, loopId).catch((error: Error) => error.name);
+      const running = await waitUntil('both members to start their processes', async () => {
+        const groups = (await runsOf(h.ctx, loopId)).filter((r) => r.pgid !== null);
+        return groups.length === 2 && groups;
+      });
+      assert.equal((await stopLoop(h.ctx, loopId, 30_000)).workflow, 'cancelled');
+      assert.equal(await waiting, 'WorkflowFailedError');
+      for (const run of running) assert.ok(!isGroupAlive(run.pgid!), `${run.node_name}’s process group was killed`);
+    });
+    assert.deepEqual(
+      (await runsOf(h.ctx, loopId)).map((r) => r.status),
+      ['cancelled', 'cancelled'],
     );
   });
 });
