@@ -10,12 +10,10 @@ import { NodeKind } from './node';
 export const FORMAT_VERSION = 2;
 
 /**
- * The keys each version added, by where they sit in the file. A key joins the newest version here
- * (and its schema below); a file of an earlier version that carries it is refused, naming the version it needs.
+ * The ensemble keys version 2 added. A later key joins version 2 here (and in EnsembleInput); a
+ * version-1 file that carries one is refused, naming the version it needs.
  */
-const KEYS_ADDED_IN: Readonly<Record<number, { ensembles: readonly string[] }>> = {
-  2: { ensembles: ['quorum_grace_minutes'] },
-};
+const ENSEMBLE_KEYS_SINCE_VERSION_2 = ['quorum_grace_minutes'] as const;
 
 const SUPPORTED_VERSIONS = Array.from({ length: FORMAT_VERSION }, (_, index) => index + 1);
 
@@ -39,35 +37,31 @@ export const ExportEdge = z
   .strict();
 export type ExportEdge = z.infer<typeof ExportEdge>;
 
-const FormatVersion = z
-  .number({ error: `format_version must be one of ${SUPPORTED_VERSIONS.join(', ')}` })
-  .refine((version) => SUPPORTED_VERSIONS.includes(version), {
-    message: `format_version must be one of ${SUPPORTED_VERSIONS.join(', ')}; a newer file needs a newer canopy`,
-  });
+/** What every version holds. */
+const documentFields = {
+  name: LoopName,
+  description: z.string().default(''),
+  settings: LoopSettings.optional(),
+  nodes: z.array(ExportNode),
+  edges: z.array(ExportEdge),
+};
 
-export const ExportDocument = z
-  .object({
-    format_version: FormatVersion,
-    name: LoopName,
-    description: z.string().default(''),
-    settings: LoopSettings.optional(),
-    nodes: z.array(ExportNode),
-    edges: z.array(ExportEdge),
-    ensembles: z.array(EnsembleInput).default([]),
-  })
-  .strict()
-  .superRefine((document, ctx) => {
-    for (const [version, added] of Object.entries(KEYS_ADDED_IN)) {
-      if (document.format_version >= Number(version)) continue;
-      document.ensembles.forEach((ensemble, index) => {
-        for (const key of added.ensembles.filter((name) => name in ensemble)) {
-          ctx.addIssue({
-            code: 'custom',
-            path: ['ensembles', index, key],
-            message: `needs format_version ${version} (this file says ${document.format_version}); set format_version to ${version} or remove ${key}`,
-          });
-        }
-      });
-    }
-  });
+const EnsembleOfVersion1 = EnsembleInput.superRefine((ensemble, ctx) => {
+  for (const key of ENSEMBLE_KEYS_SINCE_VERSION_2.filter((name) => name in ensemble)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: [key],
+      message: `needs format_version 2 (this file says 1); set format_version to 2 or remove ${key}`,
+    });
+  }
+});
+
+export const ExportDocument = z.discriminatedUnion(
+  'format_version',
+  [
+    z.object({ format_version: z.literal(1), ...documentFields, ensembles: z.array(EnsembleOfVersion1).default([]) }).strict(),
+    z.object({ format_version: z.literal(2), ...documentFields, ensembles: z.array(EnsembleInput).default([]) }).strict(),
+  ],
+  { error: `format_version must be one of ${SUPPORTED_VERSIONS.join(', ')}; a newer file needs a newer canopy` },
+);
 export type ExportDocument = z.infer<typeof ExportDocument>;

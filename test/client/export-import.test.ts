@@ -268,6 +268,16 @@ describe('import refuses a bad file and creates no loop', () => {
     return { ...document, nodes: [...document.nodes, node] };
   }
 
+  it('names a version-2 key in a version-1 file together with the file’s other problems', async () => {
+    const document = withGrace(seedDocument(), 1);
+    document.nodes[0].kind = 'deployer';
+    const error = await assertRefused(importLoop(store.ctx, document, { workdir: workdir() }), { code: 'invalid_input' });
+    assert.deepEqual(
+      error.issues.map((issue) => issue.field),
+      ['nodes.0.kind', 'ensembles.0.quorum_grace_minutes'],
+    );
+  });
+
   function withGrace(document: Record<string, any>, grace: unknown) {
     document.ensembles[0] = { ...document.ensembles[0], min_pass: 1, quorum_grace_minutes: grace };
     return document;
