@@ -63,6 +63,7 @@ export function bookkeepingActivities(deps: ActivityDeps) {
             quorumNode: graph.nodes.find((node) => node.id === ensemble.quorum_node_id)!.name,
             minPass: ensemble.min_pass ?? members.length,
             stragglerMinutes: ensemble.straggler_timeout_minutes ?? null,
+            graceMinutes: ensemble.quorum_grace_minutes ?? null,
           };
           return [ensemble.name, runtime];
         }),

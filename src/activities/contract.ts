@@ -11,6 +11,8 @@ export interface EnsembleRuntime {
   quorumNode: string;
   minPass: number;
   stragglerMinutes: number | null;
+  /** quorum_grace_minutes: null (or absent, in runs recorded before it existed) waits for every member. */
+  graceMinutes?: number | null;
 }
 
 export interface SpecTopology {
@@ -49,6 +51,24 @@ export interface JoinQuorumInput extends RunContext {
   runKey: string;
   headBefore: string;
   judgeCommitRights: boolean;
+  /** Set when the ensemble has a quorum grace and min_pass members passed while others still ran. */
+  quorumMet?: QuorumMet;
+}
+
+/** When an ensemble with a quorum grace met its quorum (its cut members' runs say failure_kind quorum_met). */
+export interface QuorumMet {
+  /** Workflow time (ISO-8601) at which the min_pass-th member passed. */
+  at: string;
+  graceMinutes: number;
+}
+
+/** Members the quorum grace cut short: started ones whose activity was cancelled, and ones never started. */
+export interface RecordCutMembersInput extends RunContext {
+  round: number;
+  minPass: number;
+  quorumMetAt: string;
+  graceMinutes: number;
+  members: { nodeName: string; runKey: string }[];
 }
 
 export interface FinishLoopRunInput {
@@ -82,6 +102,8 @@ export interface LoopActivities {
   runNode(input: RunNodeInput): Promise<NodeOutcome>;
   evaluateNode(input: RunNodeInput): Promise<NodeOutcome>;
   joinQuorum(input: JoinQuorumInput): Promise<NodeOutcome>;
+  /** Records each cut member's node run as failed with quorum_met; returns their ids, in the order given. */
+  recordCutMembers(input: RecordCutMembersInput): Promise<string[]>;
   finishSpec(input: { specId: string; status: 'completed' | 'failed' }): Promise<void>;
   setLoopStatus(input: { loopId: string; status: LoopStatus }): Promise<void>;
   /** Says whether a completed loop has an on_completed hook to run. */

@@ -5,12 +5,14 @@ import type { LoopActivities } from './contract';
 import type { ActivityDeps } from './deps';
 import { nonRetryableWhenDeterministic } from './failures';
 import { nodeActivities } from './node-activities';
+import { quorumCutActivities } from './quorum-cuts';
 import { scheduleActivities } from './schedule-activities';
 
 export function createActivities(deps: ActivityDeps): LoopActivities {
   const activities: LoopActivities = {
     ...bookkeepingActivities(deps),
     ...nodeActivities(deps),
+    ...quorumCutActivities(deps),
     ...completionHookActivities(deps),
     ...scheduleActivities(deps),
     resumeLoop: ({ loopId }) => deps.resumeLoop(loopId),

@@ -142,6 +142,7 @@ export function nodeActivities(deps: ActivityDeps) {
       deps,
       members.filter((m) => m !== undefined),
       input.minPass,
+      input.quorumMet,
     );
     const headAfter = input.judgeCommitRights ? await readHead(scene.loop.workdir) : null;
     const head = headMoveVerdict({

@@ -3,6 +3,7 @@ import type { NodeRun } from '../domain/node-run';
 import { outputText } from '../graph/feedback';
 import type { Verdict } from '../graph/verdicts';
 import { getNode } from '../store/graph-repository';
+import type { QuorumMet } from './contract';
 import type { ActivityDeps } from './deps';
 import { memberLabel } from '../graph/ensemble-names';
 
@@ -10,22 +11,47 @@ export async function buildQuorum(
   deps: ActivityDeps,
   members: NodeRun[],
   minPass: number,
+  quorumMet?: QuorumMet,
 ): Promise<{ document: string; verdict: Verdict }> {
-  const sections = await Promise.all(
+  const labelled = await Promise.all(
     members.map(async (run) => {
       const node = run.node_id ? await getNode(deps.db, run.node_id) : undefined;
-      const label = labelOf(node?.config, run.node_name);
-      const status = run.outcome === 'pass' ? 'pass' : 'fail';
-      const why = run.reason && status === 'fail' ? `\n_${run.reason}_` : '';
-      return `## ${label} [${status}]${why}\n\n${outputText(run).trim()}\n`;
+      return { run, label: labelOf(node?.config, run.node_name) };
     }),
   );
+  const sections = labelled.map(({ run, label }) => {
+    const status = run.outcome === 'pass' ? 'pass' : 'fail';
+    const why = run.reason && status === 'fail' ? `\n_${run.reason}_` : '';
+    return `## ${label} [${status}]${why}\n\n${outputText(run).trim()}\n`;
+  });
+  const cut = labelled.filter(({ run }) => run.failure_kind === 'quorum_met');
+  const header = quorumMet
+    ? [
+        graceHeader(
+          quorumMet,
+          minPass,
+          cut.map(({ run, label }) => `${label} (${run.node_name})`),
+        ),
+      ]
+    : [];
   const passes = members.filter((run) => run.outcome === 'pass').length;
+  const cutShort = cut.length ? `; ${cut.length} cut short once the quorum was met` : '';
   const verdict: Verdict =
     passes >= minPass
-      ? { outcome: 'pass', failureKind: null, reason: `${passes} of ${members.length} members passed (min_pass ${minPass}).` }
+      ? {
+          outcome: 'pass',
+          failureKind: null,
+          reason: `${passes} of ${members.length} members passed (min_pass ${minPass})${cutShort}.`,
+        }
       : { outcome: 'fail', failureKind: 'quorum', reason: `Only ${passes} of ${members.length} members passed; min_pass is ${minPass}.` };
-  return { document: sections.join('\n'), verdict };
+  return { document: [...header, ...sections].join('\n'), verdict };
+}
+
+/** When the quorum was met and who the grace period cut short, above the members' sections. */
+function graceHeader(quorumMet: QuorumMet, minPass: number, cut: string[]): string {
+  const after = `quorum_grace_minutes ${quorumMet.graceMinutes}`;
+  const outcome = cut.length ? `cut short: ${cut.join(', ')}` : 'every other member ended within it';
+  return `Quorum met at ${quorumMet.at} (min_pass ${minPass}); ${after}; ${outcome}.\n`;
 }
 
 function labelOf(config: Record<string, unknown> | undefined, fallback: string): string {

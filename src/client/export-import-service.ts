@@ -1,5 +1,5 @@
-// Export and import (seed "Export and import"): a loop's design as one format_version 1 document
-// with no ids, workdir, specs or state, and recreating it as a new loop from such a document.
+// Export and import: a loop's design as one document of the newest format_version, with no ids,
+// workdir, specs or state, and recreating it as a new loop from a document of any version.
 import type { Design, DesignEnsemble } from '../domain/design';
 import { CanopyError, invalidInput, parseOrThrow } from '../domain/errors';
 import { ExportDocument, FORMAT_VERSION, type ExportEdge, type ExportNode } from '../domain/export-document';

@@ -73,6 +73,7 @@ export const UpdateEnsembleRequest = z
     members: EnsembleInput.shape.members.optional(),
     min_pass: EnsembleInput.shape.min_pass.nullable(),
     straggler_timeout_minutes: EnsembleInput.shape.straggler_timeout_minutes.nullable(),
+    quorum_grace_minutes: EnsembleInput.shape.quorum_grace_minutes.nullable(),
     timeout_minutes: EnsembleInput.shape.timeout_minutes.nullable(),
     entry_from_node: EnsembleInput.shape.entry_from_node.nullable(),
     entry_condition: EnsembleInput.shape.entry_condition.nullable(),

@@ -15,6 +15,12 @@ export const EnsembleMember = z
   .strict();
 export type EnsembleMember = z.infer<typeof EnsembleMember>;
 
+/** 0 cuts the members still running as soon as the quorum is met. */
+const QuorumGraceMinutes = z
+  .number({ error: 'must be a number of minutes, e.g. 0.5 (or 0 to cut the rest at once)' })
+  .min(0, 'must be 0 or more minutes (0 cuts the members still running as soon as the quorum is met)')
+  .max(24 * 60, 'must be at most 1440 minutes (one day)');
+
 const ensembleFields = {
   name: NodeName,
   prompt_template: ProcessText.min(1, 'must not be empty').describe('Prompt shared by every member without an override'),
@@ -26,6 +32,9 @@ const ensembleFields = {
   straggler_timeout_minutes: TimeoutMinutes.optional().describe(
     'A member still running this long after its start is killed and counted as fail',
   ),
+  quorum_grace_minutes: QuorumGraceMinutes.optional().describe(
+    'Once min_pass members passed, how long the rest may still finish before they are cut short (default: wait for every member)',
+  ),
   timeout_minutes: TimeoutMinutes.optional().describe('Timeout of each member (default 30)'),
   entry_from_node: z.string().min(1).optional().describe('Node whose outcome starts the ensemble'),
   entry_condition: z.string().min(1).optional().describe('Condition on the entry edge (default always)'),
@@ -33,6 +42,9 @@ const ensembleFields = {
   on_fail_to: z.string().min(1).optional().describe('Node the quorum routes to on fail'),
   position: z.number().optional().describe('Canvas position of the ensemble (default: just after entry_from_node)'),
 };
+
+/** Settings that only an ensemble takes: given in a node's config, they are refused with where they belong. */
+export const ENSEMBLE_ONLY_SETTINGS = ['members', 'min_pass', 'straggler_timeout_minutes', 'quorum_grace_minutes'] as const;
 
 export const EnsembleInput = z
   .object(ensembleFields)

@@ -1,11 +1,21 @@
-// The loop export file (format_version 1): a shape and instructions, never ids, workdir, specs or state.
+// The loop export file: a shape and instructions, never ids, workdir, specs or state. Export writes
+// the newest format_version; import reads every version, each meaning what it meant when written.
 import { z } from 'zod';
 import { EdgeType } from './edge';
 import { EnsembleInput } from './ensemble';
 import { LoopName, LoopSettings } from './loop';
 import { NodeKind } from './node';
 
-export const FORMAT_VERSION = 1;
+/** The version export writes. */
+export const FORMAT_VERSION = 2;
+
+/**
+ * The ensemble keys version 2 added. A later key joins version 2 here (and in EnsembleInput); a
+ * version-1 file that carries one is refused, naming the version it needs.
+ */
+const ENSEMBLE_KEYS_SINCE_VERSION_2 = ['quorum_grace_minutes'] as const;
+
+const SUPPORTED_VERSIONS = Array.from({ length: FORMAT_VERSION }, (_, index) => index + 1);
 
 export const ExportNode = z
   .object({
@@ -27,15 +37,31 @@ export const ExportEdge = z
   .strict();
 export type ExportEdge = z.infer<typeof ExportEdge>;
 
-export const ExportDocument = z
-  .object({
-    format_version: z.literal(FORMAT_VERSION, { error: `format_version must be ${FORMAT_VERSION}` }),
-    name: LoopName,
-    description: z.string().default(''),
-    settings: LoopSettings.optional(),
-    nodes: z.array(ExportNode),
-    edges: z.array(ExportEdge),
-    ensembles: z.array(EnsembleInput).default([]),
-  })
-  .strict();
+/** What every version holds. */
+const documentFields = {
+  name: LoopName,
+  description: z.string().default(''),
+  settings: LoopSettings.optional(),
+  nodes: z.array(ExportNode),
+  edges: z.array(ExportEdge),
+};
+
+const EnsembleOfVersion1 = EnsembleInput.superRefine((ensemble, ctx) => {
+  for (const key of ENSEMBLE_KEYS_SINCE_VERSION_2.filter((name) => name in ensemble)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: [key],
+      message: `needs format_version 2 (this file says 1); set format_version to 2 or remove ${key}`,
+    });
+  }
+});
+
+export const ExportDocument = z.discriminatedUnion(
+  'format_version',
+  [
+    z.object({ format_version: z.literal(1), ...documentFields, ensembles: z.array(EnsembleOfVersion1).default([]) }).strict(),
+    z.object({ format_version: z.literal(2), ...documentFields, ensembles: z.array(EnsembleInput).default([]) }).strict(),
+  ],
+  { error: `format_version must be one of ${SUPPORTED_VERSIONS.join(', ')}; a newer file needs a newer canopy` },
+);
 export type ExportDocument = z.infer<typeof ExportDocument>;

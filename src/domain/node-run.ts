@@ -14,6 +14,7 @@ export const FAILURE_KINDS = [
   'reported_fail',
   'commit_rights',
   'straggler',
+  'quorum_met',
   'iteration_limit',
   'gate',
   'quorum',

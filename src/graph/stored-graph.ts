@@ -50,6 +50,7 @@ export function designFromStored(graph: StoredGraph): Design {
       members: stored.members,
       min_pass: stored.min_pass,
       straggler_timeout_minutes: stored.straggler_timeout_minutes,
+      quorum_grace_minutes: stored.quorum_grace_minutes,
       timeout_minutes: stored.timeout_minutes,
       entry_from_node: entry?.source,
       entry_condition: entry?.condition,

@@ -53,6 +53,7 @@ export interface EnsemblesTable {
   members: string;
   min_pass: number | null;
   straggler_timeout_minutes: number | null;
+  quorum_grace_minutes: number | null;
   timeout_minutes: number | null;
   position: number | null;
   quorum_node_id: string;

@@ -214,6 +214,13 @@ const loopSchedules: Migration = {
   },
 };
 
+/** How long an ensemble's other members may still finish once its quorum is met. */
+const ensembleQuorumGrace: Migration = {
+  async up(db: Kysely<any>): Promise<void> {
+    await db.schema.alterTable('ensembles').addColumn('quorum_grace_minutes', 'double precision').execute();
+  },
+};
+
 /** Every migration by name; the order prefix is the order they run in. */
 const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '001_initial': initial,
@@ -222,6 +229,7 @@ const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '004_loop_hosts': loopHosts,
   '005_node_run_recovery': nodeRunRecovery,
   '006_loop_schedules': loopSchedules,
+  '007_ensemble_quorum_grace': ensembleQuorumGrace,
 };
 
 /** The migrations a store up to date has run, in order. */

@@ -14,11 +14,12 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { LoopActivities, RunContext, SpecTopology } from '../activities/contract';
+import type { EnsembleRuntime, LoopActivities, QuorumMet, RunContext, RunNodeInput, SpecTopology } from '../activities/contract';
 import { enterLoopback, roundOf, type Rounds } from '../graph/rounds';
 import { entryVertex, nextSteps } from '../graph/topology';
+import { mapWithConcurrency, runGracedMembers } from './ensemble-members';
 import { PATCHES } from './patches';
-import { currentDetails, memberSummary, nodeSummary, quorumSummary } from './story';
+import { currentDetails, graceSummary, memberSummary, nodeSummary, quorumSummary } from './story';
 import {
   blockSignal,
   continueSignal,
@@ -76,6 +77,7 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
     });
   const statusAttribute = patched(PATCHES.statusSearchAttribute);
   const hostQueues = patched(PATCHES.hostQueues);
+  const quorumGrace = patched(PATCHES.quorumGrace);
 
   const state: LiveState = {
     status: 'running',
@@ -190,35 +192,78 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
       }
       if (kind !== 'ensemble') return execution(summary).runNode({ ...base, nodeName: name, judgeCommitRights: commitRightsEnforced });
 
-      const ensemble = ensembles[name];
+      return executeEnsemble(name, ensembles[name], base);
+    }
+
+    /** Runs the members (with the quorum grace when the ensemble has one), then joins them in its quorum. */
+    async function executeEnsemble(name: string, ensemble: EnsembleRuntime, base: Omit<RunNodeInput, 'nodeName' | 'judgeCommitRights'>) {
       const headBefore = commitRightsEnforced ? await headReading(`HEAD before ${name}`).readHead({ workdir }) : '';
       state.memberStates = Object.fromEntries(ensemble.members.map((m) => [m, 'pending' as const]));
-      const members = await mapWithConcurrency(ensemble.members, engine.ensembleConcurrency, async (member, index) => {
+      const memberKey = (index: number) => `${base.runKey}:${index}`;
+      const runMember = async (member: string, index: number) => {
         state.memberStates[member] = 'running';
         tell();
         const result = await execution(memberSummary(member, ensemble.memberLabels?.[index])).runNode({
           ...base,
           nodeName: member,
-          runKey: `${runKey}:${index}`,
+          runKey: memberKey(index),
           judgeCommitRights: false,
           stragglerMinutes: ensemble.stragglerMinutes,
         });
         state.memberStates[member] = result.outcome === 'pass' ? 'pass' : 'fail';
         tell();
         return result;
-      });
-      const passed = members.filter((m) => m.outcome === 'pass').length;
-      return execution(quorumSummary(name, passed, members.length, ensemble.minPass)).joinQuorum({
+      };
+      const graceMinutes = quorumGrace ? (ensemble.graceMinutes ?? null) : null;
+      const { memberRunIds, passed, quorumMet } = graceMinutes === null ? await everyMember() : await gracedMembers(graceMinutes);
+      return execution(quorumSummary(name, passed, memberRunIds.length, ensemble.minPass)).joinQuorum({
         ...context,
         ensembleName: name,
         quorumNode: ensemble.quorumNode,
-        memberRunIds: members.map((m) => m.nodeRunId),
+        memberRunIds,
         minPass: ensemble.minPass,
-        round,
-        runKey,
+        round: base.round,
+        runKey: base.runKey,
         headBefore,
         judgeCommitRights: commitRightsEnforced,
+        ...(quorumMet && { quorumMet }),
       });
+
+      async function everyMember(): Promise<{ memberRunIds: string[]; passed: number; quorumMet?: QuorumMet }> {
+        const members = await mapWithConcurrency(ensemble.members, engine.ensembleConcurrency, runMember);
+        return { memberRunIds: members.map((m) => m.nodeRunId), passed: members.filter((m) => m.outcome === 'pass').length };
+      }
+
+      /** The members cut short end on record as quorum_met, so the quorum reads a run for every member. */
+      async function gracedMembers(graceMinutes: number) {
+        const { outcomes, quorumMetAt } = await runGracedMembers({
+          members: ensemble.members,
+          concurrency: engine.ensembleConcurrency,
+          minPass: ensemble.minPass,
+          graceMinutes,
+          run: runMember,
+          graceSummary: graceSummary(name, graceMinutes),
+        });
+        const cut = ensemble.members.flatMap((member, index) => (outcomes[index] ? [] : [{ nodeName: member, runKey: memberKey(index) }]));
+        const cutRunIds =
+          cut.length && quorumMetAt
+            ? await bookkeeping(`members of ${name} cut short`).recordCutMembers({
+                ...context,
+                round: base.round,
+                minPass: ensemble.minPass,
+                quorumMetAt,
+                graceMinutes,
+                members: cut,
+              })
+            : [];
+        for (const { nodeName } of cut) state.memberStates[nodeName] = 'fail';
+        let nextCut = 0;
+        return {
+          memberRunIds: outcomes.map((outcome) => outcome?.nodeRunId ?? cutRunIds[nextCut++]),
+          passed: outcomes.filter((outcome) => outcome?.outcome === 'pass').length,
+          quorumMet: quorumMetAt ? { at: quorumMetAt, graceMinutes } : undefined,
+        };
+      }
     }
 
     for (;;) {
@@ -334,17 +379,4 @@ function skipped(nodeRunId: string | null): NodeOutcome {
     excerpt: '',
     committedHead: null,
   };
-}
-
-async function mapWithConcurrency<T, R>(items: T[], limit: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index], index);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-  return results;
 }

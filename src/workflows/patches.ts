@@ -26,4 +26,10 @@ export const PATCHES = {
    * then read by a regular activity, since a local one runs on whichever worker runs the workflow.
    */
   hostQueues: 'host-queues',
+  /**
+   * An ensemble with quorum_grace_minutes gives its other members that long (a timer) once min_pass
+   * passed, then cancels the ones still running and records them, with the ones never started, as
+   * quorum_met (a bookkeeping activity) before the quorum joins.
+   */
+  quorumGrace: 'quorum-grace',
 } as const;

@@ -15,6 +15,10 @@ export function quorumSummary(ensemble: string, passed: number, members: number,
   return `quorum ${ensemble}: ${passed} of ${members} passed (needs ${minPass})`;
 }
 
+export function graceSummary(ensemble: string, graceMinutes: number): string {
+  return `quorum ${ensemble} met: the other members may finish within ${graceMinutes} min`;
+}
+
 export function currentDetails(state: LiveState): string {
   const spec = state.specName ? `spec "${state.specName}"` : 'between specs';
   switch (state.status) {

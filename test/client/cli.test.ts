@@ -94,3 +94,43 @@ describe('canopy loop create and import (CLI): workdirs', () => {
     assert.deepEqual(JSON.parse(canopyIn(home, 'loop', 'list', '--all', '--json').stdout), []);
   });
 });
+
+describe('canopy loop ensemble (CLI)', () => {
+  let home: string;
+  beforeEach(() => {
+    home = tempDir('canopy-cli-home-');
+  });
+  afterEach(() => {
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  function canopy(...args: string[]) {
+    return spawnSync(process.execPath, [CANOPY_BIN, ...args], {
+      encoding: 'utf8',
+      env: { ...process.env, CANOPY_HOME: home, CANOPY_DATABASE_URL: '' },
+    });
+  }
+  const json = (result: ReturnType<typeof canopy>) => {
+    assert.equal(result.status, 0, result.stderr);
+    return JSON.parse(result.stdout);
+  };
+
+  it('adds and updates an ensemble’s quorum_grace_minutes, shows it in loop get, and refuses one that is not a number', () => {
+    const loop = json(canopy('loop', 'create', '--name', 'graced', '--workdir', directoryIn(home), '--json'));
+    const config = { name: 'reviewers', prompt_template: 'Review', members: [{}, {}, {}], min_pass: 2, quorum_grace_minutes: 0.5 };
+    const added = canopy('loop', 'ensemble', 'add', loop.id, '--config', JSON.stringify(config));
+    assert.equal(added.status, 0, added.stderr);
+    assert.match(added.stdout, /min_pass 2, quorum_grace_minutes 0\.5/);
+    const updated = json(canopy('loop', 'ensemble', 'update', loop.id, 'reviewers', '--config', '{"quorum_grace_minutes": 0}', '--json'));
+    assert.equal(updated.quorum_grace_minutes, 0);
+
+    const refused = canopy('loop', 'ensemble', 'update', loop.id, 'reviewers', '--config', '{"quorum_grace_minutes": "soon"}', '--json');
+    assert.notEqual(refused.status, 0);
+    const { error } = JSON.parse(refused.stderr);
+    assert.deepEqual(
+      error.issues.map((issue: { field: string; message: string }) => [issue.field, issue.message]),
+      [['quorum_grace_minutes', 'must be a number of minutes, e.g. 0.5 (or 0 to cut the rest at once)']],
+    );
+    assert.equal(json(canopy('loop', 'get', loop.id, '--json')).ensembles[0].quorum_grace_minutes, 0);
+  });
+});

@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { exportLoop, importLoop } from '../../src/client/export-import-service';
+import { updateEnsemble } from '../../src/client/graph-service';
+import { FORMAT_VERSION } from '../../src/domain/export-document';
 import { getLoop, listLoops } from '../../src/client/loops-service';
 import { insertNode } from '../../src/store/graph-repository';
 import { newId } from '../../src/store/ids';
@@ -16,7 +18,7 @@ const workdir = (name?: string) => store.workdir(name);
 /** A design using every part of the format: settings, each node kind, loopback and tool edges, two ensembles, models. */
 function richDocument(): Record<string, unknown> {
   return {
-    format_version: 1,
+    format_version: 2,
     name: 'rich',
     description: 'Every part of the format',
     settings: { max_iterations: 3 },
@@ -47,12 +49,20 @@ function richDocument(): Record<string, unknown> {
         on_pass_to: 'looks-done',
         min_pass: 1,
         straggler_timeout_minutes: 10,
+        quorum_grace_minutes: 0.5,
         members: [
           { platform: 'claude', model: 'sonnet' },
           { platform: 'codex', prompt_override: 'Be strict: {{previous_output}}', timeout_minutes: 7 },
         ],
       },
-      { name: 'voters', prompt_template: 'Vote', position: 20, members: [{ platform: 'gemini' }, {}, {}] },
+      {
+        name: 'voters',
+        prompt_template: 'Vote',
+        position: 20,
+        min_pass: 2,
+        quorum_grace_minutes: 0,
+        members: [{ platform: 'gemini' }, {}, {}],
+      },
     ],
   };
 }
@@ -83,7 +93,32 @@ describe('import', () => {
       'implementer -always-> reviewers',
       'reviewers -pass-> committer',
     ]);
-    assert.deepEqual(await exportLoop(store.ctx, result.loop_id), seedDocument());
+    assert.deepEqual(await exportLoop(store.ctx, result.loop_id), { ...seedDocument(), format_version: FORMAT_VERSION });
+  });
+
+  it('reads a version-1 file as the design it always meant, and exports it as the same design in version 2', async () => {
+    assert.equal(seedDocument().format_version, 1);
+    const first = await importLoop(store.ctx, seedText, { workdir: workdir('v1') });
+    const exported = await exportLoop(store.ctx, first.loop_id, { with_models: true });
+    assert.equal(exported.format_version, 2);
+    assert.deepEqual(exported, { ...seedDocument(), format_version: 2 });
+    assert.equal('quorum_grace_minutes' in exported.ensembles[0], false, 'a version-1 ensemble waits for every member');
+    const again = await importLoop(store.ctx, exported, { workdir: workdir('v2') });
+    assert.deepEqual(await exportLoop(store.ctx, again.loop_id, { with_models: true }), exported);
+  });
+
+  it('carries quorum_grace_minutes, 0 included, through export and import, and drops it once cleared', async () => {
+    const { loop_id } = await importLoop(store.ctx, richDocument(), { workdir: workdir() });
+    const exported = await exportLoop(store.ctx, loop_id);
+    assert.deepEqual(
+      exported.ensembles.map((e) => [e.name, e.quorum_grace_minutes]),
+      [
+        ['reviewers', 0.5],
+        ['voters', 0],
+      ],
+    );
+    await updateEnsemble(store.ctx, { loop_id, name: 'reviewers', quorum_grace_minutes: null });
+    assert.equal('quorum_grace_minutes' in (await exportLoop(store.ctx, loop_id)).ensembles[0], false);
   });
 
   it('round-trips: export, import, export gives the same document, with and without models', async () => {
@@ -134,9 +169,42 @@ describe('import refuses a bad file and creates no loop', () => {
   const refusals: [string, () => unknown, ExpectedRefusal][] = [
     ['text that is not JSON', () => '{"format_version": 1,', { code: 'invalid_input', field: '(document)', message: /not valid JSON/ }],
     [
-      'format_version 2',
-      () => ({ ...seedDocument(), format_version: 2 }),
-      { code: 'invalid_input', field: 'format_version', message: /must be 1/ },
+      'format_version 3',
+      () => ({ ...seedDocument(), format_version: 3 }),
+      { code: 'invalid_input', field: 'format_version', message: /must be one of 1, 2; a newer file needs a newer canopy/ },
+    ],
+    [
+      'format_version as text',
+      () => ({ ...seedDocument(), format_version: '2' }),
+      { code: 'invalid_input', field: 'format_version', message: /must be one of 1, 2/ },
+    ],
+    [
+      'a version-1 file with quorum_grace_minutes',
+      () => withGrace(seedDocument(), 0.5),
+      {
+        code: 'invalid_input',
+        field: 'ensembles.0.quorum_grace_minutes',
+        message: /needs format_version 2 \(this file says 1\); set format_version to 2/,
+      },
+    ],
+    [
+      'a negative quorum_grace_minutes',
+      () => withGrace({ ...seedDocument(), format_version: 2 }, -1),
+      { code: 'invalid_input', field: 'ensembles.0.quorum_grace_minutes', message: /must be 0 or more minutes/ },
+    ],
+    [
+      'a quorum_grace_minutes that is not a number',
+      () => withGrace({ ...seedDocument(), format_version: 2 }, 'soon'),
+      { code: 'invalid_input', field: 'ensembles.0.quorum_grace_minutes', message: /must be a number of minutes/ },
+    ],
+    [
+      'quorum_grace_minutes on a node',
+      () => {
+        const document: Record<string, any> = { ...seedDocument(), format_version: 2 };
+        document.nodes[0].config.quorum_grace_minutes = 1;
+        return document;
+      },
+      { code: 'invalid_input', field: 'nodes[0].config', message: /quorum_grace_minutes is an ensemble setting: give it to an ensemble/ },
     ],
     [
       'an unknown node kind',
@@ -198,6 +266,21 @@ describe('import refuses a bad file and creates no loop', () => {
 
   function withNode(document: Record<string, any>, node: unknown) {
     return { ...document, nodes: [...document.nodes, node] };
+  }
+
+  it('names a version-2 key in a version-1 file together with the file’s other problems', async () => {
+    const document = withGrace(seedDocument(), 1);
+    document.nodes[0].kind = 'deployer';
+    const error = await assertRefused(importLoop(store.ctx, document, { workdir: workdir() }), { code: 'invalid_input' });
+    assert.deepEqual(
+      error.issues.map((issue) => issue.field),
+      ['nodes.0.kind', 'ensembles.0.quorum_grace_minutes'],
+    );
+  });
+
+  function withGrace(document: Record<string, any>, grace: unknown) {
+    document.ensembles[0] = { ...document.ensembles[0], min_pass: 1, quorum_grace_minutes: grace };
+    return document;
   }
 
   function withMembers(document: Record<string, any>, count: number) {

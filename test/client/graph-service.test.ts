@@ -285,6 +285,40 @@ describe('graph service: refusals change nothing', () => {
     );
   });
 
+  it('a negative quorum_grace_minutes', () =>
+    assertRefusedUnchanged(
+      loopId,
+      () =>
+        addEnsemble(store.ctx, { loop_id: loopId, name: 'pair', prompt_template: 'Review', members: [{}, {}], quorum_grace_minutes: -0.5 }),
+      { code: 'invalid_input', field: 'quorum_grace_minutes', message: /must be 0 or more minutes/ },
+    ));
+
+  it('a quorum_grace_minutes that is not a number', async () => {
+    await addEnsemble(store.ctx, { loop_id: loopId, name: 'pair', prompt_template: 'Review', members: [{}, {}] });
+    await assertRefusedUnchanged(loopId, () => updateEnsemble(store.ctx, { loop_id: loopId, name: 'pair', quorum_grace_minutes: '3' }), {
+      code: 'invalid_input',
+      field: 'quorum_grace_minutes',
+      message: /must be a number of minutes, e.g. 0.5/,
+    });
+  });
+
+  it('quorum_grace_minutes on a node that is no ensemble', async () => {
+    await assertRefusedUnchanged(
+      loopId,
+      () => updateNodeByName(loopId, 'implement', { config: { ...agentConfig(), quorum_grace_minutes: 1 } }),
+      {
+        code: 'invalid_input',
+        field: 'config',
+        message:
+          /Unrecognized key: "quorum_grace_minutes"; remove it .*quorum_grace_minutes is an ensemble setting: give it to an ensemble with loop_add_ensemble or loop_update_ensemble/,
+      },
+    );
+    await assertRefusedUnchanged(loopId, () => updateEnsemble(store.ctx, { loop_id: loopId, name: 'implement', quorum_grace_minutes: 1 }), {
+      code: 'not_found',
+      message: /No ensemble is named 'implement' in this loop/,
+    });
+  });
+
   it('editing a member node directly', async () => {
     const ensemble = await addEnsemble(store.ctx, { loop_id: loopId, name: 'reviewers', prompt_template: 'Review', members: [{}, {}] });
     await assertRefusedUnchanged(loopId, () => updateNode(store.ctx, { node_id: ensemble.member_node_ids[0], config: agentConfig() }), {
@@ -375,6 +409,25 @@ describe('graph service: ensembles as units', () => {
       ['implement', 'test', 'triage'],
     );
     assert.deepEqual(loop.edges.map((edge) => `${edge.source}->${edge.target}`).sort(), ['implement->test', 'test->triage']);
+  });
+
+  it('sets quorum_grace_minutes, keeps 0, shows it in loop_get, and clears it with null', async () => {
+    const added = await addEnsemble(store.ctx, {
+      loop_id: loopId,
+      name: 'reviewers',
+      prompt_template: 'Review',
+      members: [{}, {}, {}],
+      min_pass: 2,
+      quorum_grace_minutes: 0.5,
+    });
+    assert.equal(added.quorum_grace_minutes, 0.5);
+    assert.equal((await getLoop(store.ctx, loopId)).ensembles[0].quorum_grace_minutes, 0.5);
+    const cutAtOnce = await updateEnsemble(store.ctx, { loop_id: loopId, name: 'reviewers', quorum_grace_minutes: 0 });
+    assert.equal(cutAtOnce.quorum_grace_minutes, 0);
+    assert.deepEqual(cutAtOnce.member_node_ids, added.member_node_ids);
+    const waitsForAll = await updateEnsemble(store.ctx, { loop_id: loopId, name: 'reviewers', quorum_grace_minutes: null });
+    assert.equal('quorum_grace_minutes' in waitsForAll, false);
+    assert.equal('quorum_grace_minutes' in (await getLoop(store.ctx, loopId)).ensembles[0], false);
   });
 
   it('removing an ensemble entry edge removes that wiring', async () => {

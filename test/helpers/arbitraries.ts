@@ -96,6 +96,7 @@ const ensembleArb = fc.record(
     entry_from_node: nameArb,
     on_pass_to: nameArb,
     straggler_timeout_minutes: numberArb,
+    quorum_grace_minutes: numberArb,
   },
   { requiredKeys: ['name', 'prompt_template', 'members'] },
 );
@@ -203,7 +204,7 @@ export const importDocumentArb: fc.Arbitrary<unknown> = fc.oneof(
     weight: 2,
     arbitrary: fc.record(
       {
-        format_version: fc.constantFrom(1, 1, 1, 2, '1'),
+        format_version: fc.constantFrom(1, 1, 2, 2, 3, '1'),
         name: nameArb,
         description: fc.oneof(awkwardText, fc.integer()),
         settings: fc.oneof(fc.record({ max_iterations: numberArb }, { requiredKeys: [] }), fc.anything()),

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ClientContext } from '../../src/client/context';
 import { importLoop } from '../../src/client/export-import-service';
+import { FORMAT_VERSION } from '../../src/domain/export-document';
 import { startLoopRun, waitForLoopRun } from '../../src/client/runs-service';
 import { createSpec } from '../../src/client/specs-service';
 import { listNodeRuns } from '../../src/store/node-runs-repository';
@@ -23,7 +24,7 @@ export async function loopWithSpecs(
   specs: { name: string; content?: string }[],
 ): Promise<string> {
   const document = {
-    format_version: 1,
+    format_version: FORMAT_VERSION,
     name: 'engine test',
     description: '',
     ...(shape.settings ? { settings: shape.settings } : {}),

@@ -100,12 +100,43 @@ describe('canopy mcp (stdio)', () => {
     assert.match(refusal, /config: a gate needs at least one of output_contains/);
   });
 
+  it('sets and clears quorum_grace_minutes through the ensemble tools, refusing a negative one with the field', async () => {
+    const loop = await callOk(session.client, 'loop_create', { name: 'graced', workdir: workdir() });
+    const members = [{ platform: 'claude' }, { platform: 'codex' }, { platform: 'gemini' }];
+    const added = await callOk(session.client, 'loop_add_ensemble', {
+      loop_id: loop.id,
+      name: 'reviewers',
+      prompt_template: 'Review',
+      members,
+      min_pass: 2,
+      quorum_grace_minutes: 1.5,
+    });
+    assert.equal(added.quorum_grace_minutes, 1.5);
+    assert.equal((await callOk(session.client, 'loop_get', { loop_id: loop.id })).ensembles[0].quorum_grace_minutes, 1.5);
+
+    const before = await callOk(session.client, 'loop_get', { loop_id: loop.id });
+    const refusal = await callRefused(session.client, 'loop_update_ensemble', {
+      loop_id: loop.id,
+      name: 'reviewers',
+      quorum_grace_minutes: -1,
+    });
+    assert.match(refusal, /must be 0 or more minutes .* at quorum_grace_minutes/);
+    assert.deepEqual(await callOk(session.client, 'loop_get', { loop_id: loop.id }), before);
+
+    const cleared = await callOk(session.client, 'loop_update_ensemble', {
+      loop_id: loop.id,
+      name: 'reviewers',
+      quorum_grace_minutes: null,
+    });
+    assert.equal('quorum_grace_minutes' in cleared, false);
+  });
+
   it('imports a document, reporting the agents left without a platform, and exports it back unchanged', async () => {
     const document = JSON.parse(readFileSync(SEED_EXAMPLE_PATH, 'utf8'));
     const imported = await callOk(session.client, 'loop_import', { document, workdir: workdir('imported') });
     assert.equal(imported.name, 'implement-and-review');
     assert.deepEqual(imported.nodes_missing_platform, ['implementer', 'committer', 'reviewers/member-1', 'reviewers/member-2']);
-    assert.deepEqual(await callOk(session.client, 'loop_export', { loop_id: imported.loop_id }), document);
+    assert.deepEqual(await callOk(session.client, 'loop_export', { loop_id: imported.loop_id }), { ...document, format_version: 2 });
 
     const fromText = await callOk(session.client, 'loop_import', { document: JSON.stringify(document), workdir: workdir('imported') });
     assert.equal(fromText.name, 'implement-and-review (2)');
@@ -117,7 +148,7 @@ describe('canopy mcp (stdio)', () => {
   it('refuses an invalid document and creates no loop', async () => {
     const before = (await callOk(session.client, 'loop_list', { include_archived: true })).loops.length;
     const refusal = await callRefused(session.client, 'loop_import', {
-      document: { format_version: 2, name: 'x', nodes: [], edges: [] },
+      document: { format_version: 3, name: 'x', nodes: [], edges: [] },
       workdir: workdir(),
     });
     assert.match(refusal, /format_version/);

@@ -108,6 +108,34 @@ export const SCENARIOS: Scenario[] = [
       ),
   },
   {
+    // The grace timer after the quorum, the slow member's cancellation and its record as quorum_met.
+    name: 'ensemble-quorum-grace',
+    runs: 1,
+    play: (h) =>
+      runOne(
+        h,
+        {
+          nodes: [check('after', 2, 'echo joined')],
+          ensembles: [
+            {
+              name: 'reviewers',
+              prompt_template: '@print ok',
+              members: [
+                { platform: 'fake', model: 'quick' },
+                { platform: 'fake', model: 'quick-too' },
+                { platform: 'fake', model: 'slow', prompt_override: '@sleep 60' },
+              ],
+              min_pass: 2,
+              quorum_grace_minutes: 0.05,
+              timeout_minutes: 2,
+              on_pass_to: 'after',
+            },
+          ],
+        },
+        [{ name: 'spec' }],
+      ),
+  },
+  {
     name: 'pause-continue',
     runs: 1,
     async play(h) {

@@ -140,10 +140,11 @@ describeOnEachDialect('graph repository', (store) => {
     const updated = await updateEnsemble(store.db, ensemble.id, {
       min_pass: null,
       straggler_timeout_minutes: 7.5,
+      quorum_grace_minutes: 0,
       prompt_template: 'Review again',
     });
     const { min_pass: _cleared, ...unchanged } = ensemble;
-    assert.deepEqual(updated, { ...unchanged, straggler_timeout_minutes: 7.5, prompt_template: 'Review again' });
+    assert.deepEqual(updated, { ...unchanged, straggler_timeout_minutes: 7.5, quorum_grace_minutes: 0, prompt_template: 'Review again' });
     assert.deepEqual(await getEnsemble(store.db, ensemble.id), updated);
     assert.deepEqual(
       (await listNodes(store.db, loopId)).map((n) => [n.name, n.member_index]),

@@ -2,7 +2,7 @@
 import type { z } from 'zod';
 import { NodeName } from '../../domain/common';
 import type { Design, DesignNode } from '../../domain/design';
-import { EnsembleInput } from '../../domain/ensemble';
+import { ENSEMBLE_ONLY_SETTINGS, EnsembleInput } from '../../domain/ensemble';
 import type { Issue } from '../../domain/errors';
 import { NODE_CONFIG_SCHEMAS } from '../../domain/node';
 
@@ -51,12 +51,21 @@ function withFix(issue: z.core.$ZodIssue, value: unknown, allowedKeys: string[])
     return `is required: give it a ${issue.expected} value`;
   }
   if (issue.code === 'unrecognized_keys') {
-    return `${issue.message}; remove ${issue.keys.length === 1 ? 'it' : 'them'} (allowed keys: ${allowedKeys.join(', ')})`;
+    const fix = `${issue.message}; remove ${issue.keys.length === 1 ? 'it' : 'them'} (allowed keys: ${allowedKeys.join(', ')})`;
+    return fix + ensembleSettingHint(issue.keys);
   }
   if (issue.code === 'invalid_key') {
     return `${issue.message}: ${issue.issues.map((inner) => inner.message).join('; ')}`;
   }
   return issue.message;
+}
+
+/** An ensemble's setting given to a node says where it belongs. */
+function ensembleSettingHint(keys: string[]): string {
+  const misplaced = keys.filter((key) => (ENSEMBLE_ONLY_SETTINGS as readonly string[]).includes(key));
+  if (!misplaced.length) return '';
+  const what = misplaced.length === 1 ? `${misplaced[0]} is an ensemble setting` : `${misplaced.join(', ')} are ensemble settings`;
+  return `; ${what}: give it to an ensemble with loop_add_ensemble or loop_update_ensemble (canopy loop ensemble add|update)`;
 }
 
 function valueAt(value: unknown, path: PropertyKey[]): unknown {

@@ -18,6 +18,10 @@ const MEMBERS =
   `${MIN_ENSEMBLE_MEMBERS} to ${MAX_ENSEMBLE_MEMBERS} agent members, each {platform, model, prompt_override, timeout_minutes}, all optional; ` +
   'members differ by platform/model, or review from another angle with their own prompt_override';
 
+const QUORUM_GRACE =
+  'Once min_pass members passed, minutes the others may still take; then those still running are cancelled and fail as quorum_met ' +
+  '(0 cuts them at once; unset waits for every member)';
+
 const ENSEMBLE_REF = {
   ensemble_id: 'Id of the ensemble (loop_get lists ensembles); give this or name',
   name: 'Name of the ensemble; give this or ensemble_id',
@@ -31,7 +35,8 @@ export function registerEnsembleTools(server: McpServer, ctx: ClientContext): vo
       description:
         'Add an ensemble in one call: its member agent nodes, the quorum node that waits for every member, and its wiring. ' +
         'Every member gets the same prompt in parallel; the quorum passes when at least min_pass members passed and its output has one ' +
-        '`## <platform/model> [pass|fail]` section per member. Use it for N cheap models drafting or reviewing the same thing. ' +
+        '`## <platform/model> [pass|fail]` section per member. With quorum_grace_minutes the quorum stops waiting that long after ' +
+        'min_pass members passed. Use it for N cheap models drafting or reviewing the same thing. ' +
         'Nested ensembles are refused. A refused ensemble changes nothing and its error names each field to fix.',
       inputSchema: describeFields(AddEnsembleRequest, {
         loop_id: LOOP_ID,
@@ -39,6 +44,7 @@ export function registerEnsembleTools(server: McpServer, ctx: ClientContext): vo
         members: MEMBERS,
         min_pass: 'Members that must pass for the quorum to pass (default: all of them)',
         straggler_timeout_minutes: 'A member still running this long after its start is killed and counted as a fail',
+        quorum_grace_minutes: QUORUM_GRACE,
         timeout_minutes: 'Timeout of each member in minutes (default 30); a member’s own timeout_minutes wins',
         entry_from_node: 'Node whose outcome starts the ensemble (entry wiring)',
         entry_condition: 'Condition on the entry edge (default always)',
@@ -66,6 +72,7 @@ export function registerEnsembleTools(server: McpServer, ctx: ClientContext): vo
         min_pass: 'Members that must pass for the quorum to pass; null: all of them',
         straggler_timeout_minutes:
           'A member still running this long after its start is killed and counted as a fail; null removes the limit',
+        quorum_grace_minutes: `${QUORUM_GRACE}; null: wait for every member again`,
         timeout_minutes: 'Timeout of each member in minutes; null: the default (30)',
         entry_from_node: 'Node whose outcome starts the ensemble; null removes the entry wiring',
         entry_condition: 'Condition on the entry edge; null: always',

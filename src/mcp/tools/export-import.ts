@@ -23,7 +23,9 @@ const ExportRequest = z.strictObject({
 const ImportRequest = z.strictObject({
   document: z
     .union([z.record(z.string(), z.unknown()), z.string()])
-    .describe(`The loop file (format_version ${FORMAT_VERSION}, as loop_export returns it): the JSON object, or its text`),
+    .describe(
+      `The loop file (format_version ${FORMAT_VERSION} as loop_export returns it, or an earlier version): the JSON object, or its text`,
+    ),
   workdir: z
     .string()
     .min(1)

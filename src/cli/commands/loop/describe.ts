@@ -25,9 +25,10 @@ export function describeEnsemble(ensemble: EnsembleView): string {
     ensemble.on_fail_to && `fail -> ${ensemble.on_fail_to}`,
   ].filter(Boolean);
   const models = ensemble.members.map((member) => memberLabel(member, '(no platform)'));
+  const grace = ensemble.quorum_grace_minutes === undefined ? '' : `, quorum_grace_minutes ${ensemble.quorum_grace_minutes}`;
   return (
     `ensemble '${ensemble.name}' (${ensemble.ensemble_id}): ${ensemble.members.length} members [${models.join(', ')}], ` +
-    `min_pass ${ensemble.min_pass ?? 'all'}${wiring.length ? `; ${wiring.join(', ')}` : ''}`
+    `min_pass ${ensemble.min_pass ?? 'all'}${grace}${wiring.length ? `; ${wiring.join(', ')}` : ''}`
   );
 }
 

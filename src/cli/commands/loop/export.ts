@@ -1,4 +1,4 @@
-// `canopy loop export`: the loop's design as a format_version 1 file, to stdout or --output.
+// `canopy loop export`: the loop's design as an export file of the newest format_version, to stdout or --output.
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { withContext } from '../../../client/context';
