@@ -1,6 +1,6 @@
 // Bookkeeping activities: loop and spec status, loop-run records, and the topology a spec run walks.
 import { ApplicationFailure } from '@temporalio/activity';
-import { DEFAULT_MAX_ITERATIONS } from '../domain/loop';
+import { DEFAULT_MAX_ITERATIONS, DEFAULT_SPEC_ATTEMPT_LIMIT } from '../domain/loop';
 import type { LoopStatus } from '../domain/loop';
 import { memberLabel } from '../graph/ensemble-names';
 import { designFromStored } from '../graph/stored-graph';
@@ -10,8 +10,8 @@ import { insertLoopRun, updateLoopRun } from '../store/loop-runs-repository';
 import { getLoop, setLoopStatus } from '../store/loops-repository';
 import { endRunningNodeRuns } from '../store/node-runs-repository';
 import { getQueue } from '../store/queues-repository';
-import { getSpec, nextPendingSpec, updateSpec } from '../store/specs-repository';
-import type { EnsembleRuntime, FinishLoopRunInput, SpecTopology } from './contract';
+import { getSpec, nextPendingSpec, recordSpecFailure, updateSpec } from '../store/specs-repository';
+import type { ClaimedSpec, EnsembleRuntime, FinishLoopRunInput, SpecTopology } from './contract';
 import type { ActivityDeps } from './deps';
 import { readHead } from './git';
 import { notifyHuman } from './notify';
@@ -35,15 +35,26 @@ export function bookkeepingActivities(deps: ActivityDeps) {
       return { loopRunId, workdir: loop.workdir, host: loop.host };
     },
 
-    async claimNextSpec(input: { loopId: string; queueId: string | null; resumeSpecId: string | null }) {
+    async claimNextSpec(input: {
+      loopId: string;
+      queueId: string | null;
+      resumeSpecId: string | null;
+      enforceAttemptLimit?: boolean;
+    }): Promise<ClaimedSpec | null> {
       const spec = input.resumeSpecId
         ? await getSpec(db, input.resumeSpecId)
         : input.queueId
           ? await nextPendingInQueue(input.queueId)
           : await nextPendingSpec(db, input.loopId);
       if (!spec) return null;
+      const claimed = { specId: spec.id, specName: spec.name };
+      if (input.enforceAttemptLimit) {
+        const loop = await requireLoop(input.loopId);
+        const limit = loop.settings.spec_attempt_limit ?? DEFAULT_SPEC_ATTEMPT_LIMIT;
+        if (spec.failure_count >= limit) return { ...claimed, attemptsExhausted: attemptsExhausted(spec, limit, loop.id) };
+      }
       await updateSpec(db, spec.id, { status: 'running' });
-      return { specId: spec.id, specName: spec.name };
+      return input.enforceAttemptLimit && input.resumeSpecId && spec.status === 'pending' ? { ...claimed, startsOver: true } : claimed;
     },
 
     async loadTopology(input: { loopId: string }): Promise<SpecTopology> {
@@ -76,8 +87,9 @@ export function bookkeepingActivities(deps: ActivityDeps) {
       return readHead(input.workdir);
     },
 
-    async finishSpec(input: { specId: string; status: 'completed' | 'failed' }) {
-      await updateSpec(db, input.specId, { status: input.status });
+    async finishSpec(input: { specId: string; status: 'completed' | 'failed' | 'skipped' }) {
+      if (input.status === 'failed') await recordSpecFailure(db, input.specId);
+      else await updateSpec(db, input.specId, { status: input.status });
     },
 
     async setLoopStatus(input: { loopId: string; status: LoopStatus }) {
@@ -121,4 +133,13 @@ export function bookkeepingActivities(deps: ActivityDeps) {
     }
     return undefined;
   }
+}
+
+function attemptsExhausted(spec: { id: string; name: string; failure_count: number }, limit: number, loopId: string): string {
+  // The command must survive a shell and the comma-separated list, so an unusual name is given by id.
+  const ref = /^[\w.-]+$/.test(spec.name) ? spec.name : spec.id;
+  return (
+    `spec '${spec.name}' failed ${spec.failure_count} times across runs (spec_attempt_limit ${limit}); fix what fails it, ` +
+    `then give it new attempts with \`canopy loop reset ${loopId} --specs ${ref}\` (or raise spec_attempt_limit)`
+  );
 }

@@ -85,6 +85,15 @@ export interface FinishLoopRunInput {
 export type ScheduledStart =
   { outcome: 'started'; detail: string; workflowId: string; runId: string } | { outcome: 'skipped'; detail: string };
 
+export interface ClaimedSpec {
+  specId: string;
+  specName: string;
+  /** Why the spec does not start: it failed the loop's spec_attempt_limit runs; it was left unclaimed. */
+  attemptsExhausted?: string;
+  /** The spec to resume was reset to pending since it failed, so it starts over at the entry node. */
+  startsOver?: boolean;
+}
+
 export interface LoopActivities {
   beginLoopRun(input: { loopId: string; queueId: string | null; workflowId: string; loopRunId: string | null }): Promise<{
     loopRunId: string;
@@ -96,7 +105,9 @@ export interface LoopActivities {
     loopId: string;
     queueId: string | null;
     resumeSpecId: string | null;
-  }): Promise<{ specId: string; specName: string } | null>;
+    /** Leave a spec that failed the loop's spec_attempt_limit runs unclaimed (absent in runs recorded before the limit). */
+    enforceAttemptLimit?: boolean;
+  }): Promise<ClaimedSpec | null>;
   loadTopology(input: { loopId: string }): Promise<SpecTopology>;
   readHead(input: { workdir: string }): Promise<string>;
   runNode(input: RunNodeInput): Promise<NodeOutcome>;
@@ -104,7 +115,8 @@ export interface LoopActivities {
   joinQuorum(input: JoinQuorumInput): Promise<NodeOutcome>;
   /** Records each cut member's node run as failed with quorum_met; returns their ids, in the order given. */
   recordCutMembers(input: RecordCutMembersInput): Promise<string[]>;
-  finishSpec(input: { specId: string; status: 'completed' | 'failed' }): Promise<void>;
+  /** A failed spec also counts the run it failed in. */
+  finishSpec(input: { specId: string; status: 'completed' | 'failed' | 'skipped' }): Promise<void>;
   setLoopStatus(input: { loopId: string; status: LoopStatus }): Promise<void>;
   /** Says whether a completed loop has an on_completed hook to run. */
   finishLoopRun(input: FinishLoopRunInput): Promise<{ hasCompletionHook: boolean }>;

@@ -20,6 +20,8 @@ interface SpecLine {
   id: string;
   name: string;
   status: SpecStatus;
+  /** Runs the spec failed in since it was created or last reset; the loop's spec_attempt_limit caps them. */
+  failure_count: number;
 }
 
 export interface LoopStatusReport {
@@ -123,6 +125,6 @@ async function queueProgress(ctx: ClientContext, queueId: string): Promise<LoopS
   return { queue_id: queue.id, specs: specs.filter((s) => s !== undefined).map(specLine) };
 }
 
-function specLine(spec: { id: string; name: string; status: SpecStatus }): SpecLine {
-  return { id: spec.id, name: spec.name, status: spec.status };
+function specLine(spec: SpecLine): SpecLine {
+  return { id: spec.id, name: spec.name, status: spec.status, failure_count: spec.failure_count };
 }

@@ -1,4 +1,4 @@
-// Running loops on Temporal: start, wait, pause, continue, reset, and the live view of a run.
+// Running loops on Temporal: start, wait, pause, continue, stop, and the live view of a run.
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { loadFileConfig } from '../agents/config';
 import { DEFAULT_ENSEMBLE_CONCURRENCY } from '../domain/defaults';
@@ -7,7 +7,7 @@ import type { Loop } from '../domain/loop';
 import { latestLoopRun, type LoopRun } from '../store/loop-runs-repository';
 import { setLoopStatus } from '../store/loops-repository';
 import { getQueue } from '../store/queues-repository';
-import { listSpecs, updateSpec } from '../store/specs-repository';
+import { listSpecs } from '../store/specs-repository';
 import { LOOP_ID_KEY, LOOP_NAME_KEY, LOOP_STATUS_KEY, WORKDIR_KEY } from '../temporal/search-attributes';
 import type { loopRunWorkflow } from '../workflows/loop-run';
 import {
@@ -84,23 +84,6 @@ export async function continueLoop(
     return { loop_id: loop.id, strategy, resumed: 'new_run' };
   }
   throw new CanopyError('refused', `Loop ${loop.id} is ${loop.status}; continue applies to paused, blocked or failed loops.`);
-}
-
-/** Returns a completed or failed loop, and its specs, to pending so it can run again. */
-export async function resetLoop(ctx: ClientContext, loopId: string): Promise<{ loop_id: string; status: 'pending'; specs_reset: number }> {
-  const loop = await reconcileLoop(ctx, await requireLoop(ctx.db, loopId));
-  if (loop.status !== 'completed' && loop.status !== 'failed') {
-    throw new CanopyError(
-      'refused',
-      `Loop ${loop.id} is ${loop.status}; only completed or failed loops can be reset. Stop it first with \`canopy loop stop ${loop.id}\`.`,
-    );
-  }
-  const specs = (await listSpecs(ctx.db, { loopId: loop.id })).filter((spec) => spec.status !== 'pending');
-  await ctx.db.transaction().execute(async (tx) => {
-    for (const spec of specs) await updateSpec(tx, spec.id, { status: 'pending' });
-    await setLoopStatus(tx, loop.id, 'pending');
-  });
-  return { loop_id: loop.id, status: 'pending', specs_reset: specs.length };
 }
 
 export interface StoppedLoop {

@@ -10,10 +10,11 @@ import { NodeKind } from './node';
 export const FORMAT_VERSION = 2;
 
 /**
- * The ensemble keys version 2 added. A later key joins version 2 here (and in EnsembleInput); a
- * version-1 file that carries one is refused, naming the version it needs.
+ * The keys version 2 added, of ensembles and of settings. A later key joins version 2 here (and in
+ * EnsembleInput or LoopSettings); a version-1 file that carries one is refused, naming the version it needs.
  */
 const ENSEMBLE_KEYS_SINCE_VERSION_2 = ['quorum_grace_minutes'] as const;
+const SETTINGS_KEYS_SINCE_VERSION_2 = ['spec_attempt_limit'] as const;
 
 const SUPPORTED_VERSIONS = Array.from({ length: FORMAT_VERSION }, (_, index) => index + 1);
 
@@ -41,26 +42,42 @@ export type ExportEdge = z.infer<typeof ExportEdge>;
 const documentFields = {
   name: LoopName,
   description: z.string().default(''),
-  settings: LoopSettings.optional(),
   nodes: z.array(ExportNode),
   edges: z.array(ExportEdge),
 };
 
-const EnsembleOfVersion1 = EnsembleInput.superRefine((ensemble, ctx) => {
-  for (const key of ENSEMBLE_KEYS_SINCE_VERSION_2.filter((name) => name in ensemble)) {
-    ctx.addIssue({
-      code: 'custom',
-      path: [key],
-      message: `needs format_version 2 (this file says 1); set format_version to 2 or remove ${key}`,
-    });
-  }
-});
+/** The schema as version 1 reads it: the same, refusing each key of version 2. */
+function ofVersion1<S extends z.ZodType<object>>(schema: S, keysSinceVersion2: readonly string[]) {
+  return schema.superRefine((value, ctx) => {
+    for (const key of keysSinceVersion2.filter((name) => name in value)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [key],
+        message: `needs format_version 2 (this file says 1); set format_version to 2 or remove ${key}`,
+      });
+    }
+  });
+}
 
 export const ExportDocument = z.discriminatedUnion(
   'format_version',
   [
-    z.object({ format_version: z.literal(1), ...documentFields, ensembles: z.array(EnsembleOfVersion1).default([]) }).strict(),
-    z.object({ format_version: z.literal(2), ...documentFields, ensembles: z.array(EnsembleInput).default([]) }).strict(),
+    z
+      .object({
+        format_version: z.literal(1),
+        ...documentFields,
+        settings: ofVersion1(LoopSettings, SETTINGS_KEYS_SINCE_VERSION_2).optional(),
+        ensembles: z.array(ofVersion1(EnsembleInput, ENSEMBLE_KEYS_SINCE_VERSION_2)).default([]),
+      })
+      .strict(),
+    z
+      .object({
+        format_version: z.literal(2),
+        ...documentFields,
+        settings: LoopSettings.optional(),
+        ensembles: z.array(EnsembleInput).default([]),
+      })
+      .strict(),
   ],
   { error: `format_version must be one of ${SUPPORTED_VERSIONS.join(', ')}; a newer file needs a newer canopy` },
 );

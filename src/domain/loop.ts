@@ -8,11 +8,21 @@ export type LoopStatus = z.infer<typeof LoopStatus>;
 
 export const DEFAULT_MAX_ITERATIONS = 5;
 
+export const DEFAULT_SPEC_ATTEMPT_LIMIT = 3;
+
 export const LoopSettings = z
   .object({
     max_iterations: MaxIterations.optional().describe(
       `Round budget of every loop in the graph whose head sets none (default ${DEFAULT_MAX_ITERATIONS})`,
     ),
+    spec_attempt_limit: z
+      .number({ error: 'must be a whole number of runs, e.g. 3' })
+      .int('must be a whole number, e.g. 3')
+      .min(1, 'must be at least 1')
+      .optional()
+      .describe(
+        `Runs a spec may fail before the loop stops running it: a spec that failed this many times blocks the loop until \`loop reset --specs\` gives it new attempts (default ${DEFAULT_SPEC_ATTEMPT_LIMIT})`,
+      ),
   })
   .strict();
 export type LoopSettings = z.infer<typeof LoopSettings>;

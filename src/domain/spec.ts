@@ -39,6 +39,10 @@ export const Spec = z.object({
   status: SpecStatus,
   workdir: z.string().nullable(),
   position: z.number(),
+  failure_count: z
+    .number()
+    .int()
+    .describe('Runs in which the spec failed since it was created or last reset; at the loop’s spec_attempt_limit it no longer starts'),
   created_at: Timestamp,
   updated_at: Timestamp,
 });

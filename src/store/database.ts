@@ -68,6 +68,7 @@ export interface SpecsTable {
   workdir: string | null;
   position: number;
   summary: string | null;
+  failure_count: Generated<number>;
   created_at: string;
   updated_at: string;
 }

@@ -221,6 +221,16 @@ const ensembleQuorumGrace: Migration = {
   },
 };
 
+/** How many runs each spec failed in, which the loop's spec_attempt_limit caps. */
+const specFailureCounts: Migration = {
+  async up(db: Kysely<any>): Promise<void> {
+    await db.schema
+      .alterTable('specs')
+      .addColumn('failure_count', 'integer', (col) => col.notNull().defaultTo(0))
+      .execute();
+  },
+};
+
 /** Every migration by name; the order prefix is the order they run in. */
 const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '001_initial': initial,
@@ -230,6 +240,7 @@ const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '005_node_run_recovery': nodeRunRecovery,
   '006_loop_schedules': loopSchedules,
   '007_ensemble_quorum_grace': ensembleQuorumGrace,
+  '008_spec_failure_counts': specFailureCounts,
 };
 
 /** The migrations a store up to date has run, in order. */

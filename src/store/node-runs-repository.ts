@@ -169,6 +169,18 @@ function nodeRunChangesToRow(changes: NodeRunChanges): NodeRunRowUpdate {
  * groups they had recorded on `host` (and those of runs recorded before hosts): a process group
  * id means nothing on another machine, where killing it would hit an unrelated process.
  */
+/** The loop's node runs still running, oldest first: what a change to its specs would race with. */
+export async function runningNodeRuns(db: DatabaseOrTransaction, loopId: string): Promise<Pick<NodeRun, 'id' | 'node_name'>[]> {
+  return db
+    .selectFrom('node_runs')
+    .select(['id', 'node_name'])
+    .where('loop_id', '=', loopId)
+    .where('status', '=', 'running')
+    .orderBy('started_at')
+    .orderBy('id')
+    .execute();
+}
+
 export async function endRunningNodeRuns(
   db: DatabaseOrTransaction,
   loopId: string,

@@ -80,6 +80,25 @@ export async function deleteSpec(db: DatabaseOrTransaction, id: string): Promise
   return result.numDeletedRows > 0n;
 }
 
+/**
+ * Marks the spec failed and counts the run it failed in. Only a spec not failed already counts,
+ * so recording the same failure again (a retried activity) counts it once.
+ */
+export async function recordSpecFailure(db: DatabaseOrTransaction, id: string): Promise<void> {
+  await db
+    .updateTable('specs')
+    .set((eb) => ({ status: 'failed', failure_count: eb('failure_count', '+', 1), updated_at: now() }))
+    .where('id', '=', id)
+    .where('status', '<>', 'failed')
+    .execute();
+}
+
+/** Returns the specs to pending with no failed runs counted. */
+export async function resetSpecs(db: DatabaseOrTransaction, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.updateTable('specs').set({ status: 'pending', failure_count: 0, updated_at: now() }).where('id', 'in', ids).execute();
+}
+
 /** The loop's first pending spec in list order. */
 export async function nextPendingSpec(db: DatabaseOrTransaction, loopId: string): Promise<StoredSpec | undefined> {
   const row = await db
@@ -117,6 +136,7 @@ function specFromRow(row: SpecRow): StoredSpec {
     status: row.status,
     workdir: row.workdir,
     position: row.position,
+    failure_count: row.failure_count,
     summary: row.summary,
     created_at: row.created_at,
     updated_at: row.updated_at,

@@ -78,6 +78,7 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
   const statusAttribute = patched(PATCHES.statusSearchAttribute);
   const hostQueues = patched(PATCHES.hostQueues);
   const quorumGrace = patched(PATCHES.quorumGrace);
+  const attemptLimit = patched(PATCHES.specAttemptLimit);
 
   const state: LiveState = {
     status: 'running',
@@ -310,13 +311,28 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
 
   for (;;) {
     if (workflowInfo().continueAsNewSuggested) {
-      await continueAsNew<typeof loopRunWorkflow>({ ...input, resume: null, loopRunId, completedSpecIds });
+      await continueAsNew<typeof loopRunWorkflow>({ ...input, resume, loopRunId, completedSpecIds });
     }
-    const spec = await claims('claim the next spec').claimNextSpec({ loopId, queueId, resumeSpecId: resume?.specId ?? null });
+    const spec = await claims('claim the next spec').claimNextSpec({
+      loopId,
+      queueId,
+      resumeSpecId: resume?.specId ?? null,
+      ...(attemptLimit && { enforceAttemptLimit: true }),
+    });
     if (!spec) break;
     state.specId = spec.specId;
     state.specName = spec.specName;
     tell();
+    if (spec.attemptsExhausted) {
+      // Blocked until a continue, which claims again: a reset spec then runs, a skip passes it by.
+      state.blockedReason = spec.attemptsExhausted;
+      if ((await checkpoint()) === 'skip') {
+        await bookkeeping(`spec "${spec.specName}" skipped`).finishSpec({ specId: spec.specId, status: 'skipped' });
+        resume = null;
+      }
+      continue;
+    }
+    if (spec.startsOver) resume = null;
     const result = await runSpec(spec.specId, resume).catch((error: unknown) => unrunnable(error, state.vertex ?? '(graph)'));
     resume = null;
     if (result.status === 'failed') {

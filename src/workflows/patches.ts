@@ -32,4 +32,10 @@ export const PATCHES = {
    * quorum_met (a bookkeeping activity) before the quorum joins.
    */
   quorumGrace: 'quorum-grace',
+  /**
+   * A spec that failed the loop's spec_attempt_limit runs is not claimed: the loop blocks at its
+   * checkpoint with the reason, claims again on continue (skip marks the spec skipped), and a
+   * resumed spec that was reset meanwhile starts over.
+   */
+  specAttemptLimit: 'spec-attempt-limit',
 } as const;

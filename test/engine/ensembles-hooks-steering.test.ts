@@ -7,7 +7,8 @@ import { describe, it } from 'node:test';
 import { scheduleAutorun } from '../../src/client/autorun-service';
 import { archiveLoop } from '../../src/client/loops-service';
 import { addQueueSpec, createQueue } from '../../src/client/queues-service';
-import { continueLoop, pauseLoop, resetLoop, startLoopRun, waitForLoopRun } from '../../src/client/runs-service';
+import { continueLoop, pauseLoop, startLoopRun, waitForLoopRun } from '../../src/client/runs-service';
+import { resetLoop } from '../../src/client/reset-service';
 import { createSpec } from '../../src/client/specs-service';
 import { getLoop as getLoopDetail, updateLoop } from '../../src/client/loops-service';
 import { removeNode } from '../../src/client/graph-service';
@@ -200,7 +201,7 @@ describe('ensembles, hooks and steering', () => {
     await assertRefused(startLoopRun(h.ctx, loopId), { code: 'refused', message: /no pending specs; add one with `canopy spec create/ });
     await assertRefused(pauseLoop(h.ctx, loopId), { code: 'refused', message: /only a running loop can be paused/ });
     await assertRefused(continueLoop(h.ctx, loopId), { code: 'refused', message: /continue applies to paused, blocked or failed loops/ });
-    await assertRefused(resetLoop(h.ctx, loopId), { code: 'refused', message: /only completed or failed loops can be reset/ });
+    assert.equal((await resetLoop(h.ctx, loopId)).status, 'pending', 'a pending loop resets in place, clearing failure counts');
     await assertRefused(scheduleAutorun(h.ctx, loopId, 'tomorrowish'), {
       code: 'invalid_input',
       message: /at: 'tomorrowish' is not a time/,

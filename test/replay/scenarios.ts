@@ -2,6 +2,9 @@
 // small (few nodes, short outputs) so the histories stay readable.
 import { updateLoop } from '../../src/client/loops-service';
 import { addQueueSpec, createQueue } from '../../src/client/queues-service';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { resetLoop } from '../../src/client/reset-service';
 import { continueLoop, pauseLoop, startLoopRun, waitForLoopRun } from '../../src/client/runs-service';
 import { createSpec } from '../../src/client/specs-service';
 import { getLoop } from '../../src/store/loops-repository';
@@ -185,6 +188,23 @@ export const SCENARIOS: Scenario[] = [
       const loopId = await loopWithSpecs(h.ctx, scratchDir(), chain(['flaky', 'exit 3'], ['rest', 'true']), [{ name: 'spec' }]);
       expectStatus(loopId, (await runToEnd(h.ctx, loopId)).status, 'failed');
       await continueLoop(h.ctx, loopId, 'skip');
+      return expectStatus(loopId, (await waitForLoopRun(h.ctx, loopId)).status, 'completed');
+    },
+  },
+  {
+    // The continued run blocks at the claim of a spec out of attempts, then claims it again once it is reset.
+    name: 'attempt-limit-reset',
+    runs: 2,
+    async play(h) {
+      const workdir = scratchDir();
+      const shape = { ...chain(['tests', 'test -f fixed.txt']), settings: { spec_attempt_limit: 1 } };
+      const loopId = await loopWithSpecs(h.ctx, workdir, shape, [{ name: 'spec' }]);
+      expectStatus(loopId, (await runToEnd(h.ctx, loopId)).status, 'failed');
+      await continueLoop(h.ctx, loopId, 'retry');
+      await untilStatus(h, loopId, 'blocked');
+      writeFileSync(path.join(workdir, 'fixed.txt'), 'y');
+      await resetLoop(h.ctx, loopId, { specs: ['spec'] });
+      await continueLoop(h.ctx, loopId, 'retry');
       return expectStatus(loopId, (await waitForLoopRun(h.ctx, loopId)).status, 'completed');
     },
   },

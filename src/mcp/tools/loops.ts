@@ -12,13 +12,15 @@ import {
   updateLoop,
   UpdateLoopRequest,
 } from '../../client/loops-service';
-import { DEFAULT_MAX_ITERATIONS, LoopCreateInput } from '../../domain/loop';
+import { DEFAULT_MAX_ITERATIONS, DEFAULT_SPEC_ATTEMPT_LIMIT, LoopCreateInput } from '../../domain/loop';
 import { HOOK_PLACEHOLDERS } from '../../graph/templates';
 import { toolResult } from '../tool-result';
 import { READ_ONLY, writes } from './annotations';
 import { describeFields, LOOP_ID, LoopIdInput } from './fields';
 
-const SETTINGS = `Loop settings; max_iterations is the round budget of every loop-back whose head node sets none (default ${DEFAULT_MAX_ITERATIONS})`;
+const SETTINGS =
+  `Loop settings; max_iterations is the round budget of every loop-back whose head node sets none (default ${DEFAULT_MAX_ITERATIONS}); ` +
+  `spec_attempt_limit is how many runs a spec may fail before the loop blocks instead of running it again (default ${DEFAULT_SPEC_ATTEMPT_LIMIT})`;
 
 export function registerLoopTools(server: McpServer, ctx: ClientContext): void {
   server.registerTool(

@@ -5,7 +5,8 @@ import { requestAutorun } from '../../client/autorun-service';
 import type { ClientContext } from '../../client/context';
 import { loopStatus } from '../../client/loop-status-service';
 import { preflight } from '../../client/preflight-service';
-import { continueLoop, pauseLoop, resetLoop, startLoopRun, stopLoop } from '../../client/runs-service';
+import { resetLoop } from '../../client/reset-service';
+import { continueLoop, pauseLoop, startLoopRun, stopLoop } from '../../client/runs-service';
 import { ScheduleLoopRequest, scheduleLoop, unscheduleLoop } from '../../client/schedule-service';
 import { Id } from '../../domain/common';
 import { toolResult } from '../tool-result';
@@ -23,6 +24,14 @@ const ContinueRequest = z.strictObject({
     .enum(['retry', 'skip'])
     .default('retry')
     .describe('retry reruns the failed or blocked node (default); skip treats it as passed'),
+});
+
+const ResetRequest = z.strictObject({
+  loop_id: Id.describe(LOOP_ID),
+  specs: z
+    .array(z.string().min(1))
+    .optional()
+    .describe('Reset only these specs, by name or id; the others keep their status. Leave it out to reset every spec'),
 });
 
 const AutorunRequest = z.strictObject({
@@ -122,11 +131,13 @@ export function registerRunTools(server: McpServer, ctx: ClientContext): void {
     {
       title: 'Reset a loop',
       description:
-        'Return a completed or failed loop and its specs to pending so loop_run can start it again; a failed loop loses its resume point. Other statuses are refused.',
-      inputSchema: LoopIdInput,
+        'Return the loop’s specs (or only those in specs) to pending with their failure counts cleared, giving a spec stopped by ' +
+        'spec_attempt_limit new attempts. A completed, failed or pending loop becomes pending (a failed one loses its resume point) for loop_run; ' +
+        'a paused or blocked loop keeps its run, and loop_continue goes on with the reset specs. Refused while a node of the loop runs, naming it.',
+      inputSchema: ResetRequest,
       annotations: writes({ destructive: true, idempotent: true }),
     },
-    ({ loop_id }) => toolResult(() => resetLoop(ctx, loop_id)),
+    ({ loop_id, specs }) => toolResult(() => resetLoop(ctx, loop_id, { specs })),
   );
 
   server.registerTool(

@@ -1,5 +1,5 @@
 // How people see loops and their graph parts in the terminal (`--json` prints the same data as JSON).
-import type { Loop } from '../../../domain/loop';
+import { DEFAULT_MAX_ITERATIONS, DEFAULT_SPEC_ATTEMPT_LIMIT, type Loop } from '../../../domain/loop';
 import type { StoredNode } from '../../../graph/stored-graph';
 import type { EdgeView, EnsembleView } from '../../../client/graph-view-service';
 import type { LoopDetail } from '../../../client/loops-service';
@@ -37,12 +37,21 @@ export function describeLoopDetail(loop: LoopDetail): string {
   const sections = [
     describeLoop(loop),
     loop.description,
+    section('Settings', settingsText(loop.settings)),
     section('Nodes', table(plainNodes.map((node) => [node.id, node.name, node.kind, String(node.position), platformOf(node)]))),
     section('Ensembles', loop.ensembles.map(describeEnsemble).join('\n')),
     section('Edges', table(loop.edges.map((edge) => [edge.id, `${edge.source} -> ${edge.target}`, edge.condition, edge.type]))),
-    section('Specs', table(loop.specs.map((spec) => [spec.id, spec.status, spec.name]))),
+    section('Specs', table(loop.specs.map((spec) => [spec.id, spec.status, spec.name, `failed in ${spec.failure_count} run(s)`]))),
   ];
   return sections.filter(Boolean).join('\n');
+}
+
+function settingsText(settings: Loop['settings']): string {
+  const value = (set: number | undefined, fallback: number) => (set === undefined ? `${fallback} (default)` : String(set));
+  return [
+    `max_iterations ${value(settings.max_iterations, DEFAULT_MAX_ITERATIONS)}`,
+    `spec_attempt_limit ${value(settings.spec_attempt_limit, DEFAULT_SPEC_ATTEMPT_LIMIT)}`,
+  ].join(', ');
 }
 
 function section(title: string, body: string): string {

@@ -62,15 +62,21 @@ export function describeStatus(report: LoopStatusReport): string {
       `now      spec ${report.live.specName ?? '-'}, node ${report.live.vertex ?? '-'}${rounds ? `, rounds ${rounds}` : ''} (${report.live.status})`,
     );
   }
+  if (report.live?.blockedReason) lines.push(`blocked  ${report.live.blockedReason}`);
   lines.push('graph', ...pictureLines(report.picture));
   lines.push('specs');
   for (const spec of report.specs) {
     const usage = report.agent_usage.per_spec.find((u) => u.spec_id === spec.id);
-    lines.push(`  ${spec.status.padEnd(10)} ${spec.name} (${spec.id})${usage ? `  agents: ${usageText(usage)}` : ''}`);
+    lines.push(`${specText(spec)}${usage ? `  agents: ${usageText(usage)}` : ''}`);
   }
   if (report.queue) {
     lines.push(`queue ${report.queue.queue_id}`);
-    for (const spec of report.queue.specs) lines.push(`  ${spec.status.padEnd(10)} ${spec.name} (${spec.id})`);
+    for (const spec of report.queue.specs) lines.push(specText(spec));
   }
   return lines.join('\n');
+}
+
+function specText(spec: LoopStatusReport['specs'][number]): string {
+  const failures = spec.failure_count ? `  failed in ${spec.failure_count} run(s)` : '';
+  return `  ${spec.status.padEnd(10)} ${spec.name} (${spec.id})${failures}`;
 }

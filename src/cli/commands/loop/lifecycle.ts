@@ -2,7 +2,8 @@
 import { Option, type Command } from 'commander';
 import { requestAutorun } from '../../../client/autorun-service';
 import { withContext } from '../../../client/context';
-import { continueLoop, pauseLoop, resetLoop, stopLoop } from '../../../client/runs-service';
+import { resetLoop } from '../../../client/reset-service';
+import { continueLoop, pauseLoop, stopLoop } from '../../../client/runs-service';
 import { action, emit } from '../../output';
 import { registerLoopInfo } from './info';
 import { registerLoopRun } from './run';
@@ -60,14 +61,18 @@ export function registerLoopLifecycle(loop: Command): void {
     );
   loop
     .command('reset <loop_id>')
-    .description('Return a completed or failed loop and its specs to pending, so it can run again')
+    .description(
+      'Return the loop’s specs to pending with their failure counts cleared, so it can run again (a paused or blocked loop continues with them)',
+    )
+    .option('--specs <names>', 'only these specs, by name or id, comma-separated; the others keep their status')
     .option('--json', 'print JSON')
     .action(
-      action(async (loopId: string, options: { json?: boolean }) => {
-        emit(
-          await withContext((ctx) => resetLoop(ctx, loopId)),
-          options,
-          (r) => `Loop ${r.loop_id} is pending again (${r.specs_reset} spec(s) reset).`,
+      action(async (loopId: string, options: { specs?: string; json?: boolean }) => {
+        const specs = options.specs?.split(',');
+        emit(await withContext((ctx) => resetLoop(ctx, loopId, { specs })), options, (r) =>
+          r.status === 'pending'
+            ? `Loop ${r.loop_id} is pending again (${r.specs_reset} spec(s) reset).`
+            : `Loop ${r.loop_id} stays ${r.status} (${r.specs_reset} spec(s) reset); go on with \`canopy loop continue ${r.loop_id}\`.`,
         );
       }),
     );
