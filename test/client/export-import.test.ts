@@ -21,7 +21,7 @@ function richDocument(): Record<string, unknown> {
     format_version: 2,
     name: 'rich',
     description: 'Every part of the format',
-    settings: { max_iterations: 3 },
+    settings: { max_iterations: 3, spec_attempt_limit: 4 },
     nodes: [
       {
         name: 'implement',
@@ -186,6 +186,20 @@ describe('import refuses a bad file and creates no loop', () => {
         field: 'ensembles.0.quorum_grace_minutes',
         message: /needs format_version 2 \(this file says 1\); set format_version to 2/,
       },
+    ],
+    [
+      'a version-1 file with spec_attempt_limit',
+      () => ({ ...seedDocument(), settings: { spec_attempt_limit: 2 } }),
+      {
+        code: 'invalid_input',
+        field: 'settings.spec_attempt_limit',
+        message: /needs format_version 2 \(this file says 1\); set format_version to 2 or remove spec_attempt_limit/,
+      },
+    ],
+    [
+      'a spec_attempt_limit of 0',
+      () => ({ ...seedDocument(), format_version: 2, settings: { spec_attempt_limit: 0 } }),
+      { code: 'invalid_input', field: 'settings.spec_attempt_limit', message: /must be at least 1/ },
     ],
     [
       'a negative quorum_grace_minutes',
