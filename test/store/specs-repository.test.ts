@@ -1,7 +1,17 @@
 // The specs repository keeps each list (a loop's, the backlog) in order on both dialects.
 import assert from 'node:assert/strict';
 import { beforeEach, it } from 'node:test';
-import { deleteSpec, getSpec, insertSpec, listSpecs, nextPendingSpec, updateSpec, type NewSpec } from '../../src/store';
+import {
+  deleteSpec,
+  getSpec,
+  insertSpec,
+  listSpecs,
+  nextPendingSpec,
+  recordSpecFailure,
+  resetSpecs,
+  updateSpec,
+  type NewSpec,
+} from '../../src/store';
 import { describeOnEachDialect, insertTestLoop } from './helpers';
 
 describeOnEachDialect('specs repository', (store) => {
@@ -29,11 +39,29 @@ describeOnEachDialect('specs repository', (store) => {
       status: 'pending',
       workdir: '/repo',
       position: 1,
+      failure_count: 0,
       summary: null,
       created_at: inserted.created_at,
       updated_at: inserted.created_at,
     });
     assert.deepEqual(await getSpec(store.db, inserted.id), inserted);
+  });
+
+  it('counts a failed run once however often it is recorded, and a reset clears the count', async () => {
+    const failing = await insertSpec(store.db, spec('failing', { loop_id: loopId }));
+    const counted = async () => {
+      const stored = await getSpec(store.db, failing.id);
+      return [stored?.status, stored?.failure_count];
+    };
+    await updateSpec(store.db, failing.id, { status: 'running' });
+    await recordSpecFailure(store.db, failing.id);
+    await recordSpecFailure(store.db, failing.id);
+    assert.deepEqual(await counted(), ['failed', 1]);
+    await updateSpec(store.db, failing.id, { status: 'running' });
+    await recordSpecFailure(store.db, failing.id);
+    assert.deepEqual(await counted(), ['failed', 2]);
+    await resetSpecs(store.db, [failing.id]);
+    assert.deepEqual(await counted(), ['pending', 0]);
   });
 
   it('appends each spec to the end of its own list', async () => {
