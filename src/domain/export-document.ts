@@ -14,6 +14,10 @@ export const FORMAT_VERSION = 2;
  * version-1 file that carries one is refused, naming the version it needs.
  */
 const ENSEMBLE_KEYS_SINCE_VERSION_2 = ['quorum_grace_minutes'] as const;
+/** The loop settings version 2 added, refused in a version-1 file the same way. */
+const SETTINGS_KEYS_SINCE_VERSION_2 = ['infra_retries'] as const;
+/** The edge condition version 2 added: the error outcome of agents and checks (a router's label of that name is older). */
+const ERROR_CONDITION = 'error';
 
 const SUPPORTED_VERSIONS = Array.from({ length: FORMAT_VERSION }, (_, index) => index + 1);
 
@@ -46,12 +50,20 @@ const documentFields = {
   edges: z.array(ExportEdge),
 };
 
+const needsVersion2 = (key: string) => `needs format_version 2 (this file says 1); set format_version to 2 or remove ${key}`;
+
+const SettingsOfVersion1 = LoopSettings.superRefine((settings, ctx) => {
+  for (const key of SETTINGS_KEYS_SINCE_VERSION_2.filter((name) => name in settings)) {
+    ctx.addIssue({ code: 'custom', path: [key], message: needsVersion2(key) });
+  }
+});
+
 const EnsembleOfVersion1 = EnsembleInput.superRefine((ensemble, ctx) => {
   for (const key of ENSEMBLE_KEYS_SINCE_VERSION_2.filter((name) => name in ensemble)) {
     ctx.addIssue({
       code: 'custom',
       path: [key],
-      message: `needs format_version 2 (this file says 1); set format_version to 2 or remove ${key}`,
+      message: needsVersion2(key),
     });
   }
 });
@@ -59,9 +71,35 @@ const EnsembleOfVersion1 = EnsembleInput.superRefine((ensemble, ctx) => {
 export const ExportDocument = z.discriminatedUnion(
   'format_version',
   [
-    z.object({ format_version: z.literal(1), ...documentFields, ensembles: z.array(EnsembleOfVersion1).default([]) }).strict(),
+    z
+      .object({
+        format_version: z.literal(1),
+        ...documentFields,
+        settings: SettingsOfVersion1.optional(),
+        ensembles: z.array(EnsembleOfVersion1).default([]),
+      })
+      .strict()
+      .superRefine(refuseErrorConditions),
     z.object({ format_version: z.literal(2), ...documentFields, ensembles: z.array(EnsembleInput).default([]) }).strict(),
   ],
   { error: `format_version must be one of ${SUPPORTED_VERSIONS.join(', ')}; a newer file needs a newer canopy` },
 );
 export type ExportDocument = z.infer<typeof ExportDocument>;
+
+/** Version 1 had no error condition: an edge (or ensemble entry) on error is refused unless it leaves a router, where it is a label. */
+function refuseErrorConditions(
+  document: { nodes: ExportNode[]; edges: ExportEdge[]; ensembles: { entry_from_node?: string; entry_condition?: string }[] },
+  ctx: z.RefinementCtx,
+): void {
+  const routers = new Set(document.nodes.filter((node) => node.kind === 'router').map((node) => node.name));
+  const isError = (source: string | undefined, condition: string | undefined) =>
+    condition === ERROR_CONDITION && !(source !== undefined && routers.has(source));
+  document.edges.forEach((edge, index) => {
+    if (isError(edge.source, edge.condition))
+      ctx.addIssue({ code: 'custom', path: ['edges', index, 'condition'], message: needsVersion2('the error edge') });
+  });
+  document.ensembles.forEach((ensemble, index) => {
+    if (isError(ensemble.entry_from_node, ensemble.entry_condition))
+      ctx.addIssue({ code: 'custom', path: ['ensembles', index, 'entry_condition'], message: needsVersion2('the error condition') });
+  });
+}

@@ -32,4 +32,10 @@ export const PATCHES = {
    * quorum_met (a bookkeeping activity) before the quorum joins.
    */
   quorumGrace: 'quorum-grace',
+  /**
+   * An agent or check that failed for infrastructure reasons (infra_* failure kinds) runs again,
+   * infra_retries times after a backoff timer, each attempt its own node run; then it takes its
+   * error edge instead of routing on fail.
+   */
+  infraErrorEdge: 'infra-error-edge',
 } as const;

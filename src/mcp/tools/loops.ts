@@ -12,13 +12,15 @@ import {
   updateLoop,
   UpdateLoopRequest,
 } from '../../client/loops-service';
-import { DEFAULT_MAX_ITERATIONS, LoopCreateInput } from '../../domain/loop';
+import { DEFAULT_INFRA_RETRIES, DEFAULT_MAX_ITERATIONS, LoopCreateInput } from '../../domain/loop';
 import { HOOK_PLACEHOLDERS } from '../../graph/templates';
 import { toolResult } from '../tool-result';
 import { READ_ONLY, writes } from './annotations';
 import { describeFields, LOOP_ID, LoopIdInput } from './fields';
 
-const SETTINGS = `Loop settings; max_iterations is the round budget of every loop-back whose head node sets none (default ${DEFAULT_MAX_ITERATIONS})`;
+const SETTINGS =
+  `Loop settings; max_iterations is the round budget of every loop-back whose head node sets none (default ${DEFAULT_MAX_ITERATIONS}); ` +
+  `infra_retries is how many more attempts (0 to 10, default ${DEFAULT_INFRA_RETRIES}) an agent or check gets after an infrastructure failure before it takes its error edge`;
 
 export function registerLoopTools(server: McpServer, ctx: ClientContext): void {
   server.registerTool(

@@ -1,8 +1,9 @@
-// `canopy loop update`: rename, describe, move (to another workdir or host), set the round budget, or set or remove the on_completed hook.
+// `canopy loop update`: rename, describe, move (to another workdir or host), set the round budget or infra retries, or set or remove the on_completed hook.
 import path from 'node:path';
 import type { Command } from 'commander';
 import { withContext } from '../../../client/context';
-import { updateLoop } from '../../../client/loops-service';
+import { getLoop, updateLoop } from '../../../client/loops-service';
+import type { LoopSettings } from '../../../domain/loop';
 import { action, emit } from '../../output';
 import { describeLoop } from './describe';
 import { badOption, jsonOptions, readJsonOption } from './json-option';
@@ -14,6 +15,7 @@ interface UpdateOptions {
   /** A host id, or false for --no-host. */
   host?: string | false;
   maxIterations?: number;
+  infraRetries?: number;
   removeOnCompleted?: boolean;
   json?: boolean;
 }
@@ -21,13 +23,14 @@ interface UpdateOptions {
 export function registerLoopUpdate(loop: Command): void {
   const command = loop
     .command('update <loop_id>')
-    .description('Change a loop’s name, description, workdir, host, round budget or on_completed hook')
+    .description('Change a loop’s name, description, workdir, host, round budget, infra retries or on_completed hook')
     .option('--name <name>', 'new name, unique within the workdir')
     .option('--description <text>', 'new description')
     .option('--workdir <dir>', 'new workdir, an existing directory (relative to the current directory)')
     .option('--host <id>', 'host id (CANOPY_HOST_ID) of the machine the workdir is on: only its workers run the nodes')
     .option('--no-host', 'let any worker run the nodes (no host affinity)')
-    .option('--max-iterations <n>', 'round budget of loops whose head sets none', Number);
+    .option('--max-iterations <n>', 'round budget of loops whose head sets none', Number)
+    .option('--infra-retries <n>', 'more attempts (0 to 10, default 2) an agent or check gets after an infrastructure failure', Number);
   jsonOptions(command, 'on-completed', 'hook fired once when a run completes: {"platform", "model"?, "prompt", "timeout_minutes"?}')
     .option('--remove-on-completed', 'remove the on_completed hook')
     .option('--json', 'print JSON')
@@ -35,14 +38,19 @@ export function registerLoopUpdate(loop: Command): void {
       action(async (loopId: string, options: UpdateOptions & Record<string, unknown>) => {
         const hook = readJsonOption(options, 'on-completed');
         if (hook && options.removeOnCompleted) throw badOption('--remove-on-completed', 'give it or --on-completed, not both');
-        const updated = await withContext((ctx) =>
+        const given: LoopSettings = {
+          ...(options.maxIterations !== undefined && { max_iterations: options.maxIterations }),
+          ...(options.infraRetries !== undefined && { infra_retries: options.infraRetries }),
+        };
+        const updated = await withContext(async (ctx) =>
           updateLoop(ctx, {
             loop_id: loopId,
             name: options.name,
             description: options.description,
             workdir: options.workdir && path.resolve(options.workdir),
             host: options.host === false ? null : options.host,
-            settings: options.maxIterations === undefined ? undefined : { max_iterations: options.maxIterations },
+            // The service replaces settings whole; a flag changes only its own setting.
+            settings: Object.keys(given).length ? { ...(await getLoop(ctx, loopId)).settings, ...given } : undefined,
             on_completed: options.removeOnCompleted ? null : hook,
           }),
         );
