@@ -14,7 +14,7 @@ export interface LoopShape {
   nodes: { name: string; kind: string; position: number; config: Record<string, unknown> }[];
   edges?: { source: string; target: string; condition?: string; type?: string }[];
   ensembles?: Record<string, unknown>[];
-  settings?: { max_iterations?: number };
+  settings?: { max_iterations?: number; infra_retries?: number };
 }
 
 export async function loopWithSpecs(
