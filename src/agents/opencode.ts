@@ -59,7 +59,7 @@ interface OpencodeError {
  */
 export function opencodeOutage(errors: OpencodeError[], stderr: string): string | null {
   for (const error of errors) {
-    const message = typeof error.data?.message === 'string' ? error.data.message : String(error.name ?? 'error');
+    const message = typeof error.data?.message === 'string' ? error.data.message : typeof error.name === 'string' ? error.name : 'error';
     const status = numberOrNull(error.data?.statusCode);
     if ((status !== null && status >= 500) || /overloaded|unavailable/i.test(message)) return status ? `${status} ${message}` : message;
     const connection = firstMatch(message, [CONNECTION_FAILURE]);
