@@ -56,7 +56,9 @@ export async function executeAgent(deps: ActivityDeps, execution: Execution): Pr
     const report = reported?.reported_status ? { status: reported.reported_status, output: reported.reported_output } : null;
     const elapsedMs = Date.now() - Date.parse(run.started_at);
     let verdict = agentVerdict({ ...result, stdout, limitMinutes, straggler, elapsedMs }, report, config.require_report ?? false);
-    const quota = verdict.failureKind === 'exit_code' ? platform.adapter.quota(result.stdout, result.stderr, new Date()) : null;
+    // A usage limit may leave no stdout (gemini says it on stderr), which would read as an early crash.
+    const failedTheWork = verdict.failureKind === 'exit_code' || verdict.failureKind === 'infra_crash';
+    const quota = failedTheWork ? platform.adapter.quota(result.stdout, result.stderr, new Date()) : null;
     if (quota) verdict = await quotaVerdict(deps, scene.loop.id, quota);
     else verdict = outageVerdict(verdict, platform.adapter.outage(result.stdout, result.stderr));
     await recordUsage(deps, run.id, reading);

@@ -76,8 +76,14 @@ export function headMoveVerdict(input: { subject: string; hasCommitRights: boole
   };
 }
 
+/** Spawn errors that come back however often the spawn is tried: the argv itself is refused. */
+const LASTING_SPAWN_ERRORS = /null bytes|E2BIG|ENAMETOOLONG/;
+
 function processFailure(end: ProcessEnd): Verdict | null {
-  if (end.spawnError) return fail('infra_spawn', `Could not start the process: ${end.spawnError}`);
+  if (end.spawnError) {
+    const kind = LASTING_SPAWN_ERRORS.test(end.spawnError) ? 'spawn_error' : 'infra_spawn';
+    return fail(kind, `Could not start the process: ${end.spawnError}`);
+  }
   if (end.timedOut && end.straggler)
     return fail('straggler', `Ensemble member still running after straggler_timeout_minutes (${end.limitMinutes}); killed.`);
   if (end.timedOut) return fail('timeout', `Killed after timeout_minutes (${end.limitMinutes}).`);
