@@ -54,9 +54,13 @@ export async function executeAgent(deps: ActivityDeps, execution: Execution): Pr
     const stdout = reading.finalMessage ?? result.stdout;
     const reported = await getNodeRun(deps.db, run.id);
     const report = reported?.reported_status ? { status: reported.reported_status, output: reported.reported_output } : null;
-    let verdict = agentVerdict({ ...result, stdout, limitMinutes, straggler }, report, config.require_report ?? false);
-    const quota = verdict.failureKind === 'exit_code' ? platform.adapter.quota(result.stdout, result.stderr, new Date()) : null;
+    const elapsedMs = Date.now() - Date.parse(run.started_at);
+    let verdict = agentVerdict({ ...result, stdout, limitMinutes, straggler, elapsedMs }, report, config.require_report ?? false);
+    // A usage limit may leave no stdout (gemini says it on stderr), which would read as an early crash.
+    const failedTheWork = verdict.failureKind === 'exit_code' || verdict.failureKind === 'infra_crash';
+    const quota = failedTheWork ? platform.adapter.quota(result.stdout, result.stderr, new Date()) : null;
     if (quota) verdict = await quotaVerdict(deps, scene.loop.id, quota);
+    else verdict = outageVerdict(verdict, platform.adapter.outage(result.stdout, result.stderr));
     await recordUsage(deps, run.id, reading);
     return { ...result, stdout, verdict, unreported: report === null };
   } finally {
@@ -120,6 +124,13 @@ async function quotaVerdict(deps: ActivityDeps, loopId: string, quota: QuotaHit)
     failureKind: 'quota',
     reason: `Agent hit a usage limit: ${quota.message}; the loop resumes by itself at ${at}.`,
   };
+}
+
+/** A failed run whose output says the provider was down or overloaded failed for reasons outside its work. */
+function outageVerdict(verdict: Verdict, outage: string | null): Verdict {
+  const judgedTheWork = verdict.failureKind === 'exit_code' || verdict.failureKind === 'no_output' || verdict.failureKind === 'infra_crash';
+  if (!outage || !judgedTheWork) return verdict;
+  return { outcome: 'fail', failureKind: 'infra_outage', reason: `The provider was unavailable: ${outage}` };
 }
 
 async function recordUsage(deps: ActivityDeps, runId: string, reading: AgentReading): Promise<void> {

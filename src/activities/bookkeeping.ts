@@ -1,6 +1,6 @@
 // Bookkeeping activities: loop and spec status, loop-run records, and the topology a spec run walks.
 import { ApplicationFailure } from '@temporalio/activity';
-import { DEFAULT_MAX_ITERATIONS, DEFAULT_SPEC_ATTEMPT_LIMIT } from '../domain/loop';
+import { DEFAULT_INFRA_RETRIES, DEFAULT_MAX_ITERATIONS, DEFAULT_SPEC_ATTEMPT_LIMIT } from '../domain/loop';
 import type { LoopStatus } from '../domain/loop';
 import { memberLabel } from '../graph/ensemble-names';
 import { designFromStored } from '../graph/stored-graph';
@@ -80,7 +80,7 @@ export function bookkeepingActivities(deps: ActivityDeps) {
         }),
       );
       const commitRightsEnforced = graph.nodes.some((node) => node.config.commit_rights === true);
-      return { topology, ensembles, commitRightsEnforced };
+      return { topology, ensembles, commitRightsEnforced, infraRetries: loop.settings.infra_retries ?? DEFAULT_INFRA_RETRIES };
     },
 
     async readHead(input: { workdir: string }) {

@@ -20,6 +20,8 @@ export interface SpecTopology {
   ensembles: Record<string, EnsembleRuntime>;
   /** Some node declares commit_rights: true, so HEAD moves are judged. */
   commitRightsEnforced: boolean;
+  /** The loop's infra_retries (absent in runs recorded before infra retries). */
+  infraRetries?: number;
 }
 
 export interface RunContext {

@@ -1,6 +1,7 @@
 // Claude Code (`@anthropic-ai/claude-code`): `claude -p` headless, JSON result on stdout, canopy's MCP
 // server from a per-run --mcp-config file whose header names the token variable (claude expands it).
 import { lastJsonDocument, numberOrNull } from './json-lines';
+import { firstMatch } from './outage';
 import { datedClockTime, nextClockTime, resetTimeOf } from './reset-time';
 import type { AgentAdapter, AgentInvocation, AgentRun, PlatformSettings, QuotaHit } from './types';
 
@@ -52,7 +53,24 @@ export const claude: AgentAdapter = {
     const text = `${typeof result?.result === 'string' ? result.result : stdout}\n${stderr}`;
     return claudeQuota(text, result?.api_error_status === 429, now);
   },
+  outage(stdout, stderr) {
+    const result = lastJsonDocument(stdout);
+    const text = `${typeof result?.result === 'string' ? result.result : stdout}\n${stderr}`;
+    return claudeOutage(text, numberOrNull(result?.api_error_status));
+  },
 };
+
+/**
+ * "API Error: 529 {"type":"error","error":{"type":"overloaded_error",…" (anthropics/claude-code#39745),
+ * "API Error: 529 Overloaded. This is a server-side issue…" (claude 2.1.158, #67531), "API Error:
+ * Repeated 529 Overloaded errors", "API Error: 500 …", and "API Error: Connection error." when the
+ * API cannot be reached; the JSON result also carries the status as api_error_status.
+ */
+export function claudeOutage(text: string, status: number | null): string | null {
+  const said = firstMatch(text, [/API Error:? \(?(?:5\d\d\b|Repeated 529|Connection error)[^\n]*/, /[^\n]*\boverloaded_error\b[^\n]*/]);
+  if (said) return said;
+  return status !== null && status >= 500 ? `API Error: ${status}` : null;
+}
 
 /**
  * Subscription limits print "You've hit your session limit · resets 3pm (Europe/Paris)" (claude 2.x,

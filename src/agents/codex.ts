@@ -1,6 +1,7 @@
 // Codex (`@openai/codex`): `codex exec --json` headless, JSONL events on stdout, canopy's MCP server
 // wired for this run only by `-c` overrides that name the token variable instead of copying it.
 import { jsonLines, numberOrNull } from './json-lines';
+import { CONNECTION_FAILURE, firstMatch } from './outage';
 import { resetTimeOf } from './reset-time';
 import type { AgentAdapter, AgentInvocation, AgentRun, PlatformSettings, QuotaHit } from './types';
 
@@ -51,7 +52,30 @@ export const codex: AgentAdapter = {
       .map((e) => (typeof e.message === 'string' ? e.message : ''));
     return codexQuota([...errors, stderr].join('\n'), now);
   },
+  outage(stdout, stderr) {
+    const failures = jsonLines(stdout).flatMap((e) => {
+      if (e.type === 'error' && typeof e.message === 'string') return [e.message];
+      const error = e.type === 'turn.failed' ? (e.error as { message?: unknown } | undefined) : undefined;
+      return typeof error?.message === 'string' ? [error.message] : [];
+    });
+    return codexOutage([...failures, stderr].join('\n'));
+  },
 };
+
+/**
+ * "unexpected status 503 Service Unavailable: …" (openai/codex#35316, #13274), "stream error: …"
+ * and "stream disconnected before completion" once its own reconnects ran out, and "We're currently
+ * experiencing high demand, which may cause temporary errors." (openai/codex#35320).
+ */
+export function codexOutage(text: string): string | null {
+  return firstMatch(text, [
+    /[^\n]*\bunexpected status 5\d\d\b[^\n]*/i,
+    /[^\n]*\b5\d\d (?:Internal Server Error|Bad Gateway|Service Unavailable|Gateway Timeout)\b[^\n]*/i,
+    /[^\n]*\bstream (?:error|disconnected before completion)\b[^\n]*/i,
+    /[^\n]*experiencing high demand[^\n]*/i,
+    CONNECTION_FAILURE,
+  ]);
+}
 
 /**
  * "You’ve hit your usage limit. Upgrade to Pro (…) or try again at 8:41 AM." (codex 0.169 binary;

@@ -32,6 +32,7 @@ export function commandAdapter(argv: ArgvEntry[]): AgentAdapter {
     },
     read: () => ({ finalMessage: null, usage: null, model: null }),
     quota: () => null,
+    outage: () => null,
   };
 }
 

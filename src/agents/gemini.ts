@@ -2,6 +2,7 @@
 // per-run system settings file (gemini refuses one below a world-writable directory; the run
 // directory is owner-only) whose header names the token variable, which gemini expands.
 import { lastJsonDocument, numberOrNull } from './json-lines';
+import { CONNECTION_FAILURE, firstMatch } from './outage';
 import { afterDuration } from './reset-time';
 import type { AgentAdapter, AgentInvocation, AgentRun, PlatformSettings, QuotaHit } from './types';
 
@@ -43,7 +44,24 @@ export const gemini: AgentAdapter = {
     const error = (lastJsonDocument(stderr)?.error ?? lastJsonDocument(stdout)?.error) as { message?: string } | undefined;
     return geminiQuota(`${error?.message ?? ''}\n${stderr}`, now);
   },
+  outage(stdout, stderr) {
+    const error = (lastJsonDocument(stderr)?.error ?? lastJsonDocument(stdout)?.error) as { message?: string; code?: unknown } | undefined;
+    const code = numberOrNull(error?.code);
+    return geminiOutage(`${error?.message ?? ''}\n${stderr}`) ?? (code !== null && code >= 500 ? `API error ${code}` : null);
+  },
 };
+
+/**
+ * "[API Error: got status: 503 Service Unavailable. {"error":{"code":503,"message":"The model is
+ * overloaded. Please try again later.","status":"UNAVAILABLE"}}]" and the same for a 500 (INTERNAL).
+ */
+export function geminiOutage(text: string): string | null {
+  return firstMatch(text, [
+    /[^\n]*\b(?:status:? 5\d\d\b|"code":\s*5\d\d\b)[^\n]*/,
+    /[^\n]*(?:"status":\s*"(?:UNAVAILABLE|INTERNAL)"|\bmodel is overloaded)[^\n]*/i,
+    CONNECTION_FAILURE,
+  ]);
+}
 
 /**
  * Gemini's terminal quota errors (`classifyGoogleError` in the CLI's bundle): "You have exhausted

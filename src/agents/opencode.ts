@@ -1,6 +1,7 @@
 // opencode (`opencode-ai`): `opencode run --format json` headless, JSON events on stdout, canopy's MCP
 // server added through OPENCODE_CONFIG_CONTENT (merged into any the user sets), token read by `{env:…}`.
 import { jsonLines, numberOrNull } from './json-lines';
+import { CONNECTION_FAILURE, firstMatch } from './outage';
 import type { AgentAdapter, AgentInvocation, AgentRun, PlatformSettings } from './types';
 
 export const opencode: AgentAdapter = {
@@ -38,4 +39,31 @@ export const opencode: AgentAdapter = {
   },
   // opencode waits out a provider's 429 itself (retry-after, unbounded), so no limit message reaches its output.
   quota: () => null,
+  outage(stdout, stderr) {
+    const errors = jsonLines(stdout)
+      .filter((e) => e.type === 'error')
+      .map((e) => (e.error ?? {}) as OpencodeError);
+    return opencodeOutage(errors, stderr);
+  },
 };
+
+interface OpencodeError {
+  name?: unknown;
+  data?: { message?: unknown; statusCode?: unknown };
+}
+
+/**
+ * opencode ends a run on a provider failure with an `error` event whose error is an APIError with
+ * the provider's statusCode and message (`{"type":"overloaded_error","message":"Overloaded"}` from
+ * Anthropic, anomalyco/opencode#2096), or names the connection failure.
+ */
+export function opencodeOutage(errors: OpencodeError[], stderr: string): string | null {
+  for (const error of errors) {
+    const message = typeof error.data?.message === 'string' ? error.data.message : typeof error.name === 'string' ? error.name : 'error';
+    const status = numberOrNull(error.data?.statusCode);
+    if ((status !== null && status >= 500) || /overloaded|unavailable/i.test(message)) return status ? `${status} ${message}` : message;
+    const connection = firstMatch(message, [CONNECTION_FAILURE]);
+    if (connection) return connection;
+  }
+  return firstMatch(stderr, [CONNECTION_FAILURE]);
+}

@@ -60,4 +60,6 @@ export interface AgentAdapter {
   invocation(run: AgentRun, settings: PlatformSettings): AgentInvocation;
   read(stdout: string, stderr: string): AgentReading;
   quota(stdout: string, stderr: string, now: Date): QuotaHit | null;
+  /** The line saying the provider failed or was overloaded (a 5xx, unavailable, no connection), if the output has one. */
+  outage(stdout: string, stderr: string): string | null;
 }

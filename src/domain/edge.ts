@@ -9,9 +9,14 @@ export type EdgeType = z.infer<typeof EdgeType>;
 /** Edge types the engine walks; tool and agent_result are wires that never execute. */
 export const EXECUTED_EDGE_TYPES: readonly EdgeType[] = ['flow', 'loopback'];
 
-export const OUTCOME_CONDITIONS = ['pass', 'fail', 'always'] as const;
+export const OUTCOME_CONDITIONS = ['pass', 'fail', 'error', 'always'] as const;
 
-export const EdgeCondition = z.string().min(1).describe('pass, fail or always; on edges leaving a router, one of its route labels');
+export const EdgeCondition = z
+  .string()
+  .min(1)
+  .describe(
+    'pass, fail, error (an agent or check that failed for infrastructure reasons after its infra_retries; a flow edge) or always (pass or fail); on edges leaving a router, one of its route labels',
+  );
 
 export const EdgeInput = z.object({
   source: z.string().min(1).describe('Name of the node the edge leaves'),

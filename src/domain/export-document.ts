@@ -14,7 +14,9 @@ export const FORMAT_VERSION = 2;
  * EnsembleInput or LoopSettings); a version-1 file that carries one is refused, naming the version it needs.
  */
 const ENSEMBLE_KEYS_SINCE_VERSION_2 = ['quorum_grace_minutes'] as const;
-const SETTINGS_KEYS_SINCE_VERSION_2 = ['spec_attempt_limit'] as const;
+const SETTINGS_KEYS_SINCE_VERSION_2 = ['spec_attempt_limit', 'infra_retries'] as const;
+/** The edge condition version 2 added: the error outcome of agents and checks (a router's label of that name is older). */
+const ERROR_CONDITION = 'error';
 
 const SUPPORTED_VERSIONS = Array.from({ length: FORMAT_VERSION }, (_, index) => index + 1);
 
@@ -46,15 +48,13 @@ const documentFields = {
   edges: z.array(ExportEdge),
 };
 
+const needsVersion2 = (key: string) => `needs format_version 2 (this file says 1); set format_version to 2 or remove ${key}`;
+
 /** The schema as version 1 reads it: the same, refusing each key of version 2. */
 function ofVersion1<S extends z.ZodType<object>>(schema: S, keysSinceVersion2: readonly string[]) {
   return schema.superRefine((value, ctx) => {
     for (const key of keysSinceVersion2.filter((name) => name in value)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: [key],
-        message: `needs format_version 2 (this file says 1); set format_version to 2 or remove ${key}`,
-      });
+      ctx.addIssue({ code: 'custom', path: [key], message: needsVersion2(key) });
     }
   });
 }
@@ -69,7 +69,8 @@ export const ExportDocument = z.discriminatedUnion(
         settings: ofVersion1(LoopSettings, SETTINGS_KEYS_SINCE_VERSION_2).optional(),
         ensembles: z.array(ofVersion1(EnsembleInput, ENSEMBLE_KEYS_SINCE_VERSION_2)).default([]),
       })
-      .strict(),
+      .strict()
+      .superRefine(refuseErrorConditions),
     z
       .object({
         format_version: z.literal(2),
@@ -82,3 +83,21 @@ export const ExportDocument = z.discriminatedUnion(
   { error: `format_version must be one of ${SUPPORTED_VERSIONS.join(', ')}; a newer file needs a newer canopy` },
 );
 export type ExportDocument = z.infer<typeof ExportDocument>;
+
+/** Version 1 had no error condition: an edge (or ensemble entry) on error is refused unless it leaves a router, where it is a label. */
+function refuseErrorConditions(
+  document: { nodes: ExportNode[]; edges: ExportEdge[]; ensembles: { entry_from_node?: string; entry_condition?: string }[] },
+  ctx: z.RefinementCtx,
+): void {
+  const routers = new Set(document.nodes.filter((node) => node.kind === 'router').map((node) => node.name));
+  const isError = (source: string | undefined, condition: string | undefined) =>
+    condition === ERROR_CONDITION && !(source !== undefined && routers.has(source));
+  document.edges.forEach((edge, index) => {
+    if (isError(edge.source, edge.condition))
+      ctx.addIssue({ code: 'custom', path: ['edges', index, 'condition'], message: needsVersion2('the error edge') });
+  });
+  document.ensembles.forEach((ensemble, index) => {
+    if (isError(ensemble.entry_from_node, ensemble.entry_condition))
+      ctx.addIssue({ code: 'custom', path: ['ensembles', index, 'entry_condition'], message: needsVersion2('the error condition') });
+  });
+}

@@ -7,8 +7,8 @@ export const LoopStatus = z.enum(LOOP_STATUSES);
 export type LoopStatus = z.infer<typeof LoopStatus>;
 
 export const DEFAULT_MAX_ITERATIONS = 5;
-
 export const DEFAULT_SPEC_ATTEMPT_LIMIT = 3;
+export const DEFAULT_INFRA_RETRIES = 2;
 
 export const LoopSettings = z
   .object({
@@ -22,6 +22,15 @@ export const LoopSettings = z
       .optional()
       .describe(
         `Runs a spec may fail before the loop stops running it: a spec that failed this many times blocks the loop until \`loop reset --specs\` gives it new attempts (default ${DEFAULT_SPEC_ATTEMPT_LIMIT})`,
+      ),
+    infra_retries: z
+      .number()
+      .int('must be a whole number')
+      .min(0, 'must be at least 0')
+      .max(10, 'must be at most 10')
+      .optional()
+      .describe(
+        `More attempts an agent or check gets, after 5 s, 10 s, 20 s…, when it fails for infrastructure reasons (spawn failure, a signal, a provider outage, a crash in its first minute) before it takes its error edge (default ${DEFAULT_INFRA_RETRIES}, 0 to 10)`,
       ),
   })
   .strict();

@@ -26,6 +26,10 @@ export const FAILURE_KINDS = [
   'stopped',
   'workflow_closed',
   'quota',
+  'infra_spawn',
+  'infra_signal',
+  'infra_outage',
+  'infra_crash',
 ] as const;
 export const FailureKind = z.enum(FAILURE_KINDS);
 export type FailureKind = z.infer<typeof FailureKind>;

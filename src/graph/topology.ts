@@ -1,6 +1,7 @@
 // The walkable graph of a design: one vertex per node or ensemble, executed steps, loop bodies and budgets.
 // It is plain JSON because the engine hands it to a Temporal workflow.
 import type { Design, DesignNode } from '../domain/design';
+import { ERROR_CONDITION } from './infra-failures';
 import { designWires, isExecuted } from './design-wires';
 import { loopBodies } from './loop-bodies';
 import { ensemblePosition } from './positions';
@@ -51,6 +52,11 @@ export function entryVertex(topology: Topology): string | null {
 /** The executed steps leaving `vertex` that its outcome takes: those whose condition is the outcome or always. */
 export function nextSteps(topology: Topology, vertex: string, outcome: string): Step[] {
   return topology.edges.filter((step) => step.source === vertex && (step.condition === outcome || step.condition === 'always'));
+}
+
+/** The error steps leaving `vertex`, which an agent or check takes when it failed for infrastructure reasons. */
+export function errorSteps(topology: Topology, vertex: string): Step[] {
+  return topology.edges.filter((step) => step.source === vertex && step.condition === ERROR_CONDITION);
 }
 
 function designVertices(design: Design): Vertex[] {

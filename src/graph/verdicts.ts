@@ -1,5 +1,6 @@
 // How a finished process becomes a node outcome: exit codes, timeouts, self-reports and commit rights.
 import type { FailureKind } from '../domain/node-run';
+import { EARLY_CRASH_MS } from './infra-failures';
 
 export interface Verdict {
   outcome: 'pass' | 'fail';
@@ -9,13 +10,21 @@ export interface Verdict {
 
 export interface ProcessEnd {
   exitCode: number | null;
+  /** The signal that ended it; one canopy sent comes with timedOut or cancelled. */
+  signal: string | null;
   timedOut: boolean;
+  cancelled: boolean;
   spawnError: string | null;
   stdout: string;
   /** The limit that killed it, in minutes, when it timed out. */
   limitMinutes: number;
   /** The kill came from the ensemble's straggler limit rather than the node's own timeout. */
   straggler: boolean;
+}
+
+/** An agent's end also says how long it ran, which tells an early crash from a failed attempt at the work. */
+export interface AgentEnd extends ProcessEnd {
+  elapsedMs: number;
 }
 
 export const PASS: Verdict = { outcome: 'pass', failureKind: null, reason: null };
@@ -30,10 +39,10 @@ export interface AgentReport {
 }
 
 /**
- * Timeouts and spawn errors fail whatever was reported. Otherwise an explicit report wins; without
- * one, exit 0 with output passes unless the node requires a report.
+ * Timeouts, spawn errors and outside signals fail whatever was reported. Otherwise an explicit
+ * report wins; without one, exit 0 with output passes unless the node requires a report.
  */
-export function agentVerdict(end: ProcessEnd, report: AgentReport | null, requireReport: boolean): Verdict {
+export function agentVerdict(end: AgentEnd, report: AgentReport | null, requireReport: boolean): Verdict {
   const failure = processFailure(end);
   if (failure) return failure;
   if (report) {
@@ -41,7 +50,7 @@ export function agentVerdict(end: ProcessEnd, report: AgentReport | null, requir
       ? PASS
       : fail('reported_fail', report.output ? `Agent reported fail: ${firstLine(report.output)}` : 'Agent reported fail.');
   }
-  if (end.exitCode !== 0) return fail('exit_code', `Agent exited with code ${end.exitCode}.`);
+  if (end.exitCode !== 0) return earlyCrash(end) ?? fail('exit_code', `Agent exited with code ${end.exitCode}.`);
   if (requireReport) {
     return fail('no_report', 'Agent exited 0 without calling loop_complete_node, and this node has require_report: true.');
   }
@@ -67,12 +76,25 @@ export function headMoveVerdict(input: { subject: string; hasCommitRights: boole
   };
 }
 
+/** Spawn errors that come back however often the spawn is tried: the argv itself is refused. */
+const LASTING_SPAWN_ERRORS = /null bytes|E2BIG|ENAMETOOLONG/;
+
 function processFailure(end: ProcessEnd): Verdict | null {
-  if (end.spawnError) return fail('spawn_error', `Could not start the process: ${end.spawnError}`);
+  if (end.spawnError) {
+    const kind = LASTING_SPAWN_ERRORS.test(end.spawnError) ? 'spawn_error' : 'infra_spawn';
+    return fail(kind, `Could not start the process: ${end.spawnError}`);
+  }
   if (end.timedOut && end.straggler)
     return fail('straggler', `Ensemble member still running after straggler_timeout_minutes (${end.limitMinutes}); killed.`);
   if (end.timedOut) return fail('timeout', `Killed after timeout_minutes (${end.limitMinutes}).`);
+  if (end.signal && !end.cancelled) return fail('infra_signal', `Killed by ${end.signal}, which canopy did not send.`);
   return null;
+}
+
+/** A non-zero exit within the first minute that left no output at all (the report was looked at before). */
+function earlyCrash(end: AgentEnd): Verdict | null {
+  if (end.exitCode === null || end.elapsedMs >= EARLY_CRASH_MS || end.stdout.trim()) return null;
+  return fail('infra_crash', `Agent exited with code ${end.exitCode} after ${Math.round(end.elapsedMs / 1000)} s with no output.`);
 }
 
 function fail(failureKind: FailureKind, reason: string): Verdict {

@@ -16,8 +16,10 @@ import {
 } from '@temporalio/workflow';
 import type { EnsembleRuntime, LoopActivities, QuorumMet, RunContext, RunNodeInput, SpecTopology } from '../activities/contract';
 import { enterLoopback, roundOf, type Rounds } from '../graph/rounds';
-import { entryVertex, nextSteps } from '../graph/topology';
+import { isInfraFailure } from '../graph/infra-failures';
+import { entryVertex, errorSteps, nextSteps, type Step } from '../graph/topology';
 import { mapWithConcurrency, runGracedMembers } from './ensemble-members';
+import { withInfraRetries } from './infra-retries';
 import { PATCHES } from './patches';
 import { currentDetails, graceSummary, memberSummary, nodeSummary, quorumSummary } from './story';
 import {
@@ -79,6 +81,7 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
   const hostQueues = patched(PATCHES.hostQueues);
   const quorumGrace = patched(PATCHES.quorumGrace);
   const attemptLimit = patched(PATCHES.specAttemptLimit);
+  const infraErrorEdge = patched(PATCHES.infraErrorEdge);
 
   const state: LiveState = {
     status: 'running',
@@ -191,9 +194,19 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
       if (kind === 'gate' || kind === 'router') {
         return evaluation(summary).evaluateNode({ ...base, nodeName: name, judgeCommitRights: false });
       }
-      if (kind !== 'ensemble') return execution(summary).runNode({ ...base, nodeName: name, judgeCommitRights: commitRightsEnforced });
+      if (kind !== 'ensemble') return executeProcess(name, base, summary);
 
       return executeEnsemble(name, ensembles[name], base);
+    }
+
+    /** An agent or check; one that failed for infrastructure reasons runs again, each attempt under its own run key. */
+    function executeProcess(name: string, base: Omit<RunNodeInput, 'nodeName' | 'judgeCommitRights'>, summary: string) {
+      const runNode = (runKey: string, what: string) =>
+        execution(what).runNode({ ...base, runKey, nodeName: name, judgeCommitRights: commitRightsEnforced });
+      if (!infraErrorEdge) return runNode(base.runKey, summary);
+      return withInfraRetries(spec.infraRetries ?? 0, (attempt) =>
+        attempt === 1 ? runNode(base.runKey, summary) : runNode(`${base.runKey}:infra-${attempt}`, `${summary}, infra attempt ${attempt}`),
+      );
     }
 
     /** Runs the members (with the quorum grace when the ensemble has one), then joins them in its quorum. */
@@ -286,7 +299,8 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
       if (outcome.committedHead) context.specCommittedHead = outcome.committedHead;
       previousRunId = outcome.nodeRunId;
 
-      const [step] = nextSteps(topology, vertex, outcome.outcome);
+      const infraFailed = infraErrorEdge && isInfraFailure(outcome.failureKind);
+      const [step]: Step[] = infraFailed ? errorSteps(topology, vertex) : nextSteps(topology, vertex, outcome.outcome);
       if (!step) return outcome.outcome === 'fail' ? failSpec(vertex, outcome) : { status: 'completed' };
       if (step.type === 'loopback') {
         const entered = enterLoopback(topology, rounds, step.target);
@@ -309,8 +323,11 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
     }
   }
 
+  // A run continues as new only once it has finished a spec: a fresh run whose first events
+  // already pass the server's threshold would otherwise hand on to the next forever.
+  let finishedASpec = false;
   for (;;) {
-    if (workflowInfo().continueAsNewSuggested) {
+    if (workflowInfo().continueAsNewSuggested && finishedASpec) {
       await continueAsNew<typeof loopRunWorkflow>({ ...input, resume, loopRunId, completedSpecIds });
     }
     const spec = await claims('claim the next spec').claimNextSpec({
@@ -329,6 +346,7 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
       if ((await checkpoint()) === 'skip') {
         await bookkeeping(`spec "${spec.specName}" skipped`).finishSpec({ specId: spec.specId, status: 'skipped' });
         resume = null;
+        finishedASpec = true;
       }
       continue;
     }
@@ -355,6 +373,7 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
     }
     await bookkeeping(`spec "${spec.specName}" completed`).finishSpec({ specId: spec.specId, status: 'completed' });
     completedSpecIds.push(spec.specId);
+    finishedASpec = true;
   }
 
   const finished = await bookkeeping('the loop run completed').finishLoopRun({

@@ -38,4 +38,10 @@ export const PATCHES = {
    * resumed spec that was reset meanwhile starts over.
    */
   specAttemptLimit: 'spec-attempt-limit',
+  /**
+   * An agent or check that failed for infrastructure reasons (infra_* failure kinds) runs again,
+   * infra_retries times after a backoff timer, each attempt its own node run; then it takes its
+   * error edge instead of routing on fail.
+   */
+  infraErrorEdge: 'infra-error-edge',
 } as const;

@@ -121,6 +121,19 @@ describe('import', () => {
     assert.equal('quorum_grace_minutes' in (await exportLoop(store.ctx, loop_id)).ensembles[0], false);
   });
 
+  it('carries infra_retries and error edges through export and import', async () => {
+    const document = {
+      ...seedDocument(),
+      format_version: 2,
+      settings: { infra_retries: 0 },
+      edges: [{ source: 'implementer', target: 'committer', condition: 'error' }],
+    };
+    const { loop_id } = await importLoop(store.ctx, document, { workdir: workdir() });
+    const exported = await exportLoop(store.ctx, loop_id);
+    assert.deepEqual([exported.format_version, exported.settings, exported.edges], [2, document.settings, document.edges]);
+    assert.deepEqual((await getLoop(store.ctx, loop_id)).settings, { infra_retries: 0 });
+  });
+
   it('round-trips: export, import, export gives the same document, with and without models', async () => {
     const original = await importLoop(store.ctx, richDocument(), { workdir: workdir('a') });
     for (const with_models of [true, false]) {
@@ -200,6 +213,47 @@ describe('import refuses a bad file and creates no loop', () => {
       'a spec_attempt_limit of 0',
       () => ({ ...seedDocument(), format_version: 2, settings: { spec_attempt_limit: 0 } }),
       { code: 'invalid_input', field: 'settings.spec_attempt_limit', message: /must be at least 1/ },
+    ],
+    [
+      'a version-1 file with infra_retries',
+      () => ({ ...seedDocument(), settings: { infra_retries: 1 } }),
+      {
+        code: 'invalid_input',
+        field: 'settings.infra_retries',
+        message: /needs format_version 2 \(this file says 1\); set format_version to 2/,
+      },
+    ],
+    [
+      'a version-1 file with an error edge',
+      () => ({ ...seedDocument(), edges: [{ source: 'implementer', target: 'committer', condition: 'error' }] }),
+      { code: 'invalid_input', field: 'edges.0.condition', message: /needs format_version 2 \(this file says 1\)/ },
+    ],
+    [
+      'an infra_retries above 10',
+      () => ({ ...seedDocument(), format_version: 2, settings: { infra_retries: 11 } }),
+      { code: 'invalid_input', field: 'settings.infra_retries', message: /must be at most 10/ },
+    ],
+    [
+      'an error edge leaving a gate',
+      () => ({
+        ...seedDocument(),
+        format_version: 2,
+        nodes: [...seedDocument().nodes, { name: 'gate', kind: 'gate', position: 9, config: { output_contains: 'ok' } }],
+        edges: [{ source: 'gate', target: 'committer', condition: 'error' }],
+      }),
+      { code: 'invalid_input', field: 'edges[0].condition', message: /'error' is not an outcome of 'gate'/ },
+    ],
+    [
+      'an error loopback',
+      () => ({
+        ...seedDocument(),
+        format_version: 2,
+        edges: [
+          { source: 'implementer', target: 'committer', condition: 'pass' },
+          { source: 'committer', target: 'implementer', condition: 'error', type: 'loopback' },
+        ],
+      }),
+      { code: 'invalid_input', field: 'edges[1].condition', message: /loopback on error.*make it a flow edge/ },
     ],
     [
       'a negative quorum_grace_minutes',

@@ -114,8 +114,8 @@ describe('crash safety', () => {
   it('runs the node again, clean and with the reason, when its process died with the machine', async () => {
     const home = tempHome();
     const config = testConfig(home);
-    // The first attempt reports pass and hangs; the retry (the marker file exists) exits 1 without reporting.
-    const script = `if [ -e attempted ]; then exit 1; fi; touch attempted; "${process.execPath}" "${CANOPY_BIN}" node complete --status pass --output first && sleep 300`;
+    // The first attempt reports pass and hangs; the retry (the marker file exists) fails its work: exit 1 with output, no report.
+    const script = `if [ -e attempted ]; then echo no luck; exit 1; fi; touch attempted; "${process.execPath}" "${CANOPY_BIN}" node complete --status pass --output first && sleep 300`;
     writeFileSync(
       path.join(home, 'config.json'),
       JSON.stringify({ platforms: { flaky: { argv: ['bash', '-c', script, 'flaky', '{{prompt}}'] } } }),

@@ -221,9 +221,9 @@ test('edges leaving a router take its labels, its fallback or always', () => {
   assert.match(message, /bug, style, other, always/);
 });
 
-test('edges leaving other vertices take pass, fail or always', () => {
+test('edges leaving agents and checks take pass, fail, error or always', () => {
   const message = onlyIssue(design({ nodes: abc, edges: [edge('a', 'b', 'bug')] }), 'edges[0].condition');
-  assert.match(message, /pass, fail, always/);
+  assert.match(message, /pass, fail, error, always/);
 });
 
 test('an ensemble entry condition is checked against its entry node', () => {

@@ -14,7 +14,7 @@ export interface LoopShape {
   nodes: { name: string; kind: string; position: number; config: Record<string, unknown> }[];
   edges?: { source: string; target: string; condition?: string; type?: string }[];
   ensembles?: Record<string, unknown>[];
-  settings?: { max_iterations?: number; spec_attempt_limit?: number };
+  settings?: { max_iterations?: number; spec_attempt_limit?: number; infra_retries?: number };
 }
 
 export async function loopWithSpecs(

@@ -53,6 +53,21 @@ export const SCENARIOS: Scenario[] = [
       return expectStatus(loopId, (await runToEnd(h.ctx, loopId)).status, 'completed');
     },
   },
+  {
+    // An infra failure, retried once after its backoff, then routed down its error edge.
+    name: 'infra-error-edge',
+    runs: 1,
+    play: (h) =>
+      runOne(
+        h,
+        {
+          settings: { infra_retries: 1 },
+          nodes: [check('killed', 1, 'kill -KILL $$'), check('handler', 2, 'echo handled')],
+          edges: [{ source: 'killed', target: 'handler', condition: 'error' }],
+        },
+        [{ name: 'spec' }],
+      ),
+  },
   { name: 'loopback-round-2', runs: 1, play: (h) => runOne(h, fixLoop('test -f fixed.txt'), [{ name: 'spec' }]) },
   {
     name: 'iteration-limit',

@@ -1,18 +1,37 @@
 // Issues with conditions on executed edges: each must be an outcome of its source (or always), and no
-// outcome of a vertex may match two of the edges leaving it.
+// outcome of a vertex may match two of the edges leaving it. An agent's or check's error outcome
+// (an infrastructure failure) is matched by error edges only, which are flow edges.
 import type { Design } from '../../domain/design';
 import type { Issue } from '../../domain/errors';
 import { RouterConfig } from '../../domain/node';
 import { describeWire, isExecuted, type DesignWire, type ExecutedWire } from '../design-wires';
+import { ERROR_CONDITION } from '../infra-failures';
 import { routerLabels } from '../outcomes';
 import { addTo } from '../search';
 
 const PASS_FAIL = ['pass', 'fail'] as const;
+const PASS_FAIL_ERROR = ['pass', 'fail', ERROR_CONDITION] as const;
 
 export function conditionIssues(design: Design, wires: DesignWire[]): Issue[] {
   const outcomes = vertexOutcomes(design);
   const executed = wires.filter(isExecuted);
-  return [...unknownConditionIssues(executed, outcomes), ...conflictIssues(executed, outcomes)];
+  return [...unknownConditionIssues(executed, outcomes), ...errorLoopbackIssues(executed, outcomes), ...conflictIssues(executed, outcomes)];
+}
+
+/** The error outcome, unlike a router's label of that name, is not what always stands for. */
+function isInfraError(outcomes: readonly string[], outcome: string): boolean {
+  return outcome === ERROR_CONDITION && outcomes === PASS_FAIL_ERROR;
+}
+
+function errorLoopbackIssues(wires: ExecutedWire[], outcomes: Map<string, readonly string[]>): Issue[] {
+  return wires
+    .filter((wire) => wire.type === 'loopback' && isInfraError(outcomes.get(wire.source) ?? [], wire.condition))
+    .map((wire) => ({
+      field: wire.at.condition,
+      message:
+        `${describeWire(wire)} is a loopback on error; another round cannot cure an infrastructure failure ` +
+        '(infra_retries already ran it again), so make it a flow edge to a node that handles the failure',
+    }));
 }
 
 function unknownConditionIssues(wires: ExecutedWire[], outcomes: Map<string, readonly string[]>): Issue[] {
@@ -40,7 +59,8 @@ function conflictIssues(wires: ExecutedWire[], outcomes: Map<string, readonly st
 function conflictsLeaving(vertex: string, outcomes: readonly string[], wires: ExecutedWire[]): Issue[] {
   const conflicts = new Map<string, { wires: ExecutedWire[]; outcomes: string[] }>();
   for (const outcome of outcomes) {
-    const matching = wires.filter((wire) => wire.condition === outcome || wire.condition === 'always');
+    const alwaysMatches = !isInfraError(outcomes, outcome);
+    const matching = wires.filter((wire) => wire.condition === outcome || (alwaysMatches && wire.condition === 'always'));
     if (matching.length < 2) continue;
     const key = matching.map((wire) => wire.at.edge).join('\n');
     const conflict = conflicts.get(key) ?? { wires: matching, outcomes: [] };
@@ -64,6 +84,10 @@ function outcomeList(outcomes: string[]): string {
 function vertexOutcomes(design: Design): Map<string, readonly string[]> {
   const outcomes = new Map<string, readonly string[]>(design.ensembles.map((ensemble) => [ensemble.name, PASS_FAIL]));
   for (const node of design.nodes) {
+    if (node.kind === 'agent' || node.kind === 'check') {
+      outcomes.set(node.name, PASS_FAIL_ERROR);
+      continue;
+    }
     if (node.kind !== 'router') {
       outcomes.set(node.name, PASS_FAIL);
       continue;

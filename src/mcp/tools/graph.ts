@@ -32,7 +32,8 @@ const CONFIG =
   `Kind-specific config (${CONFIG_KEYS}). Agent prompts may use ${placeholders(AGENT_PLACEHOLDERS)}; ` +
   `check commands also ${placeholders(CHECK_PLACEHOLDERS.filter((name) => !(AGENT_PLACEHOLDERS as readonly string[]).includes(name)))}`;
 
-const CONDITION = 'pass, fail or always; on an edge leaving a router, one of its route labels';
+const CONDITION =
+  'pass, fail, error (an agent or check that failed for infrastructure reasons after its infra_retries; flow edges only) or always (pass or fail); on an edge leaving a router, one of its route labels';
 
 const EDGE_TYPE =
   'flow (default: the edges the graph follows, which must form a DAG), loopback (back to an earlier node, starting a new round of a bounded loop), ' +

@@ -12,7 +12,7 @@ import {
   updateLoop,
   UpdateLoopRequest,
 } from '../../client/loops-service';
-import { DEFAULT_MAX_ITERATIONS, DEFAULT_SPEC_ATTEMPT_LIMIT, LoopCreateInput } from '../../domain/loop';
+import { DEFAULT_INFRA_RETRIES, DEFAULT_MAX_ITERATIONS, DEFAULT_SPEC_ATTEMPT_LIMIT, LoopCreateInput } from '../../domain/loop';
 import { HOOK_PLACEHOLDERS } from '../../graph/templates';
 import { toolResult } from '../tool-result';
 import { READ_ONLY, writes } from './annotations';
@@ -20,7 +20,8 @@ import { describeFields, LOOP_ID, LoopIdInput } from './fields';
 
 const SETTINGS =
   `Loop settings; max_iterations is the round budget of every loop-back whose head node sets none (default ${DEFAULT_MAX_ITERATIONS}); ` +
-  `spec_attempt_limit is how many runs a spec may fail before the loop blocks instead of running it again (default ${DEFAULT_SPEC_ATTEMPT_LIMIT})`;
+  `spec_attempt_limit is how many runs a spec may fail before the loop blocks instead of running it again (default ${DEFAULT_SPEC_ATTEMPT_LIMIT}); ` +
+  `infra_retries is how many more attempts (0 to 10, default ${DEFAULT_INFRA_RETRIES}) an agent or check gets after an infrastructure failure before it takes its error edge`;
 
 export function registerLoopTools(server: McpServer, ctx: ClientContext): void {
   server.registerTool(

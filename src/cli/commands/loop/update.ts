@@ -1,4 +1,4 @@
-// `canopy loop update`: rename, describe, move (to another workdir or host), set the round budget or the spec attempt limit, or set or remove the on_completed hook.
+// `canopy loop update`: rename, describe, move (to another workdir or host), set the round budget, the spec attempt limit or infra retries, or set or remove the on_completed hook.
 import path from 'node:path';
 import type { Command } from 'commander';
 import { withContext } from '../../../client/context';
@@ -16,6 +16,7 @@ interface UpdateOptions {
   host?: string | false;
   maxIterations?: number;
   specAttemptLimit?: number;
+  infraRetries?: number;
   removeOnCompleted?: boolean;
   json?: boolean;
 }
@@ -23,14 +24,15 @@ interface UpdateOptions {
 export function registerLoopUpdate(loop: Command): void {
   const command = loop
     .command('update <loop_id>')
-    .description('Change a loop’s name, description, workdir, host, round budget, spec attempt limit or on_completed hook')
+    .description('Change a loop’s name, description, workdir, host, round budget, spec attempt limit, infra retries or on_completed hook')
     .option('--name <name>', 'new name, unique within the workdir')
     .option('--description <text>', 'new description')
     .option('--workdir <dir>', 'new workdir, an existing directory (relative to the current directory)')
     .option('--host <id>', 'host id (CANOPY_HOST_ID) of the machine the workdir is on: only its workers run the nodes')
     .option('--no-host', 'let any worker run the nodes (no host affinity)')
     .option('--max-iterations <n>', 'round budget of loops whose head sets none', Number)
-    .option('--spec-attempt-limit <n>', 'runs a spec may fail before the loop blocks instead of running it again (default 3)', Number);
+    .option('--spec-attempt-limit <n>', 'runs a spec may fail before the loop blocks instead of running it again (default 3)', Number)
+    .option('--infra-retries <n>', 'more attempts (0 to 10, default 2) an agent or check gets after an infrastructure failure', Number);
   jsonOptions(command, 'on-completed', 'hook fired once when a run completes: {"platform", "model"?, "prompt", "timeout_minutes"?}')
     .option('--remove-on-completed', 'remove the on_completed hook')
     .option('--json', 'print JSON')
@@ -41,6 +43,7 @@ export function registerLoopUpdate(loop: Command): void {
         const changedSettings = Object.entries({
           max_iterations: options.maxIterations,
           spec_attempt_limit: options.specAttemptLimit,
+          infra_retries: options.infraRetries,
         }).filter(([, value]) => value !== undefined);
         const updated = await withContext(async (ctx) =>
           updateLoop(ctx, {

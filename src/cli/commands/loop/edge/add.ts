@@ -12,7 +12,11 @@ export function registerEdgeAdd(edge: Command): void {
     .description('Add an edge; a flow edge that would close a cycle is refused (mark it --type loopback)')
     .requiredOption('--source <name>', 'node or ensemble the edge leaves')
     .requiredOption('--target <name>', 'node or ensemble the edge enters')
-    .option('--condition <condition>', 'pass, fail, always, or a route label of a router source', 'pass')
+    .option(
+      '--condition <condition>',
+      'pass, fail, error (infrastructure failure of an agent or check), always, or a route label of a router source',
+      'pass',
+    )
     .addOption(new Option('--type <type>', 'edge type').choices(EDGE_TYPES).default('flow'))
     .option('--json', 'print JSON')
     .action(

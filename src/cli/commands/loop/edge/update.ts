@@ -10,7 +10,10 @@ export function registerEdgeUpdate(edge: Command): void {
   edge
     .command('update <edge_id>')
     .description('Change an edge’s condition or type')
-    .option('--condition <condition>', 'pass, fail, always, or a route label of a router source')
+    .option(
+      '--condition <condition>',
+      'pass, fail, error (infrastructure failure of an agent or check), always, or a route label of a router source',
+    )
     .addOption(new Option('--type <type>', 'edge type').choices(EDGE_TYPES))
     .option('--json', 'print JSON')
     .action(

@@ -1,0 +1,23 @@
+// Infrastructure failures: an agent or check that could not do its work for reasons outside the
+// work. They are retried with a backoff, then take the node's error edge, never its fail edge.
+import type { FailureKind } from '../domain/node-run';
+
+/** The condition of the edge such a node takes once its infra retries ran out. */
+export const ERROR_CONDITION = 'error';
+
+const INFRA_FAILURE_KINDS: readonly FailureKind[] = ['infra_spawn', 'infra_signal', 'infra_outage', 'infra_crash'];
+
+/** How long a crash may take to count as one: a CLI that dies this early did no work. */
+export const EARLY_CRASH_MS = 60_000;
+
+const FIRST_BACKOFF_MS = 5_000;
+const MAX_BACKOFF_MS = 60_000;
+
+export function isInfraFailure(kind: FailureKind | null): boolean {
+  return kind !== null && INFRA_FAILURE_KINDS.includes(kind);
+}
+
+/** The wait before infra retry `retry` (1 for the first): 5 s, doubling, at most a minute. */
+export function infraBackoffMs(retry: number): number {
+  return Math.min(FIRST_BACKOFF_MS * 2 ** (retry - 1), MAX_BACKOFF_MS);
+}
