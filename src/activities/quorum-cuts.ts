@@ -4,7 +4,7 @@ import { findNodeRunByKey, insertNodeRun, updateNodeRun } from '../store/node-ru
 import type { RecordCutMembersInput } from './contract';
 import type { ActivityDeps } from './deps';
 import { loadScene } from './node-scene';
-import { subjectOf } from './run-record';
+import { newRunOf, subjectOf } from './run-record';
 
 export function quorumCutActivities(deps: ActivityDeps) {
   /** Idempotent: a run already ended keeps its outcome, so a second try records nothing new. */
@@ -29,16 +29,8 @@ export function quorumCutActivities(deps: ActivityDeps) {
       return started.id;
     }
     const scene = await loadScene(deps, { ...input, nodeName: member.nodeName, previousRunId: null });
-    const subject = subjectOf(scene);
     const run = await insertNodeRun(deps.db, {
-      run_key: member.runKey,
-      loop_id: subject.loopId,
-      spec_id: subject.specId,
-      node_id: subject.nodeId,
-      node_name: subject.nodeName,
-      kind: subject.kind,
-      workflow_id: input.workflowId,
-      round: input.round,
+      ...newRunOf(subjectOf(scene), { ...input, runKey: member.runKey }),
       ...ended,
       reason: `Not started: ${met} and ${grace} before its turn came.`,
       ended_at: new Date().toISOString(),

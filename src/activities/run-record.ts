@@ -34,6 +34,20 @@ export function subjectOf(scene: NodeScene): RunSubject {
   return { loopId: scene.loop.id, specId: scene.spec.id, nodeId: scene.node.id, nodeName: scene.node.name, kind: scene.node.kind };
 }
 
+/** The fields a new node run takes from what it is about and which execution it records. */
+export function newRunOf(subject: RunSubject, execution: Pick<OpenRunInput, 'runKey' | 'workflowId' | 'round'>) {
+  return {
+    run_key: execution.runKey,
+    loop_id: subject.loopId,
+    spec_id: subject.specId,
+    node_id: subject.nodeId,
+    node_name: subject.nodeName,
+    kind: subject.kind,
+    workflow_id: execution.workflowId,
+    round: execution.round,
+  };
+}
+
 /** A node run as an attempt opens it, with the process an earlier attempt left running or finished, if any. */
 export interface OpenedRun {
   run: NodeRun;
@@ -51,14 +65,7 @@ export async function openNodeRun(deps: ActivityDeps, subject: RunSubject, input
   const earlier = input.infraAttempt > 1 ? await findNodeRunByKey(deps.db, input.runKey) : undefined;
   if (!earlier) {
     const run = await insertNodeRun(deps.db, {
-      run_key: input.runKey,
-      loop_id: subject.loopId,
-      spec_id: subject.specId,
-      node_id: subject.nodeId,
-      node_name: subject.nodeName,
-      kind: subject.kind,
-      workflow_id: input.workflowId,
-      round: input.round,
+      ...newRunOf(subject, input),
       infra_attempt: input.infraAttempt,
       head_before: input.headBefore ?? null,
       executed_host: deps.hostId,
