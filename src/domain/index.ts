@@ -12,3 +12,4 @@ export * from './errors';
 export * from './design';
 export * from './defaults';
 export * from './schedule';
+export * from './sandbox';

@@ -3,7 +3,7 @@
 // latest schema.
 import path from 'node:path';
 import { Kysely, sql, type Generated, type Insertable, type Selectable, type Transaction, type Updateable } from 'kysely';
-import type { EdgeType, FailureKind, LoopStatus, NodeKind, NodeRunStatus, SpecStatus } from '../domain';
+import type { EdgeType, FailureKind, LoopStatus, NodeKind, NodeRunStatus, SandboxStatus, SpecStatus } from '../domain';
 import { postgresDialect, sqliteDialect } from './dialects';
 import { migrateToLatest } from './migrations';
 
@@ -158,6 +158,20 @@ export interface LoopSchedulesTable {
   updated_at: string;
 }
 
+export interface SandboxesTable {
+  id: string;
+  loop_id: string;
+  loop_run_id: string;
+  branch: string;
+  path: string;
+  base_head: string;
+  host: string | null;
+  status: Generated<SandboxStatus>;
+  landed_commit: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   loops: LoopsTable;
   nodes: NodesTable;
@@ -170,6 +184,7 @@ export interface Database {
   node_runs: NodeRunsTable;
   loop_runs: LoopRunsTable;
   loop_schedules: LoopSchedulesTable;
+  sandboxes: SandboxesTable;
 }
 
 export type LoopRow = Selectable<LoopsTable>;
@@ -202,6 +217,7 @@ export type NodeRunRowUpdate = Updateable<NodeRunsTable>;
 export type LoopRunRow = Selectable<LoopRunsTable>;
 export type NewLoopRunRow = Insertable<LoopRunsTable>;
 export type LoopRunRowUpdate = Updateable<LoopRunsTable>;
+export type SandboxRow = Selectable<SandboxesTable>;
 
 /** What every repository function takes first, so it can run inside a caller's transaction. */
 export type DatabaseOrTransaction = Kysely<Database> | Transaction<Database>;

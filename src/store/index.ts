@@ -12,3 +12,4 @@ export * from './blueprints-repository';
 export * from './node-runs-repository';
 export * from './loop-runs-repository';
 export * from './schedules-repository';
+export * from './sandboxes-repository';

@@ -231,6 +231,27 @@ const specFailureCounts: Migration = {
   },
 };
 
+/** Runs that work in a git worktree of their loop's workdir, on a branch of their own, until landed or discarded. */
+const sandboxes: Migration = {
+  async up(db: Kysely<any>): Promise<void> {
+    await db.schema
+      .createTable('sandboxes')
+      .addColumn('id', 'text', (col) => col.primaryKey())
+      .addColumn('loop_id', 'text', (col) => col.notNull().references('loops.id').onDelete('cascade'))
+      .addColumn('loop_run_id', 'text', (col) => col.notNull().unique())
+      .addColumn('branch', 'text', (col) => col.notNull())
+      .addColumn('path', 'text', (col) => col.notNull())
+      .addColumn('base_head', 'text', (col) => col.notNull())
+      .addColumn('host', 'text')
+      .addColumn('status', 'text', (col) => col.notNull().defaultTo('active'))
+      .addColumn('landed_commit', 'text')
+      .addColumn('created_at', 'text', (col) => col.notNull())
+      .addColumn('updated_at', 'text', (col) => col.notNull())
+      .execute();
+    await db.schema.createIndex('sandboxes_loop_id_index').on('sandboxes').column('loop_id').execute();
+  },
+};
+
 /** Every migration by name; the order prefix is the order they run in. */
 const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '001_initial': initial,
@@ -241,6 +262,7 @@ const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '006_loop_schedules': loopSchedules,
   '007_ensemble_quorum_grace': ensembleQuorumGrace,
   '008_spec_failure_counts': specFailureCounts,
+  '011_sandboxes': sandboxes,
 };
 
 /** The migrations a store up to date has run, in order. */
