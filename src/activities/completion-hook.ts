@@ -14,8 +14,9 @@ export const HOOK_NODE_NAME = 'on_completed';
 
 export function completionHookActivities(deps: ActivityDeps) {
   return {
-    async runCompletionHook(input: { loopId: string; loopRunId: string; completedSpecIds: string[] }): Promise<void> {
-      const loop = await getLoop(deps.db, input.loopId);
+    async runCompletionHook(input: { loopId: string; loopRunId: string; completedSpecIds: string[]; workdir?: string }): Promise<void> {
+      const stored = await getLoop(deps.db, input.loopId);
+      const loop = stored && input.workdir ? { ...stored, workdir: input.workdir } : stored;
       const hook = loop?.on_completed;
       // Runs recorded before the local-bookkeeping patch call this for every completion.
       if (!loop || !hook) return;

@@ -31,6 +31,8 @@ export interface RunContext {
   specId: string;
   specStartHead: string;
   specCommittedHead: string;
+  /** Where the run works when it is not the loop's workdir: its sandbox (absent otherwise, and in runs recorded before sandboxes). */
+  workdir?: string;
 }
 
 export interface RunNodeInput extends RunContext {
@@ -96,6 +98,21 @@ export interface ClaimedSpec {
   startsOver?: boolean;
 }
 
+export interface OpenSandboxInput {
+  loopId: string;
+  loopRunId: string;
+  /** The loop's workdir, whose repository the worktree is made of. */
+  workdir: string;
+  /** The sandbox a failed run worked in, when it is continued; null makes or finds the run's own. */
+  sandboxId: string | null;
+}
+
+export interface OpenedSandbox {
+  sandboxId: string;
+  /** The run's workdir inside the worktree. */
+  workdir: string;
+}
+
 export interface LoopActivities {
   beginLoopRun(input: { loopId: string; queueId: string | null; workflowId: string; loopRunId: string | null }): Promise<{
     loopRunId: string;
@@ -112,6 +129,8 @@ export interface LoopActivities {
   }): Promise<ClaimedSpec | null>;
   loadTopology(input: { loopId: string }): Promise<SpecTopology>;
   readHead(input: { workdir: string }): Promise<string>;
+  /** Makes (or, on a retry or a continued run, finds) the run's worktree on its own branch; runs on the workdir's host. */
+  openSandbox(input: OpenSandboxInput): Promise<OpenedSandbox>;
   runNode(input: RunNodeInput): Promise<NodeOutcome>;
   evaluateNode(input: RunNodeInput): Promise<NodeOutcome>;
   joinQuorum(input: JoinQuorumInput): Promise<NodeOutcome>;
@@ -122,7 +141,7 @@ export interface LoopActivities {
   setLoopStatus(input: { loopId: string; status: LoopStatus }): Promise<void>;
   /** Says whether a completed loop has an on_completed hook to run. */
   finishLoopRun(input: FinishLoopRunInput): Promise<{ hasCompletionHook: boolean }>;
-  runCompletionHook(input: { loopId: string; loopRunId: string; completedSpecIds: string[] }): Promise<void>;
+  runCompletionHook(input: { loopId: string; loopRunId: string; completedSpecIds: string[]; workdir?: string }): Promise<void>;
   /** What an autorun Schedule does when it fires; returns what it did, for the Temporal UI. */
   resumeLoop(input: { loopId: string }): Promise<string>;
   /** What a recurring Schedule does when it fires: start the run as `canopy loop run` would, unless one is open or there is no work. */

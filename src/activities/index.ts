@@ -6,6 +6,7 @@ import type { ActivityDeps } from './deps';
 import { nonRetryableWhenDeterministic } from './failures';
 import { nodeActivities } from './node-activities';
 import { quorumCutActivities } from './quorum-cuts';
+import { sandboxActivities } from './sandbox-activities';
 import { scheduleActivities } from './schedule-activities';
 
 export function createActivities(deps: ActivityDeps): LoopActivities {
@@ -13,6 +14,7 @@ export function createActivities(deps: ActivityDeps): LoopActivities {
     ...bookkeepingActivities(deps),
     ...nodeActivities(deps),
     ...quorumCutActivities(deps),
+    ...sandboxActivities(deps),
     ...completionHookActivities(deps),
     ...scheduleActivities(deps),
     resumeLoop: ({ loopId }) => deps.resumeLoop(loopId),

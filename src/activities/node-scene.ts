@@ -32,7 +32,8 @@ export async function loadScene(
   if (!loop) throw ApplicationFailure.nonRetryable(`Loop ${input.loopId} no longer exists.`, 'missing');
   if (!node) throw ApplicationFailure.nonRetryable(`Node '${input.nodeName}' no longer exists in loop ${loop.name}.`, 'missing');
   if (!spec) throw ApplicationFailure.nonRetryable(`Spec ${input.specId} no longer exists.`, 'missing');
-  return { loop, node, spec, previous: previous ?? null };
+  // A sandboxed run works in its worktree: every reader of the scene's workdir then uses it.
+  return { loop: input.workdir ? { ...loop, workdir: input.workdir } : loop, node, spec, previous: previous ?? null };
 }
 
 /** The values of the node template placeholders (check commands also get the two heads). */

@@ -38,9 +38,8 @@ import {
   type ResumePoint,
 } from './shared';
 
-type SpecResult =
-  | { status: 'completed' }
-  | { status: 'failed'; vertex: string; outcome: Pick<NodeOutcome, 'failureKind' | 'reason'>; resume: ResumePoint | null };
+type FailedSpec = { status: 'failed'; vertex: string; outcome: Pick<NodeOutcome, 'failureKind' | 'reason'>; resume: ResumePoint | null };
+type SpecResult = { status: 'completed' } | FailedSpec;
 
 export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResult> {
   const { loopId, engine } = input;
@@ -113,12 +112,13 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
   }
 
   const workflowId = workflowInfo().workflowId;
-  const { loopRunId, workdir, host } = await claims('begin the loop run').beginLoopRun({
+  const begun = await claims('begin the loop run').beginLoopRun({
     loopId,
     queueId,
     workflowId,
     loopRunId: input.loopRunId ?? null,
   });
+  const { loopRunId, host } = begun;
   // What touches the workdir runs on its host's queue; a loop with no host, or a run recorded
   // before host queues, leaves it on the workflow's own queue, where any worker takes it.
   const hostQueue = hostQueues && host ? hostTaskQueue(workflowInfo().taskQueue, host) : undefined;
@@ -129,6 +129,37 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
     hostQueue ? proxyActivities<LoopActivities>({ ...bookkeepingOptions, ...onHost, summary }) : bookkeeping(summary);
   const completedSpecIds = [...(input.completedSpecIds ?? [])];
   let resume = input.resume ?? null;
+
+  async function failRun(result: FailedSpec): Promise<LoopRunResult> {
+    const failure = {
+      failingNode: result.vertex,
+      failureKind: result.outcome.failureKind,
+      reason: result.outcome.reason,
+    };
+    await bookkeeping('the loop run failed').finishLoopRun({
+      loopId,
+      loopRunId,
+      status: 'failed',
+      ...failure,
+      resume: result.resume && JSON.stringify(result.resume),
+    });
+    state.status = 'failed';
+    tell(true);
+    return { status: 'failed', ...failure, completedSpecIds };
+  }
+
+  // A sandboxed run works in its own worktree, made where the workdir is; a sandbox that cannot be
+  // made fails the run with the reason before any spec is claimed.
+  const sandbox =
+    input.sandbox && patched(PATCHES.sandboxedRuns)
+      ? await proxyActivities<LoopActivities>({ ...bookkeepingOptions, ...onHost, summary: 'open the sandbox' })
+          .openSandbox({ loopId, loopRunId, workdir: begun.workdir, sandboxId: input.sandboxId ?? null })
+          .catch((error: unknown) => unrunnable(error, '(sandbox)'))
+      : null;
+  if (sandbox && 'status' in sandbox) return failRun(sandbox);
+  const workdir = sandbox?.workdir ?? begun.workdir;
+  /** What tells the activities to work in the sandbox rather than the loop's workdir. */
+  const sandboxWorkdir = sandbox ? { workdir: sandbox.workdir } : {};
 
   /** Between nodes: honour a pause or a blocker, and say how to go on when one was lifted. */
   async function checkpoint(): Promise<ContinueStrategy | null> {
@@ -158,6 +189,7 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
       specId,
       specStartHead: from?.specStartHead ?? (await headReading('HEAD at the start of the spec').readHead({ workdir })),
       specCommittedHead: from?.specCommittedHead ?? '',
+      ...sandboxWorkdir,
     };
     let rounds: Rounds = from?.rounds ?? {};
     let previousRunId = from?.previousRunId ?? null;
@@ -355,21 +387,7 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
     resume = null;
     if (result.status === 'failed') {
       await bookkeeping(`spec "${spec.specName}" failed`).finishSpec({ specId: spec.specId, status: 'failed' });
-      const failure = {
-        failingNode: result.vertex,
-        failureKind: result.outcome.failureKind,
-        reason: result.outcome.reason,
-      };
-      await bookkeeping('the loop run failed').finishLoopRun({
-        loopId,
-        loopRunId,
-        status: 'failed',
-        ...failure,
-        resume: result.resume && JSON.stringify(result.resume),
-      });
-      state.status = 'failed';
-      tell(true);
-      return { status: 'failed', ...failure, completedSpecIds };
+      return failRun(result);
     }
     await bookkeeping(`spec "${spec.specName}" completed`).finishSpec({ specId: spec.specId, status: 'completed' });
     completedSpecIds.push(spec.specId);
@@ -388,7 +406,7 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
   state.status = 'completed';
   tell(true);
   if (!localBookkeeping || finished.hasCompletionHook) {
-    await execution('on_completed hook').runCompletionHook({ loopId, loopRunId, completedSpecIds });
+    await execution('on_completed hook').runCompletionHook({ loopId, loopRunId, completedSpecIds, ...sandboxWorkdir });
   }
   return { status: 'completed', failingNode: null, failureKind: null, reason: null, completedSpecIds };
 }
@@ -398,7 +416,7 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
  * its retries ran out) ends the loop run as failed with the reason, leaving no resume point;
  * anything else is a bug and fails the task.
  */
-function unrunnable(error: unknown, vertex: string): SpecResult {
+function unrunnable(error: unknown, vertex: string): FailedSpec {
   const fromLocalActivity = error instanceof ApplicationFailure && patched(PATCHES.localFailuresFailTheRun);
   if (!(error instanceof ActivityFailure) && !fromLocalActivity) throw error;
   const reason = error instanceof ActivityFailure ? (error.cause?.message ?? error.message) : error.message;

@@ -44,4 +44,9 @@ export const PATCHES = {
    * error edge instead of routing on fail.
    */
   infraErrorEdge: 'infra-error-edge',
+  /**
+   * A sandboxed run (`sandbox` in its input) first opens its git worktree with an activity on the
+   * workdir's host, then runs every node, HEAD reading and the completion hook there.
+   */
+  sandboxedRuns: 'sandboxed-runs',
 } as const;

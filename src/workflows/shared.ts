@@ -42,6 +42,10 @@ export interface LoopRunInput {
   loopRunId?: string | null;
   completedSpecIds?: string[];
   engine: EngineSettings;
+  /** Work in a git worktree of the workdir on a branch of the run's own, instead of in the workdir. */
+  sandbox?: boolean;
+  /** With sandbox: the worktree a failed run worked in, which this continuation goes on in. */
+  sandboxId?: string | null;
 }
 
 export interface EngineSettings {

@@ -1,0 +1,55 @@
+// The activity that gives a sandboxed run its worktree: made on the workdir's host, recorded in the store.
+import path from 'node:path';
+import { ApplicationFailure } from '@temporalio/activity';
+import { sandboxBranch } from '../domain/sandbox';
+import { getSandbox, insertSandbox, sandboxOfRun, updateSandbox } from '../store/sandboxes-repository';
+import type { OpenSandboxInput, OpenedSandbox } from './contract';
+import type { ActivityDeps } from './deps';
+import { addWorktree, repositoryRoot, workdirInWorktree } from './sandbox-git';
+
+/** Where a run's worktree lives: the worker's canopy home, outside every repository. */
+export const sandboxPath = (home: string, loopRunId: string): string => path.join(home, 'sandboxes', loopRunId);
+
+export function sandboxActivities(deps: ActivityDeps) {
+  return {
+    /**
+     * The run's sandbox: the one it already has (a retry, a run continued as new), the one a failed
+     * run worked in when it is continued (`sandboxId`), or a new worktree on its own branch.
+     */
+    async openSandbox(input: OpenSandboxInput): Promise<OpenedSandbox> {
+      const repository = await repositoryRoot(input.workdir);
+      if (repository.root === undefined) {
+        throw ApplicationFailure.nonRetryable(
+          `A sandboxed run needs its workdir in a git repository with a commit, but ${repository.problem}; ` +
+            'commit there (git init && git commit), or run without sandbox.',
+          'invalid_config',
+        );
+      }
+      const { root } = repository;
+      const existing = input.sandboxId ? await getSandbox(deps.db, input.sandboxId) : await sandboxOfRun(deps.db, input.loopRunId);
+      if (existing && existing.status !== 'active') {
+        throw ApplicationFailure.nonRetryable(
+          `Sandbox ${existing.id} was ${existing.status}; reset the loop and run it again.`,
+          'invalid_config',
+        );
+      }
+      const branch = existing?.branch ?? sandboxBranch(input.loopRunId);
+      const worktree = existing?.path ?? sandboxPath(deps.home, input.loopRunId);
+      const { baseHead } = await addWorktree(input.workdir, worktree, branch);
+      const opened = (sandboxId: string) => ({ sandboxId, workdir: workdirInWorktree(input.workdir, root, worktree) });
+      if (existing) {
+        if (existing.loop_run_id !== input.loopRunId) await updateSandbox(deps.db, existing.id, { loop_run_id: input.loopRunId });
+        return opened(existing.id);
+      }
+      const created = await insertSandbox(deps.db, {
+        loop_id: input.loopId,
+        loop_run_id: input.loopRunId,
+        branch,
+        path: worktree,
+        base_head: baseHead,
+        host: deps.hostId,
+      });
+      return opened(created.id);
+    },
+  };
+}
