@@ -8,6 +8,7 @@ import { registerLoopLifecycle } from './commands/loop/lifecycle';
 import { registerMcp } from './commands/mcp';
 import { registerNode } from './commands/node';
 import { registerQueue } from './commands/queue';
+import { registerSandbox } from './commands/sandbox';
 import { registerSpec } from './commands/spec';
 import { registerUp } from './commands/up';
 import { registerWorker } from './commands/worker';
@@ -25,6 +26,7 @@ export function buildProgram(): Command {
   registerSpec(program);
   registerQueue(program);
   registerBlueprint(program);
+  registerSandbox(program);
   registerMcp(program);
   return program;
 }

@@ -1,9 +1,11 @@
 // `loop info`: a loop's status, specs, last run (failing node, reason, resume point) and the live workflow state.
 import type { Loop } from '../domain/loop';
+import type { Sandbox } from '../domain/sandbox';
 import type { SpecStatus } from '../domain/spec';
 import { redact } from '../graph/redact';
 import { latestLoopRun } from '../store/loop-runs-repository';
 import { getQueue } from '../store/queues-repository';
+import { sandboxOfRun } from '../store/sandboxes-repository';
 import { getSpec, listSpecs } from '../store/specs-repository';
 import type { LiveState, ResumePoint } from '../workflows/shared';
 import type { ClientContext } from './context';
@@ -46,6 +48,8 @@ export interface LoopStatusReport {
     ended_at: string | null;
     /** The run's page in the Temporal UI, when canopy knows where the UI is. */
     temporal_ui_url: string | null;
+    /** The git worktree a sandboxed run works in (sandbox_list has more); null when it worked in the workdir. */
+    sandbox: Pick<Sandbox, 'id' | 'status' | 'branch' | 'path'> | null;
   } | null;
   /** Progress of the queue the last run drained, rebuilt from its specs' statuses. */
   queue: { queue_id: string; specs: SpecLine[] } | null;
@@ -100,6 +104,7 @@ export async function loopStatus(ctx: ClientContext, loopId: string): Promise<Lo
           started_at: run.started_at,
           ended_at: run.ended_at,
           temporal_ui_url: ctx.config.temporalUiUrl && workflowPageUrl(ctx.config.temporalUiUrl, ctx.config.namespace, run.workflow_id),
+          sandbox: await sandboxLine(ctx, run.id),
         }
       : null,
     queue: run?.queue_id ? await queueProgress(ctx, run.queue_id) : null,
@@ -111,6 +116,11 @@ export async function loopStatus(ctx: ClientContext, loopId: string): Promise<Lo
     picture: await loopPicture(ctx, loop.id, live),
     warnings,
   };
+}
+
+async function sandboxLine(ctx: ClientContext, loopRunId: string): Promise<NonNullable<LoopStatusReport['last_run']>['sandbox']> {
+  const sandbox = await sandboxOfRun(ctx.db, loopRunId);
+  return sandbox ? { id: sandbox.id, status: sandbox.status, branch: sandbox.branch, path: sandbox.path } : null;
 }
 
 /** The Temporal UI's page of a workflow: its latest run. */

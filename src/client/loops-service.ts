@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { Id } from '../domain/common';
 import { CanopyError, invalidInput, parseOrThrow } from '../domain/errors';
 import { LoopCreateInput, LoopUpdateInput, type Loop, type LoopStatus } from '../domain/loop';
+import type { Sandbox } from '../domain/sandbox';
 import { HOOK_PLACEHOLDERS, unknownPlaceholders } from '../graph/templates';
 import { isUniqueViolation } from '../store/constraint-errors';
 import type { DatabaseOrTransaction } from '../store/database';
@@ -14,6 +15,7 @@ import {
   listLoops as listLoopRows,
   updateLoop as updateLoopRow,
 } from '../store/loops-repository';
+import { listSandboxes } from '../store/sandboxes-repository';
 import { listSpecs, type StoredSpec } from '../store/specs-repository';
 import type { ClientContext } from './context';
 import { reconcileLoop } from './closed-runs-service';
@@ -62,10 +64,19 @@ export async function getLoop(ctx: ClientContext, loopId: string): Promise<LoopD
  * loop_get with what Temporal knows: a warning when no worker serves the loop's host, so its
  * nodes would wait (none when Temporal does not answer within about a second).
  */
-export async function getLoopWithWarnings(ctx: ClientContext, loopId: string): Promise<LoopDetail & { warnings: string[] }> {
+export async function getLoopWithWarnings(
+  ctx: ClientContext,
+  loopId: string,
+): Promise<LoopDetail & { warnings: string[]; sandboxes: ActiveSandbox[] }> {
   const loop = await getLoop(ctx, loopId);
-  return { ...loop, warnings: await hostWarnings(ctx, loop) };
+  const sandboxes = (await listSandboxes(ctx.db, { loopId: loop.id }))
+    .filter((sandbox) => sandbox.status === 'active')
+    .map(({ id, loop_run_id, branch, path }) => ({ id, loop_run_id, branch, path }));
+  return { ...loop, warnings: await hostWarnings(ctx, loop), sandboxes };
 }
+
+/** A sandbox of the loop not yet landed or discarded: sandbox_land or sandbox_discard ends it. */
+export type ActiveSandbox = Pick<Sandbox, 'id' | 'loop_run_id' | 'branch' | 'path'>;
 
 /** Changes name, description, workdir, host, settings (replaced whole) or the on_completed hook (null removes it). */
 export async function updateLoop(ctx: ClientContext, request: unknown): Promise<Loop> {

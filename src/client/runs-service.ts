@@ -2,11 +2,13 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { loadFileConfig } from '../agents/config';
 import { DEFAULT_ENSEMBLE_CONCURRENCY } from '../domain/defaults';
-import { CanopyError, notFound } from '../domain/errors';
+import { repositoryRoot } from '../activities/sandbox-git';
+import { CanopyError, invalidInput, notFound } from '../domain/errors';
 import type { Loop } from '../domain/loop';
 import { latestLoopRun, type LoopRun } from '../store/loop-runs-repository';
 import { setLoopStatus } from '../store/loops-repository';
 import { getQueue } from '../store/queues-repository';
+import { sandboxOfRun } from '../store/sandboxes-repository';
 import { listSpecs } from '../store/specs-repository';
 import { LOOP_ID_KEY, LOOP_NAME_KEY, LOOP_STATUS_KEY, WORKDIR_KEY } from '../temporal/search-attributes';
 import type { loopRunWorkflow } from '../workflows/loop-run';
@@ -36,14 +38,26 @@ export interface StartedRun {
   workers_polling: number;
   /** What may keep the run from going on: no worker on the task queue, or none on the loop's host. */
   warnings: string[];
+  /** The run works in a git worktree of its own (see sandbox_list), not in the loop's workdir. */
+  sandboxed: boolean;
 }
 
-export async function startLoopRun(ctx: ClientContext, loopId: string, options: { queueId?: string | null } = {}): Promise<StartedRun> {
+export async function startLoopRun(
+  ctx: ClientContext,
+  loopId: string,
+  options: { queueId?: string | null; sandbox?: boolean } = {},
+): Promise<StartedRun> {
   const loop = await requireLoop(ctx.db, loopId);
   if (loop.archived)
     throw new CanopyError('refused', `Loop ${loop.id} is archived; restore it with \`canopy loop restore ${loop.id}\` before running it.`);
   await requireWork(ctx, loop, options.queueId ?? null);
-  return startWorkflow(ctx, loop, { loopId: loop.id, queueId: options.queueId ?? null, resume: null });
+  if (options.sandbox) await requireSandboxable(ctx, loop);
+  return startWorkflow(ctx, loop, {
+    loopId: loop.id,
+    queueId: options.queueId ?? null,
+    resume: null,
+    ...(options.sandbox && { sandbox: true }),
+  });
 }
 
 export async function waitForLoopRun(ctx: ClientContext, loopId: string): Promise<LoopRunResult> {
@@ -80,7 +94,8 @@ export async function continueLoop(
         'refused',
         `Loop ${loop.id} failed without a resume point; reset it with \`canopy loop reset ${loop.id}\` and run it again.`,
       );
-    await startWorkflow(ctx, loop, { loopId: loop.id, queueId: last?.queue_id ?? null, resume: { ...resume, strategy } });
+    const sandbox = last && (await sandboxToContinueIn(ctx, loop, last));
+    await startWorkflow(ctx, loop, { loopId: loop.id, queueId: last?.queue_id ?? null, resume: { ...resume, strategy }, ...sandbox });
     return { loop_id: loop.id, strategy, resumed: 'new_run' };
   }
   throw new CanopyError('refused', `Loop ${loop.id} is ${loop.status}; continue applies to paused, blocked or failed loops.`);
@@ -211,7 +226,14 @@ async function startWorkflow(ctx: ClientContext, loop: Loop, input: Omit<LoopRun
         : []),
       ...(loop.host && hostPollers === 0 ? [unservedHostWarning({ name: loop.name, host: loop.host })] : []),
     ];
-    return { loop_id: loop.id, workflow_id: workflowId, run_id: handle.firstExecutionRunId, workers_polling: workersPolling, warnings };
+    return {
+      loop_id: loop.id,
+      workflow_id: workflowId,
+      run_id: handle.firstExecutionRunId,
+      workers_polling: workersPolling,
+      warnings,
+      sandboxed: input.sandbox === true,
+    };
   } catch (error) {
     const { WorkflowExecutionAlreadyStartedError } = temporalClientSdk();
     if (error instanceof WorkflowExecutionAlreadyStartedError) {
@@ -238,6 +260,33 @@ async function requireWork(ctx: ClientContext, loop: Loop, queueId: string | nul
       `Loop ${loop.id} has no pending specs; add one with \`canopy spec create --loop ${loop.id} --name <name> --content <text>\`, or reset the loop.`,
     );
   }
+}
+
+/** A sandboxed run needs a repository with a commit; checked here when the workdir is on this machine, else by the run on its host. */
+async function requireSandboxable(ctx: ClientContext, loop: Loop): Promise<void> {
+  if (loop.host && loop.host !== ctx.config.hostId) return;
+  const repository = await repositoryRoot(loop.workdir);
+  if (repository.root === undefined) {
+    throw invalidInput(`A sandboxed run of loop ${loop.id}`, [
+      {
+        field: 'sandbox',
+        message: `needs the loop's workdir in a git repository with at least one commit, but ${repository.problem}; commit there first (git init && git add -A && git commit), or run without sandbox`,
+      },
+    ]);
+  }
+}
+
+/** A failed run that worked in a sandbox continues there; one whose sandbox was landed or discarded cannot. */
+async function sandboxToContinueIn(ctx: ClientContext, loop: Loop, run: LoopRun): Promise<Pick<LoopRunInput, 'sandbox' | 'sandboxId'>> {
+  const sandbox = await sandboxOfRun(ctx.db, run.id);
+  if (!sandbox) return {};
+  if (sandbox.status !== 'active') {
+    throw new CanopyError(
+      'refused',
+      `Loop ${loop.id} failed in sandbox ${sandbox.id}, which was ${sandbox.status}, so its run cannot go on there; reset it with \`canopy loop reset ${loop.id}\` and run it again.`,
+    );
+  }
+  return { sandbox: true, sandboxId: sandbox.id };
 }
 
 async function handleOf(ctx: ClientContext, loopId: string): Promise<WorkflowHandle<typeof loopRunWorkflow>> {

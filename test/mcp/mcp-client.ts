@@ -54,6 +54,9 @@ export const ALL_TOOLS = [
   'queue_remove_spec',
   'queue_reorder',
   'queue_delete',
+  'sandbox_list',
+  'sandbox_land',
+  'sandbox_discard',
 ].sort();
 
 export interface StdioSession {

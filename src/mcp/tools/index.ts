@@ -10,6 +10,7 @@ import { registerLoopTools } from './loops';
 import { registerNodeRunTools } from './node-runs';
 import { registerQueueTools } from './queues';
 import { registerRunTools } from './runs';
+import { registerSandboxTools } from './sandboxes';
 import { registerSelfReportTools } from './self-report';
 import { registerSpecTools } from './specs';
 
@@ -23,6 +24,7 @@ const OPERATOR_FAMILIES = [
   registerSpecTools,
   registerQueueTools,
   registerBlueprintTools,
+  registerSandboxTools,
 ];
 
 export function registerTools(server: McpServer, ctx: ClientContext, access: McpAccess): void {

@@ -58,7 +58,8 @@ export function registerLoopTools(server: McpServer, ctx: ClientContext): void {
         'One loop, archived or not, with its whole graph and its specs: every node with its id (ensemble member and quorum nodes included), ' +
         'every edge with its id and the names of its ends, and each ensemble as one unit (members, quorum settings, wiring). ' +
         'Use it to find the ids other tools take. host names the machine whose workers run its nodes; warnings says when no worker ' +
-        'serves that host (its nodes would wait for one). For run progress use loop_info.',
+        'serves that host (its nodes would wait for one); sandboxes lists its sandboxed runs’ worktrees not yet landed or discarded. ' +
+        'For run progress use loop_info.',
       inputSchema: LoopIdInput,
       annotations: READ_ONLY,
     },

@@ -16,6 +16,13 @@ import { describeFields, LOOP_ID, LoopIdInput, QUEUE_ID } from './fields';
 const RunRequest = z.strictObject({
   loop_id: Id.describe(LOOP_ID),
   queue_id: Id.optional().describe(`${QUEUE_ID}; drain this queue’s pending specs instead of the loop’s own`),
+  sandbox: z
+    .boolean()
+    .optional()
+    .describe(
+      'Run in a fresh git worktree of the workdir on branch canopy/sandbox-<loop run id>, so runs of loops sharing a repository never share a tree; ' +
+        'sandbox_land merges it back, sandbox_discard removes it. Needs the workdir in a git repository with a commit',
+    ),
 });
 
 const ContinueRequest = z.strictObject({
@@ -80,11 +87,12 @@ export function registerRunTools(server: McpServer, ctx: ClientContext): void {
         'Start a durable run that drains the loop’s pending specs in order (or a queue’s, with queue_id) through its graph, spawning agents and ' +
         'commands in its workdir. Returns at once; follow it with loop_info. One run per loop at a time; refused for archived loops and without ' +
         'pending specs. workers_polling 0 means no worker executes it yet (start `canopy up`); warnings also says when no worker serves ' +
-        'the loop’s host, whose nodes wait until one with that CANOPY_HOST_ID starts. Needs Temporal.',
+        'the loop’s host, whose nodes wait until one with that CANOPY_HOST_ID starts. With sandbox the run works in a worktree of its own ' +
+        '(sandbox_list shows it). Needs Temporal.',
       inputSchema: RunRequest,
       annotations: writes({ destructive: true, idempotent: false, startsAgents: true }),
     },
-    ({ loop_id, queue_id }) => toolResult(() => startLoopRun(ctx, loop_id, { queueId: queue_id })),
+    ({ loop_id, queue_id, sandbox }) => toolResult(() => startLoopRun(ctx, loop_id, { queueId: queue_id, sandbox })),
   );
 
   server.registerTool(

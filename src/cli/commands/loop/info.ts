@@ -47,6 +47,7 @@ export function describeStatus(report: LoopStatusReport): string {
   if (run) {
     lines.push(`last run ${run.status} (${run.workflow_id}, started ${run.started_at})`);
     if (run.temporal_ui_url) lines.push(`         ${run.temporal_ui_url}`);
+    if (run.sandbox) lines.push(`sandbox  ${run.sandbox.id} ${run.sandbox.status}, branch ${run.sandbox.branch} at ${run.sandbox.path}`);
     if (run.failing_node)
       lines.push(`failed at ${run.failing_node}${run.failure_kind ? ` [${run.failure_kind}]` : ''}: ${run.reason ?? ''}`);
   }

@@ -10,14 +10,16 @@ export function registerLoopRun(loop: Command): void {
     .command('run <loop_id>')
     .description('Start a run of the loop: it drains the loop’s pending specs, or a queue’s with --queue')
     .option('--queue <queue_id>', 'drain this queue’s pending specs instead of the loop’s own')
+    .option('--sandbox', 'run in a fresh git worktree of the workdir on its own branch; `canopy sandbox land` merges it back')
     .option('--wait', 'wait for the run to end, showing progress; exit 0 only when it completed')
     .option('--json', 'print JSON')
     .action(
-      action(async (loopId: string, options: { queue?: string; wait?: boolean; json?: boolean }) => {
+      action(async (loopId: string, options: { queue?: string; sandbox?: boolean; wait?: boolean; json?: boolean }) => {
         await withContext(async (ctx) => {
-          const started = await startLoopRun(ctx, loopId, { queueId: options.queue });
+          const started = await startLoopRun(ctx, loopId, { queueId: options.queue, sandbox: options.sandbox });
           for (const warning of started.warnings) process.stderr.write(`warning: ${terminalSafe(warning)}\n`);
-          if (!options.wait) return emit(started, options, (s) => `Started ${s.workflow_id} (run ${s.run_id}).`);
+          const where = started.sandboxed ? ' in a sandbox (see `canopy sandbox list`)' : '';
+          if (!options.wait) return emit(started, options, (s) => `Started ${s.workflow_id} (run ${s.run_id})${where}.`);
           const result = await waitWithProgress(ctx, loopId, !options.json);
           emit({ ...started, ...result }, options, (r) =>
             r.status === 'completed'

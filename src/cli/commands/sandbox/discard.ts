@@ -1,0 +1,18 @@
+// `canopy sandbox discard`: remove a sandbox's worktree and branch, dropping its commits.
+import type { Command } from 'commander';
+import { withContext } from '../../../client/context';
+import { discardSandbox } from '../../../client/sandbox-service';
+import { action, emit } from '../../output';
+
+export function registerSandboxDiscard(sandbox: Command): void {
+  sandbox
+    .command('discard <sandbox_id>')
+    .description('Remove the sandbox’s worktree and delete its branch, dropping its commits')
+    .option('--json', 'print JSON')
+    .action(
+      action(async (sandboxId: string, options: { json?: boolean }) => {
+        const discarded = await withContext((ctx) => discardSandbox(ctx, sandboxId));
+        emit(discarded, options, (d) => `Discarded sandbox ${d.sandbox.id}: removed ${d.sandbox.path} and branch ${d.sandbox.branch}.`);
+      }),
+    );
+}
