@@ -9,6 +9,7 @@ import { continueLoop, pauseLoop, startLoopRun, waitForLoopRun } from '../../src
 import { createSpec } from '../../src/client/specs-service';
 import { getLoop } from '../../src/store/loops-repository';
 import type { EngineHarness } from '../helpers/engine';
+import { tempGitRepo } from '../helpers/git';
 import { agent, chain, check, fixLoop, loopWithSpecs, runsOf, runToEnd, scratchDir, type LoopShape } from '../helpers/loops';
 import { waitUntil } from '../helpers/wait';
 
@@ -220,6 +221,22 @@ export const SCENARIOS: Scenario[] = [
       writeFileSync(path.join(workdir, 'fixed.txt'), 'y');
       await resetLoop(h.ctx, loopId, { specs: ['spec'] });
       await continueLoop(h.ctx, loopId, 'retry');
+      return expectStatus(loopId, (await waitForLoopRun(h.ctx, loopId)).status, 'completed');
+    },
+  },
+  {
+    // Opens its worktree, commits there with commit rights, fails, and is continued in the same worktree.
+    name: 'sandboxed-failed-then-continued',
+    runs: 2,
+    async play(h) {
+      const shape: LoopShape = {
+        nodes: [agent('committer', 1, '@write work.txt w\n@commit add work', { commit_rights: true }), check('flaky', 2, 'exit 3')],
+        edges: [{ source: 'committer', target: 'flaky' }],
+      };
+      const loopId = await loopWithSpecs(h.ctx, tempGitRepo(), shape, [{ name: 'spec' }]);
+      await startLoopRun(h.ctx, loopId, { sandbox: true });
+      expectStatus(loopId, (await waitForLoopRun(h.ctx, loopId)).status, 'failed');
+      await continueLoop(h.ctx, loopId, 'skip');
       return expectStatus(loopId, (await waitForLoopRun(h.ctx, loopId)).status, 'completed');
     },
   },
