@@ -108,6 +108,14 @@ export async function deleteLoop(ctx: ClientContext, loopId: string): Promise<{ 
         `before deleting it, or archive it instead.`,
     );
   }
+  const active = (await listSandboxes(ctx.db, { loopId: loop.id })).filter((sandbox) => sandbox.status === 'active');
+  if (active.length) {
+    throw new CanopyError(
+      'refused',
+      `Loop ${loop.id} has sandboxes not yet landed or discarded (${active.map((sandbox) => sandbox.id).join(', ')}), whose worktrees ` +
+        `and branches deleting it would leave behind: land or discard each (\`canopy sandbox land|discard <id>\`), then delete it.`,
+    );
+  }
   await removeSchedule(ctx, loop.id);
   await deleteLoopRow(ctx.db, loop.id);
   return { loop_id: loop.id, deleted: true };

@@ -10,7 +10,7 @@ import { openContext } from '../../src/client/context';
 import { continueLoop, startLoopRun, waitForLoopRun } from '../../src/client/runs-service';
 import { discardSandbox, landSandbox, listSandboxViews, type SandboxView } from '../../src/client/sandbox-service';
 import { loopStatus } from '../../src/client/loop-status-service';
-import { getLoopWithWarnings } from '../../src/client/loops-service';
+import { deleteLoop, getLoopWithWarnings } from '../../src/client/loops-service';
 import { loadConfig } from '../../src/config';
 import { CanopyError } from '../../src/domain/errors';
 import { latestLoopRun } from '../../src/store/loop-runs-repository';
@@ -265,6 +265,13 @@ describe('sandboxed runs', () => {
       assert.equal((await waitForLoopRun(h.ctx, loopId)).status, 'completed');
     });
     const sandbox = await sandboxOf(loopId);
+    const kept = await refusal(deleteLoop(h.ctx, loopId));
+    assert.match(kept.message, new RegExp(`^Loop ${loopId} has sandboxes not yet landed or discarded \\(${sandbox.id}\\)`));
+    const keptByCli = await cli('loop', 'delete', loopId);
+    assert.notEqual(keptByCli.status, 0);
+    assert.match(keptByCli.stderr, /has sandboxes not yet landed or discarded/);
+    assert.match(await callRefused(mcp.client, 'loop_delete', { loop_id: loopId }), /has sandboxes not yet landed or discarded/);
+    assert.ok(await getLoop(h.ctx.db, loopId));
     const base = headOf(repo);
     writeFileSync(path.join(repo, 'notes.txt'), 'not committed');
     writeFileSync(path.join(repo, 'README.md'), 'changed');
@@ -285,6 +292,7 @@ describe('sandboxed runs', () => {
     rmSync(path.join(sandbox.path, 'scratch.txt'));
     await landSandbox(h.ctx, sandbox.id);
     assert.equal(git(repo, 'log', '-1', '--format=%s'), 'add work.txt');
+    assert.deepEqual(await deleteLoop(h.ctx, loopId), { loop_id: loopId, deleted: true }, 'a landed sandbox keeps no loop');
   });
 
   it('refuses a sandbox id it does not know, and one on another host, through every interface', async () => {

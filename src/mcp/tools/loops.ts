@@ -94,7 +94,7 @@ export function registerLoopTools(server: McpServer, ctx: ClientContext): void {
       title: 'Delete a loop',
       description:
         'Delete a loop with its graph and run history for good; its specs return to the backlog. Refused while a run of it is open ' +
-        '(running, paused or blocked). To hide a loop without losing anything, use loop_archive.',
+        '(running, paused or blocked), and while it has sandboxes not yet landed or discarded (sandbox_list). To hide a loop without losing anything, use loop_archive.',
       inputSchema: LoopIdInput,
       annotations: writes({ destructive: true, idempotent: true }),
     },
