@@ -231,6 +231,13 @@ const specFailureCounts: Migration = {
   },
 };
 
+/** Which paths git reported changed or untracked in the workdir after each agent or check node (JSON). */
+const nodeRunDirtyPaths: Migration = {
+  async up(db: Kysely<any>): Promise<void> {
+    await db.schema.alterTable('node_runs').addColumn('dirty_paths', 'text').execute();
+  },
+};
+
 /** Every migration by name; the order prefix is the order they run in. */
 const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '001_initial': initial,
@@ -241,6 +248,7 @@ const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '006_loop_schedules': loopSchedules,
   '007_ensemble_quorum_grace': ensembleQuorumGrace,
   '008_spec_failure_counts': specFailureCounts,
+  '009_node_run_dirty_paths': nodeRunDirtyPaths,
 };
 
 /** The migrations a store up to date has run, in order. */
