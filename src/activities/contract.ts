@@ -31,6 +31,8 @@ export interface RunContext {
   specId: string;
   specStartHead: string;
   specCommittedHead: string;
+  /** The paths uncommitted in the workdir when the spec started (absent in runs recorded before it was read). */
+  specStartDirty?: string[];
 }
 
 export interface RunNodeInput extends RunContext {
@@ -83,6 +85,20 @@ export interface FinishLoopRunInput {
   resume: string | null;
 }
 
+export interface SpecStartInput {
+  loopId: string;
+  loopRunId: string;
+  specId: string;
+  workdir: string;
+}
+
+/** The workdir as a spec starts on it; `refusal` says why the spec may not start on it yet. */
+export interface SpecStart {
+  head: string;
+  dirtyPaths: string[];
+  refusal: string | null;
+}
+
 /** What a recurring schedule's firing did: started the loop's run, or skipped and why. */
 export type ScheduledStart =
   { outcome: 'started'; detail: string; workflowId: string; runId: string } | { outcome: 'skipped'; detail: string };
@@ -112,6 +128,8 @@ export interface LoopActivities {
   }): Promise<ClaimedSpec | null>;
   loadTopology(input: { loopId: string }): Promise<SpecTopology>;
   readHead(input: { workdir: string }): Promise<string>;
+  /** HEAD and the uncommitted paths at a spec's start, refusing a tree a failed run left dirty unless the loop allows it. */
+  inspectSpecStart(input: SpecStartInput): Promise<SpecStart>;
   runNode(input: RunNodeInput): Promise<NodeOutcome>;
   evaluateNode(input: RunNodeInput): Promise<NodeOutcome>;
   joinQuorum(input: JoinQuorumInput): Promise<NodeOutcome>;

@@ -7,6 +7,7 @@ import { nonRetryableWhenDeterministic } from './failures';
 import { nodeActivities } from './node-activities';
 import { quorumCutActivities } from './quorum-cuts';
 import { scheduleActivities } from './schedule-activities';
+import { specStartActivities } from './spec-start';
 
 export function createActivities(deps: ActivityDeps): LoopActivities {
   const activities: LoopActivities = {
@@ -15,6 +16,7 @@ export function createActivities(deps: ActivityDeps): LoopActivities {
     ...quorumCutActivities(deps),
     ...completionHookActivities(deps),
     ...scheduleActivities(deps),
+    ...specStartActivities(deps),
     resumeLoop: ({ loopId }) => deps.resumeLoop(loopId),
   };
   const entries = Object.entries(activities) as [string, (...args: unknown[]) => Promise<unknown>][];

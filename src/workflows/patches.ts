@@ -44,4 +44,10 @@ export const PATCHES = {
    * error edge instead of routing on fail.
    */
   infraErrorEdge: 'infra-error-edge',
+  /**
+   * A spec that starts afresh reads HEAD and the uncommitted paths together (an activity on the
+   * host); when a failed run left changes there and the loop does not allow a dirty start, the loop
+   * blocks at its checkpoint, reading the tree again on continue (skip marks the spec skipped).
+   */
+  dirtyTreeGuard: 'dirty-tree-guard',
 } as const;
