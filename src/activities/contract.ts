@@ -31,6 +31,8 @@ export interface RunContext {
   specId: string;
   specStartHead: string;
   specCommittedHead: string;
+  /** The paths uncommitted in the workdir when the spec started (absent in runs recorded before it was read). */
+  specStartDirty?: string[];
   /** Where the run works when it is not the loop's workdir: its sandbox (absent otherwise, and in runs recorded before sandboxes). */
   workdir?: string;
 }
@@ -85,6 +87,20 @@ export interface FinishLoopRunInput {
   resume: string | null;
 }
 
+export interface SpecStartInput {
+  loopId: string;
+  loopRunId: string;
+  specId: string;
+  workdir: string;
+}
+
+/** The workdir as a spec starts on it; `refusal` says why the spec may not start on it yet. */
+export interface SpecStart {
+  head: string;
+  dirtyPaths: string[];
+  refusal: string | null;
+}
+
 /** What a recurring schedule's firing did: started the loop's run, or skipped and why. */
 export type ScheduledStart =
   { outcome: 'started'; detail: string; workflowId: string; runId: string } | { outcome: 'skipped'; detail: string };
@@ -129,6 +145,8 @@ export interface LoopActivities {
   }): Promise<ClaimedSpec | null>;
   loadTopology(input: { loopId: string }): Promise<SpecTopology>;
   readHead(input: { workdir: string }): Promise<string>;
+  /** HEAD and the uncommitted paths at a spec's start, refusing a tree a failed run left dirty unless the loop allows it. */
+  inspectSpecStart(input: SpecStartInput): Promise<SpecStart>;
   /** Makes (or, on a retry or a continued run, finds) the run's worktree on its own branch; runs on the workdir's host. */
   openSandbox(input: OpenSandboxInput): Promise<OpenedSandbox>;
   runNode(input: RunNodeInput): Promise<NodeOutcome>;

@@ -1,4 +1,4 @@
-// Git facts the engine needs: HEAD of a workdir, and whether it is a clean repository.
+// Git facts the engine needs: HEAD of a workdir, its uncommitted paths, and whether it is a clean repository.
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { simpleGit } from 'simple-git';
@@ -22,6 +22,35 @@ export async function readHead(workdir: string): Promise<string> {
   } catch {
     return '';
   }
+}
+
+/** At most this many dirty paths are kept, so a tree with thousands of changes does not swell every node run. */
+const DIRTY_PATHS_KEPT = 1000;
+
+/**
+ * The paths `git status` reports changed, staged or untracked (an untracked directory as one
+ * path), in its order; [] when clean, null when the workdir is not in a repository or git fails.
+ */
+export async function dirtyPaths(workdir: string): Promise<string[] | null> {
+  if (!insideRepository(workdir)) return null;
+  try {
+    const { exitCode, stdout } = await launchCaptured('git', ['status', '--porcelain=v1', '-z'], { cwd: workdir, env: process.env });
+    return exitCode === 0 ? pathsOfStatus(stdout).slice(0, DIRTY_PATHS_KEPT) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** `XY path` entries separated by NUL; a rename or copy is followed by its source path, which is skipped. */
+export function pathsOfStatus(porcelain: string): string[] {
+  const entries = porcelain.split('\0').filter(Boolean);
+  const paths: string[] = [];
+  for (let index = 0; index < entries.length; index++) {
+    const entry = entries[index];
+    paths.push(entry.slice(3));
+    if (entry[0] === 'R' || entry[0] === 'C') index++;
+  }
+  return paths;
 }
 
 export async function repositoryState(workdir: string): Promise<{ isRepo: boolean; clean: boolean }> {

@@ -8,6 +8,7 @@ import { nodeActivities } from './node-activities';
 import { quorumCutActivities } from './quorum-cuts';
 import { sandboxActivities } from './sandbox-activities';
 import { scheduleActivities } from './schedule-activities';
+import { specStartActivities } from './spec-start';
 
 export function createActivities(deps: ActivityDeps): LoopActivities {
   const activities: LoopActivities = {
@@ -17,6 +18,7 @@ export function createActivities(deps: ActivityDeps): LoopActivities {
     ...sandboxActivities(deps),
     ...completionHookActivities(deps),
     ...scheduleActivities(deps),
+    ...specStartActivities(deps),
     resumeLoop: ({ loopId }) => deps.resumeLoop(loopId),
   };
   const entries = Object.entries(activities) as [string, (...args: unknown[]) => Promise<unknown>][];

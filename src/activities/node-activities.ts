@@ -11,7 +11,7 @@ import { executeAgent } from './agent-node';
 import { executeCheck } from './check-node';
 import type { JoinQuorumInput, RunNodeInput } from './contract';
 import type { ActivityDeps } from './deps';
-import { readHead } from './git';
+import { dirtyPaths, readHead } from './git';
 import { loadScene, templateValues, type NodeScene } from './node-scene';
 import { buildQuorum } from './quorum';
 import { nodeFailure } from './failures';
@@ -81,7 +81,7 @@ export function nodeActivities(deps: ActivityDeps) {
       });
       throw new CancelledFailure('Node run cancelled; its process group was killed.');
     }
-    const headAfter = await readHead(scene.loop.workdir);
+    const [headAfter, dirtyAfter] = await Promise.all([readHead(scene.loop.workdir), dirtyPaths(scene.loop.workdir)]);
     const head = headMoveVerdict({
       subject: `Node '${scene.node.name}'`,
       hasCommitRights: scene.node.config.commit_rights === true,
@@ -99,6 +99,7 @@ export function nodeActivities(deps: ActivityDeps) {
       headAfter,
       committedHead: head.committedHead,
       unreported: result.unreported,
+      dirtyPaths: dirtyAfter,
     });
   }
 

@@ -36,7 +36,7 @@ export async function loadScene(
   return { loop: input.workdir ? { ...loop, workdir: input.workdir } : loop, node, spec, previous: previous ?? null };
 }
 
-/** The values of the node template placeholders (check commands also get the two heads). */
+/** The values of the node template placeholders (check commands also get the two heads and the paths dirty at the start). */
 export function templateValues(scene: NodeScene, input: RunContext & { round: number }): Record<string, string> {
   const { loop, node, spec, previous } = scene;
   return {
@@ -52,5 +52,6 @@ export function templateValues(scene: NodeScene, input: RunContext & { round: nu
     previous_feedback: previous ? feedbackJson(previous) : '',
     spec_start_head: input.specStartHead,
     spec_committed_head: input.specCommittedHead,
+    spec_start_dirty: (input.specStartDirty ?? []).join('\n'),
   };
 }

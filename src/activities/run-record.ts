@@ -131,6 +131,8 @@ export interface RunEnd {
   headAfter: string | null;
   committedHead: string | null;
   unreported: boolean;
+  /** What git reported uncommitted in the workdir afterwards, for the nodes that work in the tree. */
+  dirtyPaths?: string[] | null;
 }
 
 export async function closeNodeRun(deps: ActivityDeps, run: NodeRun, end: RunEnd): Promise<NodeOutcome> {
@@ -145,6 +147,7 @@ export async function closeNodeRun(deps: ActivityDeps, run: NodeRun, end: RunEnd
     stderr: end.stderr,
     exit_code: end.exitCode,
     head_after: end.headAfter,
+    dirty_paths: end.dirtyPaths,
     unreported: end.unreported,
     pgid: null,
     ended_at: new Date().toISOString(),

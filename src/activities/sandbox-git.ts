@@ -6,6 +6,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { CanopyError } from '../domain/errors';
+import { pathsOfStatus } from './git';
 
 const execFileAsync = promisify(execFile);
 
@@ -76,16 +77,9 @@ export async function removeWorktree(workdir: string, worktree: string, branch: 
   if (await branchExists(workdir, branch)) await gitOrThrow(workdir, 'branch', '--quiet', '-D', branch);
 }
 
-/** Paths with uncommitted changes, untracked files included (ignored ones not). */
+/** Paths with uncommitted changes, untracked files included (ignored ones not), all of them. */
 export async function uncommittedPaths(dir: string): Promise<string[]> {
-  const entries = (await gitOrThrow(dir, 'status', '--porcelain=v1', '-z')).split('\0').filter(Boolean);
-  const paths: string[] = [];
-  for (let index = 0; index < entries.length; index++) {
-    paths.push(entries[index].slice(3));
-    // A rename or copy is followed by the path it came from.
-    if (/^[RC]/.test(entries[index])) index++;
-  }
-  return paths;
+  return pathsOfStatus(await gitOrThrow(dir, 'status', '--porcelain=v1', '-z'));
 }
 
 /** The branch checked out in `dir`, or null when its HEAD is detached. */

@@ -24,6 +24,8 @@ export interface NodeRunSummary {
   started_at: string;
   ended_at: string | null;
   excerpt: string;
+  /** What git reported uncommitted in the workdir after an agent or check ([] when clean, null when not read). */
+  dirty_paths: string[] | null;
   /** What ran an agent node and what it used, as its CLI reported; null for other kinds. */
   agent: AgentUsageLine | null;
 }
@@ -71,6 +73,7 @@ export async function listRuns(
     started_at: run.started_at,
     ended_at: run.ended_at,
     excerpt: excerpt(run.reported_output || run.stdout || run.stderr),
+    dirty_paths: run.dirty_paths,
     agent: agentUsageOf(run),
   }));
 }

@@ -14,7 +14,7 @@ export const FORMAT_VERSION = 2;
  * EnsembleInput or LoopSettings); a version-1 file that carries one is refused, naming the version it needs.
  */
 const ENSEMBLE_KEYS_SINCE_VERSION_2 = ['quorum_grace_minutes'] as const;
-const SETTINGS_KEYS_SINCE_VERSION_2 = ['spec_attempt_limit', 'infra_retries'] as const;
+const SETTINGS_KEYS_SINCE_VERSION_2 = ['spec_attempt_limit', 'infra_retries', 'allow_dirty_start'] as const;
 /** The edge condition version 2 added: the error outcome of agents and checks (a router's label of that name is older). */
 const ERROR_CONDITION = 'error';
 

@@ -32,6 +32,12 @@ export const LoopSettings = z
       .describe(
         `More attempts an agent or check gets, after 5 s, 10 s, 20 s…, when it fails for infrastructure reasons (spawn failure, a signal, a provider outage, a crash in its first minute) before it takes its error edge (default ${DEFAULT_INFRA_RETRIES}, 0 to 10)`,
       ),
+    allow_dirty_start: z
+      .boolean({ error: 'must be true or false' })
+      .optional()
+      .describe(
+        'Let a spec start on uncommitted changes a failed run left in the workdir (default false: the loop blocks, naming the paths, until they are committed, stashed or discarded)',
+      ),
   })
   .strict();
 export type LoopSettings = z.infer<typeof LoopSettings>;

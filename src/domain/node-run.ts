@@ -90,5 +90,11 @@ export const NodeRun = z.object({
     .describe(
       "How a retry after a lost worker carried on: adopting the attempt's still-running process, or running the node again and why",
     ),
+  dirty_paths: z
+    .array(z.string())
+    .nullable()
+    .describe(
+      'Paths git reported changed or untracked in the workdir after an agent or check ran ([] when clean); null when not read (not a git repository, or a node that does not work in the tree)',
+    ),
 });
 export type NodeRun = z.infer<typeof NodeRun>;

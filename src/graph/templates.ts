@@ -13,7 +13,7 @@ export const AGENT_PLACEHOLDERS = [
   'previous_feedback',
 ] as const;
 
-export const CHECK_PLACEHOLDERS = [...AGENT_PLACEHOLDERS, 'spec_start_head', 'spec_committed_head'] as const;
+export const CHECK_PLACEHOLDERS = [...AGENT_PLACEHOLDERS, 'spec_start_head', 'spec_committed_head', 'spec_start_dirty'] as const;
 
 export const HOOK_PLACEHOLDERS = ['loop_name', 'workdir', 'completed_specs'] as const;
 

@@ -131,6 +131,8 @@ export interface NodeRunsTable {
   cost_usd: number | null;
   recovery: string | null;
   executed_host: string | null;
+  /** JSON array of paths, or null when not read (not a repository, not a node that works in the tree). */
+  dirty_paths: string | null;
 }
 
 export interface LoopRunsTable {

@@ -65,6 +65,20 @@ export async function latestLoopRun(db: DatabaseOrTransaction, loopId: string): 
   return row && loopRunFromRow(row);
 }
 
+/** The loop's most recently started run other than `runId`: the one before it, while `runId` is the newest. */
+export async function latestLoopRunBesides(db: DatabaseOrTransaction, loopId: string, runId: string): Promise<LoopRun | undefined> {
+  const row = await db
+    .selectFrom('loop_runs')
+    .selectAll()
+    .where('loop_id', '=', loopId)
+    .where('id', '!=', runId)
+    .orderBy('started_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row && loopRunFromRow(row);
+}
+
 /**
  * Marks the run's on_completed hook as fired. Returns true only to the one caller that changed it,
  * so a retried activity can tell the hook already fired and the hook fires exactly once.

@@ -231,6 +231,13 @@ const specFailureCounts: Migration = {
   },
 };
 
+/** Which paths git reported changed or untracked in the workdir after each agent or check node (JSON). */
+const nodeRunDirtyPaths: Migration = {
+  async up(db: Kysely<any>): Promise<void> {
+    await db.schema.alterTable('node_runs').addColumn('dirty_paths', 'text').execute();
+  },
+};
+
 /** Runs that work in a git worktree of their loop's workdir, on a branch of their own, until landed or discarded. */
 const sandboxes: Migration = {
   async up(db: Kysely<any>): Promise<void> {
@@ -262,6 +269,7 @@ const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '006_loop_schedules': loopSchedules,
   '007_ensemble_quorum_grace': ensembleQuorumGrace,
   '008_spec_failure_counts': specFailureCounts,
+  '009_node_run_dirty_paths': nodeRunDirtyPaths,
   '011_sandboxes': sandboxes,
 };
 

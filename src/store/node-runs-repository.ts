@@ -79,6 +79,21 @@ export async function findNodeRunByKey(db: DatabaseOrTransaction, runKey: string
 }
 
 /** The run a self-reporting agent's token belongs to. */
+/** The loop's latest node run since `since` that recorded the workdir's dirty paths: the last look at the tree. */
+export async function latestDirtyPathsRecord(db: DatabaseOrTransaction, loopId: string, since: string): Promise<NodeRun | undefined> {
+  const row = await db
+    .selectFrom('node_runs')
+    .selectAll()
+    .where('loop_id', '=', loopId)
+    .where('started_at', '>=', since)
+    .where('dirty_paths', 'is not', null)
+    .orderBy('started_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row && nodeRunFromRow(row);
+}
+
 export async function getNodeRunByTokenHash(db: DatabaseOrTransaction, tokenHash: string): Promise<NodeRun | undefined> {
   const row = await db.selectFrom('node_runs').selectAll().where('run_token_hash', '=', tokenHash).executeTakeFirst();
   return row && nodeRunFromRow(row);
@@ -121,6 +136,7 @@ function nodeRunFromRow(row: NodeRunRow): NodeRun {
     ended_at: row.ended_at,
     attempts: JSON.parse(row.attempts) as NodeRun['attempts'],
     recovery: row.recovery,
+    dirty_paths: mapPresent(row.dirty_paths, (paths) => JSON.parse(paths) as string[]),
   };
 }
 
@@ -161,6 +177,7 @@ function nodeRunChangesToRow(changes: NodeRunChanges): NodeRunRowUpdate {
     cost_usd: changes.cost_usd,
     recovery: changes.recovery,
     executed_host: changes.executed_host,
+    dirty_paths: mapPresent(changes.dirty_paths, (paths) => JSON.stringify(paths)),
   };
 }
 

@@ -14,7 +14,16 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { EnsembleRuntime, LoopActivities, QuorumMet, RunContext, RunNodeInput, SpecTopology } from '../activities/contract';
+import type {
+  ClaimedSpec,
+  EnsembleRuntime,
+  LoopActivities,
+  QuorumMet,
+  RunContext,
+  RunNodeInput,
+  SpecStart,
+  SpecTopology,
+} from '../activities/contract';
 import { enterLoopback, roundOf, type Rounds } from '../graph/rounds';
 import { isInfraFailure } from '../graph/infra-failures';
 import { entryVertex, errorSteps, nextSteps, type Step } from '../graph/topology';
@@ -39,7 +48,7 @@ import {
 } from './shared';
 
 type FailedSpec = { status: 'failed'; vertex: string; outcome: Pick<NodeOutcome, 'failureKind' | 'reason'>; resume: ResumePoint | null };
-type SpecResult = { status: 'completed' } | FailedSpec;
+type SpecResult = { status: 'completed' } | { status: 'skipped' } | FailedSpec;
 
 export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResult> {
   const { loopId, engine } = input;
@@ -81,6 +90,7 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
   const quorumGrace = patched(PATCHES.quorumGrace);
   const attemptLimit = patched(PATCHES.specAttemptLimit);
   const infraErrorEdge = patched(PATCHES.infraErrorEdge);
+  const dirtyTreeGuard = patched(PATCHES.dirtyTreeGuard);
 
   const state: LiveState = {
     status: 'running',
@@ -179,7 +189,20 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
     return blocked ? strategy : null;
   }
 
+  /** The tree a fresh spec starts on; null when a person skipped the spec while a failed run's leftovers held it. */
+  async function startingTree(specId: string): Promise<SpecStart | null> {
+    for (;;) {
+      const start = await headReading('the workdir at the start of the spec').inspectSpecStart({ loopId, loopRunId, specId, workdir });
+      if (!start.refusal) return start;
+      state.blockedReason = start.refusal;
+      if ((await checkpoint()) === 'skip') return null;
+    }
+  }
+
   async function runSpec(specId: string, from: ResumePoint | null): Promise<SpecResult> {
+    const start = !from && dirtyTreeGuard ? await startingTree(specId) : undefined;
+    if (start === null) return { status: 'skipped' };
+    const specStartDirty = from ? from.specStartDirty : start?.dirtyPaths;
     const spec: SpecTopology = await bookkeeping('read the graph').loadTopology({ loopId });
     const { topology, ensembles, commitRightsEnforced } = spec;
     const context: RunContext = {
@@ -187,8 +210,9 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
       loopRunId,
       workflowId,
       specId,
-      specStartHead: from?.specStartHead ?? (await headReading('HEAD at the start of the spec').readHead({ workdir })),
+      specStartHead: from?.specStartHead ?? start?.head ?? (await headReading('HEAD at the start of the spec').readHead({ workdir })),
       specCommittedHead: from?.specCommittedHead ?? '',
+      ...(specStartDirty && { specStartDirty }),
       ...sandboxWorkdir,
     };
     let rounds: Rounds = from?.rounds ?? {};
@@ -212,7 +236,8 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
       };
     }
     function heads() {
-      return { specStartHead: context.specStartHead, specCommittedHead: context.specCommittedHead };
+      const { specStartHead, specCommittedHead, specStartDirty } = context;
+      return { specStartHead, specCommittedHead, ...(specStartDirty && { specStartDirty }) };
     }
 
     async function execute(name: string, round: number): Promise<NodeOutcome> {
@@ -358,6 +383,12 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
   // A run continues as new only once it has finished a spec: a fresh run whose first events
   // already pass the server's threshold would otherwise hand on to the next forever.
   let finishedASpec = false;
+  /** A spec a person skipped while it held the loop blocked is marked so; the run goes on to the next. */
+  async function skipSpec(spec: ClaimedSpec): Promise<void> {
+    await bookkeeping(`spec "${spec.specName}" skipped`).finishSpec({ specId: spec.specId, status: 'skipped' });
+    resume = null;
+    finishedASpec = true;
+  }
   for (;;) {
     if (workflowInfo().continueAsNewSuggested && finishedASpec) {
       await continueAsNew<typeof loopRunWorkflow>({ ...input, resume, loopRunId, completedSpecIds });
@@ -375,16 +406,16 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
     if (spec.attemptsExhausted) {
       // Blocked until a continue, which claims again: a reset spec then runs, a skip passes it by.
       state.blockedReason = spec.attemptsExhausted;
-      if ((await checkpoint()) === 'skip') {
-        await bookkeeping(`spec "${spec.specName}" skipped`).finishSpec({ specId: spec.specId, status: 'skipped' });
-        resume = null;
-        finishedASpec = true;
-      }
+      if ((await checkpoint()) === 'skip') await skipSpec(spec);
       continue;
     }
     if (spec.startsOver) resume = null;
     const result = await runSpec(spec.specId, resume).catch((error: unknown) => unrunnable(error, state.vertex ?? '(graph)'));
     resume = null;
+    if (result.status === 'skipped') {
+      await skipSpec(spec);
+      continue;
+    }
     if (result.status === 'failed') {
       await bookkeeping(`spec "${spec.specName}" failed`).finishSpec({ specId: spec.specId, status: 'failed' });
       return failRun(result);

@@ -45,6 +45,12 @@ export const PATCHES = {
    */
   infraErrorEdge: 'infra-error-edge',
   /**
+   * A spec that starts afresh reads HEAD and the uncommitted paths together (an activity on the
+   * host); when a failed run left changes there and the loop does not allow a dirty start, the loop
+   * blocks at its checkpoint, reading the tree again on continue (skip marks the spec skipped).
+   */
+  dirtyTreeGuard: 'dirty-tree-guard',
+  /**
    * A sandboxed run (`sandbox` in its input) first opens its git worktree with an activity on the
    * workdir's host, then runs every node, HEAD reading and the completion hook there.
    */

@@ -31,6 +31,8 @@ export interface ResumePoint {
   strategy: ContinueStrategy;
   specStartHead: string;
   specCommittedHead: string;
+  /** Absent in resume points recorded before the spec's starting tree was read. */
+  specStartDirty?: string[];
   previousRunId: string | null;
 }
 

@@ -121,17 +121,17 @@ describe('import', () => {
     assert.equal('quorum_grace_minutes' in (await exportLoop(store.ctx, loop_id)).ensembles[0], false);
   });
 
-  it('carries infra_retries and error edges through export and import', async () => {
+  it('carries infra_retries, allow_dirty_start and error edges through export and import', async () => {
     const document = {
       ...seedDocument(),
       format_version: 2,
-      settings: { infra_retries: 0 },
+      settings: { infra_retries: 0, allow_dirty_start: true },
       edges: [{ source: 'implementer', target: 'committer', condition: 'error' }],
     };
     const { loop_id } = await importLoop(store.ctx, document, { workdir: workdir() });
     const exported = await exportLoop(store.ctx, loop_id);
     assert.deepEqual([exported.format_version, exported.settings, exported.edges], [2, document.settings, document.edges]);
-    assert.deepEqual((await getLoop(store.ctx, loop_id)).settings, { infra_retries: 0 });
+    assert.deepEqual((await getLoop(store.ctx, loop_id)).settings, { infra_retries: 0, allow_dirty_start: true });
   });
 
   it('round-trips: export, import, export gives the same document, with and without models', async () => {
@@ -222,6 +222,20 @@ describe('import refuses a bad file and creates no loop', () => {
         field: 'settings.infra_retries',
         message: /needs format_version 2 \(this file says 1\); set format_version to 2/,
       },
+    ],
+    [
+      'a version-1 file with allow_dirty_start',
+      () => ({ ...seedDocument(), settings: { allow_dirty_start: true } }),
+      {
+        code: 'invalid_input',
+        field: 'settings.allow_dirty_start',
+        message: /needs format_version 2 \(this file says 1\); set format_version to 2 or remove allow_dirty_start/,
+      },
+    ],
+    [
+      'an allow_dirty_start that is not true or false',
+      () => ({ ...seedDocument(), format_version: 2, settings: { allow_dirty_start: 'yes' } }),
+      { code: 'invalid_input', field: 'settings.allow_dirty_start', message: /must be true or false/ },
     ],
     [
       'a version-1 file with an error edge',

@@ -9,7 +9,7 @@ import { continueLoop, pauseLoop, startLoopRun, waitForLoopRun } from '../../src
 import { createSpec } from '../../src/client/specs-service';
 import { getLoop } from '../../src/store/loops-repository';
 import type { EngineHarness } from '../helpers/engine';
-import { tempGitRepo } from '../helpers/git';
+import { git, tempGitRepo } from '../helpers/git';
 import { agent, chain, check, fixLoop, loopWithSpecs, runsOf, runToEnd, scratchDir, type LoopShape } from '../helpers/loops';
 import { waitUntil } from '../helpers/wait';
 
@@ -220,6 +220,22 @@ export const SCENARIOS: Scenario[] = [
       await untilStatus(h, loopId, 'blocked');
       writeFileSync(path.join(workdir, 'fixed.txt'), 'y');
       await resetLoop(h.ctx, loopId, { specs: ['spec'] });
+      await continueLoop(h.ctx, loopId, 'retry');
+      return expectStatus(loopId, (await waitForLoopRun(h.ctx, loopId)).status, 'completed');
+    },
+  },
+  {
+    // The skip of a failed spec moves on to one that would start on its leftovers: blocked until they are stashed.
+    name: 'dirty-start-blocked',
+    runs: 2,
+    async play(h) {
+      const workdir = tempGitRepo();
+      const shape = chain(['tests', 'if [ "{{spec_name}}" = broken ]; then echo wip > wip.txt; exit 1; fi']);
+      const loopId = await loopWithSpecs(h.ctx, workdir, shape, [{ name: 'broken' }, { name: 'next' }]);
+      expectStatus(loopId, (await runToEnd(h.ctx, loopId)).status, 'failed');
+      await continueLoop(h.ctx, loopId, 'skip');
+      await untilStatus(h, loopId, 'blocked');
+      git(workdir, 'stash', '--include-untracked');
       await continueLoop(h.ctx, loopId, 'retry');
       return expectStatus(loopId, (await waitForLoopRun(h.ctx, loopId)).status, 'completed');
     },

@@ -12,6 +12,7 @@ import {
   insertNodeRun,
   insertSpec,
   isUniqueViolation,
+  latestDirtyPathsRecord,
   listNodeRuns,
   newId,
   updateNodeRun,
@@ -89,6 +90,7 @@ describeOnEachDialect('node-runs repository', (store) => {
       ended_at: null,
       attempts: [],
       recovery: null,
+      dirty_paths: null,
     });
     assert.deepEqual(await getNodeRun(store.db, inserted.id), inserted);
   });
@@ -185,6 +187,19 @@ describeOnEachDialect('node-runs repository', (store) => {
         { spec_id: other, agent_runs: 1, input_tokens: 7, output_tokens: 3, cost_usd: 0.25 },
       ],
     );
+  });
+
+  it('keeps the dirty paths a run recorded and finds the latest record of them since a time', async () => {
+    const at = (second: number) => `2026-01-01T00:00:${String(second).padStart(2, '0')}.000Z`;
+    const older = await insertNodeRun(store.db, run({ started_at: at(1) }));
+    const clean = await insertNodeRun(store.db, run({ started_at: at(2) }));
+    await insertNodeRun(store.db, run({ started_at: at(3), kind: 'gate' }));
+    await updateNodeRun(store.db, older.id, { dirty_paths: ['a.txt', 'dir/'] });
+    await updateNodeRun(store.db, clean.id, { dirty_paths: [] });
+    assert.deepEqual((await getNodeRun(store.db, older.id))?.dirty_paths, ['a.txt', 'dir/']);
+    assert.equal((await latestDirtyPathsRecord(store.db, loopId, at(0)))?.id, clean.id, 'a gate records none');
+    assert.deepEqual((await latestDirtyPathsRecord(store.db, loopId, at(0)))?.dirty_paths, []);
+    assert.equal(await latestDirtyPathsRecord(store.db, loopId, at(3)), undefined);
   });
 
   it('finds a run by the hash of its report token', async () => {

@@ -38,6 +38,9 @@ export function registerLoopRunHistory(loop: Command): void {
                 ]
               : []),
             ...(run.reason ? [`reason: ${run.reason}`] : []),
+            ...(run.dirty_paths
+              ? [`workdir after: ${run.dirty_paths.length ? `uncommitted ${run.dirty_paths.join(', ')}` : 'clean'}`]
+              : []),
             '--- input',
             run.input,
             '--- stdout',

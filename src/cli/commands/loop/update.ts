@@ -1,4 +1,4 @@
-// `canopy loop update`: rename, describe, move (to another workdir or host), set the round budget, the spec attempt limit or infra retries, or set or remove the on_completed hook.
+// `canopy loop update`: rename, describe, move (to another workdir or host), set the round budget, the spec attempt limit, infra retries or whether a spec may start on a dirty tree, or set or remove the on_completed hook.
 import path from 'node:path';
 import type { Command } from 'commander';
 import { withContext } from '../../../client/context';
@@ -17,6 +17,7 @@ interface UpdateOptions {
   maxIterations?: number;
   specAttemptLimit?: number;
   infraRetries?: number;
+  allowDirtyStart?: boolean;
   removeOnCompleted?: boolean;
   json?: boolean;
 }
@@ -24,7 +25,9 @@ interface UpdateOptions {
 export function registerLoopUpdate(loop: Command): void {
   const command = loop
     .command('update <loop_id>')
-    .description('Change a loop’s name, description, workdir, host, round budget, spec attempt limit, infra retries or on_completed hook')
+    .description(
+      'Change a loop’s name, description, workdir, host, round budget, spec attempt limit, infra retries, dirty start or on_completed hook',
+    )
     .option('--name <name>', 'new name, unique within the workdir')
     .option('--description <text>', 'new description')
     .option('--workdir <dir>', 'new workdir, an existing directory (relative to the current directory)')
@@ -32,7 +35,9 @@ export function registerLoopUpdate(loop: Command): void {
     .option('--no-host', 'let any worker run the nodes (no host affinity)')
     .option('--max-iterations <n>', 'round budget of loops whose head sets none', Number)
     .option('--spec-attempt-limit <n>', 'runs a spec may fail before the loop blocks instead of running it again (default 3)', Number)
-    .option('--infra-retries <n>', 'more attempts (0 to 10, default 2) an agent or check gets after an infrastructure failure', Number);
+    .option('--infra-retries <n>', 'more attempts (0 to 10, default 2) an agent or check gets after an infrastructure failure', Number)
+    .option('--allow-dirty-start', 'let a spec start on uncommitted changes a failed run left in the workdir')
+    .option('--no-allow-dirty-start', 'block the loop instead when a spec would start on them (the default)');
   jsonOptions(command, 'on-completed', 'hook fired once when a run completes: {"platform", "model"?, "prompt", "timeout_minutes"?}')
     .option('--remove-on-completed', 'remove the on_completed hook')
     .option('--json', 'print JSON')
@@ -44,6 +49,7 @@ export function registerLoopUpdate(loop: Command): void {
           max_iterations: options.maxIterations,
           spec_attempt_limit: options.specAttemptLimit,
           infra_retries: options.infraRetries,
+          allow_dirty_start: options.allowDirtyStart,
         }).filter(([, value]) => value !== undefined);
         const updated = await withContext(async (ctx) =>
           updateLoop(ctx, {

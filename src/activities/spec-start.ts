@@ -1,0 +1,46 @@
+// What a spec starts from: the workdir's HEAD and uncommitted paths, and whether a failed run's leftovers stop the start.
+import { ApplicationFailure } from '@temporalio/activity';
+import { dirtyStartRefusal, type LeftByFailedRun } from '../graph/dirty-start';
+import { getLoop } from '../store/loops-repository';
+import { latestLoopRunBesides } from '../store/loop-runs-repository';
+import { latestDirtyPathsRecord } from '../store/node-runs-repository';
+import { getSpec } from '../store/specs-repository';
+import type { SpecStart, SpecStartInput } from './contract';
+import type { ActivityDeps } from './deps';
+import { dirtyPaths, readHead } from './git';
+
+export function specStartActivities(deps: ActivityDeps) {
+  const { db } = deps;
+
+  /**
+   * The tree the loop's previous run left, when that run failed (or was stopped): the paths its
+   * last agent or check found uncommitted. A later node run of this run supersedes it, since it
+   * looked at the tree after.
+   */
+  async function leftByFailedRun(loopId: string, loopRunId: string): Promise<LeftByFailedRun | null> {
+    const previous = await latestLoopRunBesides(db, loopId, loopRunId);
+    if (previous?.status !== 'failed') return null;
+    const record = await latestDirtyPathsRecord(db, loopId, previous.started_at);
+    if (!record?.dirty_paths?.length) return null;
+    const spec = record.spec_id ? await getSpec(db, record.spec_id) : undefined;
+    return { specName: spec?.name ?? record.spec_id ?? '(deleted)', paths: record.dirty_paths };
+  }
+
+  return {
+    async inspectSpecStart(input: SpecStartInput): Promise<SpecStart> {
+      const [head, dirty] = await Promise.all([readHead(input.workdir), dirtyPaths(input.workdir)]);
+      if (!dirty?.length) return { head, dirtyPaths: dirty ?? [], refusal: null };
+      const [loop, spec] = await Promise.all([getLoop(db, input.loopId), getSpec(db, input.specId)]);
+      if (!loop) throw ApplicationFailure.nonRetryable(`Loop ${input.loopId} no longer exists.`, 'missing');
+      const refusal = dirtyStartRefusal({
+        loopId: loop.id,
+        workdir: input.workdir,
+        specName: spec?.name ?? input.specId,
+        dirty,
+        left: await leftByFailedRun(loop.id, input.loopRunId),
+        allowDirtyStart: loop.settings.allow_dirty_start === true,
+      });
+      return { head, dirtyPaths: dirty, refusal };
+    },
+  };
+}

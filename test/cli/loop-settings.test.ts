@@ -1,0 +1,75 @@
+// infra_retries and allow_dirty_start through `canopy loop update` child processes and `canopy mcp`
+// with the SDK's client: each option changes only its own setting, and every bad value is refused
+// naming the field, changing nothing.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { after, before, describe, it } from 'node:test';
+import { getLoop } from '../../src/store/loops-repository';
+import { CANOPY_BIN, childEnv, useEngineHarness } from '../helpers/engine';
+import { check, loopWithSpecs, scratchDir } from '../helpers/loops';
+import { callOk, callRefused, connectStdio, type StdioSession } from '../mcp/mcp-client';
+
+describe(
+  'loop settings through the CLI and MCP',
+  { skip: !process.env.CANOPY_TEST_TEMPORAL_ADDRESS && 'needs the dev server `npm test` starts' },
+  () => {
+    const h = useEngineHarness();
+    const canopy = (...args: string[]) => spawnSync(process.execPath, [CANOPY_BIN, ...args], { encoding: 'utf8', env: childEnv(h.config) });
+    let session: StdioSession;
+
+    before(async () => {
+      session = await connectStdio(childEnv(h.config) as Record<string, string>);
+    });
+
+    after(async () => {
+      await session.client.close();
+    });
+
+    const settingsOf = async (loopId: string) => (await getLoop(h.ctx.db, loopId))?.settings;
+
+    it('sets and clears --infra-retries and --allow-dirty-start, keeping the other settings', async () => {
+      const loopId = await loopWithSpecs(h.ctx, scratchDir(), { settings: { max_iterations: 4 }, nodes: [check('tests', 1, 'true')] }, []);
+      for (const [args, settings] of [
+        [['--infra-retries', '0'], { max_iterations: 4, infra_retries: 0 }],
+        [['--allow-dirty-start'], { max_iterations: 4, infra_retries: 0, allow_dirty_start: true }],
+        [['--no-allow-dirty-start', '--infra-retries', '3'], { max_iterations: 4, infra_retries: 3, allow_dirty_start: false }],
+      ] as const) {
+        const updated = canopy('loop', 'update', loopId, ...args);
+        assert.equal(updated.status, 0, updated.stderr);
+        assert.deepEqual(await settingsOf(loopId), settings, args.join(' '));
+      }
+      const shown = JSON.parse(canopy('loop', 'get', loopId, '--json').stdout);
+      assert.deepEqual(shown.settings, { max_iterations: 4, infra_retries: 3, allow_dirty_start: false });
+    });
+
+    it('refuses bad values through the CLI, naming the field, and changes nothing', async () => {
+      const loopId = await loopWithSpecs(h.ctx, scratchDir(), { settings: { infra_retries: 1 }, nodes: [check('tests', 1, 'true')] }, []);
+      for (const [value, message] of [
+        ['11', /settings\.infra_retries: must be at most 10/],
+        ['-1', /settings\.infra_retries: must be at least 0/],
+        ['1.5', /settings\.infra_retries: must be a whole number/],
+      ] as const) {
+        const refused = canopy('loop', 'update', loopId, '--infra-retries', value, '--allow-dirty-start');
+        assert.equal(refused.status, 2, value);
+        assert.match(refused.stderr, /The loop is invalid; nothing was changed\./);
+        assert.match(refused.stderr, message);
+      }
+      assert.deepEqual(await settingsOf(loopId), { infra_retries: 1 });
+    });
+
+    it('sets allow_dirty_start and infra_retries over MCP, shows them in loop_get, and refuses bad values', async () => {
+      const loopId = await loopWithSpecs(h.ctx, scratchDir(), { nodes: [check('tests', 1, 'true')] }, []);
+      for (const [settings, message] of [
+        [{ allow_dirty_start: 'yes' }, /must be true or false[^\n]* at settings\.allow_dirty_start/],
+        [{ infra_retries: 11 }, /must be at most 10[^\n]* at settings\.infra_retries/],
+        [{ allow_dirty_start: true, infra_retries: 'two' }, /at settings\.infra_retries/],
+      ] as const) {
+        assert.match(await callRefused(session.client, 'loop_update', { loop_id: loopId, settings }), message);
+      }
+      assert.deepEqual(await settingsOf(loopId), {});
+      await callOk(session.client, 'loop_update', { loop_id: loopId, settings: { allow_dirty_start: true, infra_retries: 0 } });
+      const loop = await callOk(session.client, 'loop_get', { loop_id: loopId });
+      assert.deepEqual(loop.settings, { allow_dirty_start: true, infra_retries: 0 });
+    });
+  },
+);
