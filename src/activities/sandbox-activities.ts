@@ -1,4 +1,5 @@
 // The activity that gives a sandboxed run its worktree: made on the workdir's host, recorded in the store.
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/activity';
 import { sandboxBranch } from '../domain/sandbox';
@@ -36,7 +37,10 @@ export function sandboxActivities(deps: ActivityDeps) {
       const branch = existing?.branch ?? sandboxBranch(input.loopRunId);
       const worktree = existing?.path ?? sandboxPath(deps.home, input.loopRunId);
       const { baseHead } = await addWorktree(input.workdir, worktree, branch);
-      const opened = (sandboxId: string) => ({ sandboxId, workdir: workdirInWorktree(input.workdir, root, worktree) });
+      const runWorkdir = workdirInWorktree(input.workdir, root, worktree);
+      // A workdir git tracks nothing in (an empty directory) is not checked out in the worktree.
+      await mkdir(runWorkdir, { recursive: true });
+      const opened = (sandboxId: string) => ({ sandboxId, workdir: runWorkdir });
       if (existing) {
         if (existing.loop_run_id !== input.loopRunId) await updateSandbox(deps.db, existing.id, { loop_run_id: input.loopRunId });
         return opened(existing.id);

@@ -3,7 +3,7 @@
 // merges a run's branch back (refusing with the conflict) or `sandbox discard` drops it; through
 // the service, the CLI as a process and the MCP client from the SDK.
 import assert from 'node:assert/strict';
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { openContext } from '../../src/client/context';
@@ -357,6 +357,22 @@ describe('sandboxed runs', () => {
     const loopId = await loopWithSpecs(h.ctx, repo, committing('a.txt', 'a'), [{ name: 's' }]);
     assert.match(await callRefused(mcp.client, 'loop_run', { loop_id: loopId, sandbox: 'yes' }), /sandbox/);
     assert.equal((await getLoop(h.ctx.db, loopId))!.status, 'pending');
+  });
+
+  it('runs a loop whose workdir is below the top of its repository in the same directory of the worktree, made when git tracks none of it', async () => {
+    const repo = tempGitRepo();
+    mkdirSync(path.join(repo, 'app'));
+    const loopId = await loopWithSpecs(h.ctx, path.join(repo, 'app'), committing('app.txt', 'a'), [{ name: 's' }]);
+    await h.withWorker(async () => {
+      await startLoopRun(h.ctx, loopId, { sandbox: true });
+      assert.equal((await waitForLoopRun(h.ctx, loopId)).status, 'completed');
+    });
+    const sandbox = await sandboxOf(loopId);
+    const verify = (await runsOf(h.ctx, loopId)).find((run) => run.node_name === 'verify')!;
+    assert.equal(verify.outcome, 'pass', 'the check ran in the sandbox, where {{workdir}} pointed');
+    assert.ok(existsSync(path.join(sandbox.path, 'app', 'app.txt')), 'the committer wrote into the sandbox’s app/');
+    await landSandbox(h.ctx, sandbox.id);
+    assert.equal(git(repo, 'show', 'HEAD:app/app.txt'), 'a');
   });
 
   it('continues a failed sandboxed run in its own sandbox, keeping what it committed there', async () => {
