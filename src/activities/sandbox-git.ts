@@ -108,7 +108,8 @@ export async function mergeBranch(workdir: string, branch: string, message: stri
     if (conflicts.length) return { merged: false, conflicts };
     throw new Error(`git merge-tree failed in ${workdir}: ${trial.stderr.trim()}`);
   }
-  const merge = await git(workdir, 'merge', '--quiet', '--no-edit', '-m', message, `refs/heads/${branch}`);
+  // --ff over whatever merge.ff the repository sets: fast-forward when possible, else a merge commit.
+  const merge = await git(workdir, 'merge', '--quiet', '--ff', '--no-edit', '-m', message, `refs/heads/${branch}`);
   if (!merge.ok) {
     await git(workdir, 'merge', '--abort');
     throw new Error(`git merge of ${branch} failed in ${workdir} and was aborted: ${merge.stderr.trim() || merge.stdout.trim()}`);

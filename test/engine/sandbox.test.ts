@@ -163,6 +163,8 @@ describe('sandboxed runs', () => {
     );
     assert.match((await cli('sandbox', 'list')).stdout, new RegExp(`${sandboxes[1].id} +${second} +active +completed +1 +canopy/sandbox-`));
 
+    // A repository that allows only fast-forwards still takes the second sandbox, as a merge commit.
+    git(repo, 'config', 'merge.ff', 'only');
     const landedFirst = await landSandbox(h.ctx, sandboxes[0].id);
     assert.equal(landedFirst.onto, 'main');
     assert.equal(landedFirst.commits, 1);
