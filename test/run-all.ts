@@ -24,7 +24,9 @@ async function main(): Promise<number> {
     const files = testFiles(__dirname)
       .filter((file) => filter.length === 0 || filter.some((f) => file.includes(f)))
       .sort();
-    const runner = spawn(process.execPath, ['--test', ...files], {
+    // CANOPY_TEST_NAME narrows the run to the tests whose names match it (node's --test-name-pattern).
+    const names = process.env.CANOPY_TEST_NAME ? ['--test-name-pattern', process.env.CANOPY_TEST_NAME] : [];
+    const runner = spawn(process.execPath, ['--test', ...names, ...files], {
       stdio: 'inherit',
       env: { ...process.env, CANOPY_TEST_TEMPORAL_ADDRESS: server.address, CANOPY_TEST_TEMPORAL_BIN: server.binary },
     });

@@ -3,7 +3,7 @@
 // fails, blocks, hits a usage limit, hangs; canopy records what it used. The worker is a `canopy worker`
 // process here, so the agents' callback is the endpoint that worker serves.
 import assert from 'node:assert/strict';
-import { readdirSync, readlinkSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { ClientContext } from '../../src/client/context';
 import { autorunScheduleId } from '../../src/client/autorun-service';
@@ -16,7 +16,7 @@ import { listRuns } from '../../src/client/node-runs-service';
 import { describeStatus } from '../../src/cli/commands/loop/info';
 import { REAL_CLIS, missingClis, openRealCliSetup, type RealCli, type RealCliSetup } from '../helpers/agent-clis';
 import { childEnv } from '../helpers/engine';
-import { loopWithSpecs, runsOf, scratchDir } from '../helpers/loops';
+import { check, loopWithSpecs, runsOf, scratchDir } from '../helpers/loops';
 import { USAGE, type ModelApi, type ModelScript } from '../helpers/model-api';
 import { spawnCanopy, waitForOutput, type CanopyProcess } from '../helpers/processes';
 import { waitUntil } from '../helpers/wait';
@@ -63,6 +63,26 @@ describe('real agent CLIs through a `canopy worker`', { skip }, () => {
     const result = await waitForLoopRun(ctx, loopId);
     const [run] = await runsOf(ctx, loopId);
     return { loopId, result, run, workdir, ms: Date.now() - started };
+  }
+
+  /** The agent with one infra retry and an error edge to a check that handles its failure. */
+  async function startWithErrorEdge(cli: RealCli) {
+    const shape = {
+      settings: { infra_retries: 1 },
+      nodes: [
+        { name: 'work', kind: 'agent', position: 1, config: { platform: cli, prompt_template: 'Do {{spec_name}}.', timeout_minutes: 1 } },
+        check('handler', 2, 'echo handled'),
+      ],
+      edges: [{ source: 'work', target: 'handler', condition: 'error' }],
+    };
+    const loopId = await loopWithSpecs(ctx, scratchDir(), shape, [{ name: 'the spec' }]);
+    await startLoopRun(ctx, loopId);
+    return { loopId, done: waitForLoopRun(ctx, loopId) };
+  }
+
+  async function runWithErrorEdge(cli: RealCli) {
+    const { loopId, done } = await startWithErrorEdge(cli);
+    return { loopId, result: await done };
   }
 
   /** A blocked loop waits for a human: the test waits for the block, then ends the run. */
@@ -172,6 +192,49 @@ describe('real agent CLIs through a `canopy worker`', { skip }, () => {
       },
     );
 
+    it(`${cli}: an overloaded provider is an infra outage: retried after its backoff, then down the error edge`, async () => {
+      api.script({ action: { kind: 'overloaded' }, final: '' });
+      const { loopId, result } = await runWithErrorEdge(cli);
+      assert.equal(result.status, 'completed', result.reason ?? '');
+      const runs = await runsOf(ctx, loopId);
+      const work = runs.filter((run) => run.node_name === 'work');
+      assert.deepEqual(
+        work.map((run) => run.failure_kind),
+        ['infra_outage', 'infra_outage'],
+        work.map((run) => `${run.reason}\n${run.stdout}\n${run.stderr}`).join('\n---\n'),
+      );
+      assert.match(work[0].reason ?? '', /overloaded|5\d\d/i);
+      assert.deepEqual(
+        runs.filter((run) => run.node_name === 'handler').map((run) => run.outcome),
+        ['pass'],
+      );
+    });
+
+    it(`${cli}: killed by a signal, it runs again after its backoff, then takes the error edge`, async () => {
+      api.script({ action: { kind: 'hang' }, final: '' });
+      const { loopId, done } = await startWithErrorEdge(cli);
+      for (const attempt of [1, 2]) {
+        const pgid = await waitUntil(`attempt ${attempt} to wait on the model`, async () => {
+          const run = (await runsOf(ctx, loopId)).filter((r) => r.node_name === 'work')[attempt - 1];
+          return run?.pgid && api.hanging() > 0 ? run.pgid : undefined;
+        });
+        killGroupMembers(pgid, 'SIGKILL');
+        await waitUntil(`attempt ${attempt} to end`, async () => (await runsOf(ctx, loopId)).filter((r) => r.ended_at).length >= attempt);
+      }
+      const result = await done;
+      assert.equal(result.status, 'completed', result.reason ?? '');
+      const runs = await runsOf(ctx, loopId);
+      assert.deepEqual(
+        runs.map((run) => [run.node_name, run.failure_kind]),
+        [
+          ['work', 'infra_signal'],
+          ['work', 'infra_signal'],
+          ['handler', null],
+        ],
+      );
+      assert.match(runs[0].reason ?? '', /SIGKILL/);
+    });
+
     it(`${cli}: a hung CLI is killed at its timeout with no process left behind`, async () => {
       const { result, run, workdir, ms } = await runAgent(cli, { action: { kind: 'hang' }, final: '' }, { timeout_minutes: 0.1 });
       assert.equal(result.status, 'failed');
@@ -181,6 +244,19 @@ describe('real agent CLIs through a `canopy worker`', { skip }, () => {
     });
   }
 });
+
+/** Sends `signal` to every process of the group but its leader (the supervisor), as an OOM killer or a person would. */
+function killGroupMembers(pgid: number, signal: NodeJS.Signals): void {
+  for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(group) === pgid && Number(pid) !== pgid && state !== 'Z') process.kill(Number(pid), signal);
+    } catch {
+      // gone meanwhile
+    }
+  }
+}
 
 /** Pids of live processes whose working directory is `dir`. */
 function processesIn(dir: string): string[] {

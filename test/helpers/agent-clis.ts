@@ -45,6 +45,9 @@ export function realCliPlatforms(apiUrl: string, dir: string): Record<RealCli, R
       `base_url = "${apiUrl}/v1"`,
       'env_key = "OPENAI_API_KEY"',
       'wire_api = "responses"',
+      // One retry of a failing request or stream (the defaults are 4 and 5): canopy's infra_retries retry the node instead.
+      'request_max_retries = 1',
+      'stream_max_retries = 1',
       '',
     ].join('\n'),
   );
@@ -52,7 +55,8 @@ export function realCliPlatforms(apiUrl: string, dir: string): Record<RealCli, R
   mkdirSync(path.join(geminiHome, '.gemini'), { mode: 0o700 });
   writeFileSync(
     path.join(geminiHome, '.gemini', 'settings.json'),
-    JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }),
+    // Two attempts at a failing request (the default is 10, 5 s to 30 s apart): canopy's infra_retries retry the node instead.
+    JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } }, general: { maxAttempts: 2 } }),
   );
   const opencodeHome = home('opencode');
   const bin = (cli: RealCli) => path.join(AGENT_TOOLS_BIN, cli);
@@ -60,7 +64,8 @@ export function realCliPlatforms(apiUrl: string, dir: string): Record<RealCli, R
     claude: {
       command: bin('claude'),
       model: 'claude-sonnet-4-5',
-      env: { HOME: home('claude'), ANTHROPIC_BASE_URL: apiUrl, ANTHROPIC_API_KEY: 'sk-ant-stand-in' },
+      // One retry of a failing request (the default is 10): canopy's infra_retries retry the node instead.
+      env: { HOME: home('claude'), ANTHROPIC_BASE_URL: apiUrl, ANTHROPIC_API_KEY: 'sk-ant-stand-in', CLAUDE_CODE_MAX_RETRIES: '1' },
     },
     codex: { command: bin('codex'), model: 'gpt-5', env: { CODEX_HOME: codexHome, OPENAI_API_KEY: 'sk-stand-in' } },
     opencode: {

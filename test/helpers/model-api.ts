@@ -1,14 +1,18 @@
 // A stand-in model API on loopback, so the real agent CLIs run end to end without a model: Anthropic
 // Messages, OpenAI Responses and Chat Completions, and Gemini generateContent, streaming as the vendors do.
 // Each test scripts what "the model" does when the CLI first offers it tools: call a tool (matched by the
-// end of its name, since every CLI prefixes MCP tools its own way), answer a usage limit, or hang. Once the
+// end of its name, since every CLI prefixes MCP tools its own way), answer a usage limit, be overloaded, or hang. Once the
 // conversation holds the tool's result it answers the final text. Requests without tools (titles, probes)
 // get a short text answer. Every request is logged for the tests and for finding out what a CLI sends.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export type ModelAction =
-  { kind: 'tool'; tool: string; args: Record<string, unknown> } | { kind: 'text' } | { kind: 'quota'; resetAt: Date } | { kind: 'hang' };
+  | { kind: 'tool'; tool: string; args: Record<string, unknown> }
+  | { kind: 'text' }
+  | { kind: 'quota'; resetAt: Date }
+  | { kind: 'hang' }
+  | { kind: 'overloaded' };
 
 export interface ModelScript {
   action: ModelAction;
@@ -27,6 +31,8 @@ export interface ModelApi {
   url: string;
   requests: LoggedRequest[];
   script(next: ModelScript): void;
+  /** Requests held open by a `hang`, right now. */
+  hanging(): number;
   close(): Promise<void>;
 }
 
@@ -61,6 +67,7 @@ export async function startModelApi(): Promise<ModelApi> {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requests,
     script: (next) => void (current = next),
+    hanging: () => hanging.size,
     close: () =>
       new Promise((resolve) => {
         for (const response of hanging) response.destroy();
@@ -97,6 +104,7 @@ function answer(url: URL, body: Json, response: http.ServerResponse, script: Mod
     return void response.writeHead(200, { 'Content-Type': 'text/event-stream' }).flushHeaders();
   }
   if (offered && !answered && action.kind === 'quota') return quota(vendor, action.resetAt, response);
+  if (offered && !answered && action.kind === 'overloaded') return overloaded(vendor, response);
   let turn: Turn = { kind: 'text', text: offered ? script.final : 'ok' };
   if (offered && !answered && action.kind === 'tool') {
     const name = tools.find((tool) => tool.endsWith(action.tool));
@@ -194,6 +202,27 @@ function quota(vendor: Vendor, resetAt: Date, response: http.ServerResponse): vo
       resets_in_seconds: Math.max(1, epoch - Math.floor(Date.now() / 1000)),
     },
   });
+}
+
+/**
+ * Each vendor's answer when its servers are overloaded: Anthropic's 529, OpenAI's and Google's 503,
+ * asking to retry after a second, which keeps the CLIs' own retries short.
+ */
+function overloaded(vendor: Vendor, response: http.ServerResponse): void {
+  const retryAfter = { 'retry-after': '1' };
+  if (vendor === 'anthropic') {
+    return json(response, 529, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }, retryAfter);
+  }
+  if (vendor === 'gemini') {
+    const error = { code: 503, message: 'The model is overloaded. Please try again later.', status: 'UNAVAILABLE' };
+    return json(response, 503, { error }, retryAfter);
+  }
+  return json(
+    response,
+    503,
+    { error: { message: 'The server is overloaded or not ready yet.', type: 'server_error', code: null } },
+    retryAfter,
+  );
 }
 
 function whole(vendor: Vendor, turn: Turn, model: string): unknown {
