@@ -1,6 +1,7 @@
 // Node runs: one record per execution of a node, with its full input and output.
 import { z } from 'zod';
 import { Id, Timestamp } from './common';
+import { HookEvent } from './hooks';
 
 export const NODE_RUN_STATUSES = ['running', 'pass', 'fail', 'cancelled'] as const;
 export const NodeRunStatus = z.enum(NODE_RUN_STATUSES);
@@ -90,5 +91,7 @@ export const NodeRun = z.object({
     .describe(
       "How a retry after a lost worker carried on: adopting the attempt's still-running process, or running the node again and why",
     ),
+  hook_event: HookEvent.nullable().describe('For a hook run (kind hook): the event it ran for; null for graph nodes'),
+  hook_index: z.number().int().nullable().describe('For a hook run: its index in the event’s list of hooks'),
 });
 export type NodeRun = z.infer<typeof NodeRun>;

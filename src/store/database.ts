@@ -3,7 +3,7 @@
 // latest schema.
 import path from 'node:path';
 import { Kysely, sql, type Generated, type Insertable, type Selectable, type Transaction, type Updateable } from 'kysely';
-import type { EdgeType, FailureKind, LoopStatus, NodeKind, NodeRunStatus, SpecStatus } from '../domain';
+import type { EdgeType, FailureKind, HookEvent, LoopStatus, NodeKind, NodeRunStatus, SpecStatus } from '../domain';
 import { postgresDialect, sqliteDialect } from './dialects';
 import { migrateToLatest } from './migrations';
 
@@ -19,7 +19,8 @@ export interface LoopsTable {
   description: string;
   status: Generated<LoopStatus>;
   settings: string;
-  on_completed: string | null;
+  /** JSON LoopHooks. */
+  hooks: Generated<string>;
   archived: Generated<number>;
   created_at: string;
   updated_at: string;
@@ -131,6 +132,8 @@ export interface NodeRunsTable {
   cost_usd: number | null;
   recovery: string | null;
   executed_host: string | null;
+  hook_event: HookEvent | null;
+  hook_index: number | null;
 }
 
 export interface LoopRunsTable {

@@ -72,6 +72,20 @@ export async function listNodeRuns(db: DatabaseOrTransaction, filter: NodeRunFil
   return (await query.execute()).map(nodeRunFromRow);
 }
 
+/** The loop's hook runs started at or after `since` (a loop run's start: its runs never overlap), oldest first. */
+export async function listHookRunsSince(db: DatabaseOrTransaction, loopId: string, since: string): Promise<NodeRun[]> {
+  const rows = await db
+    .selectFrom('node_runs')
+    .selectAll()
+    .where('loop_id', '=', loopId)
+    .where('kind', '=', 'hook')
+    .where('started_at', '>=', since)
+    .orderBy('started_at')
+    .orderBy('id')
+    .execute();
+  return rows.map(nodeRunFromRow);
+}
+
 /** The record of the execution named `runKey`, left by an earlier try of its activity if any. */
 export async function findNodeRunByKey(db: DatabaseOrTransaction, runKey: string): Promise<NodeRun | undefined> {
   const row = await db.selectFrom('node_runs').selectAll().where('run_key', '=', runKey).executeTakeFirst();
@@ -121,6 +135,8 @@ function nodeRunFromRow(row: NodeRunRow): NodeRun {
     ended_at: row.ended_at,
     attempts: JSON.parse(row.attempts) as NodeRun['attempts'],
     recovery: row.recovery,
+    hook_event: row.hook_event,
+    hook_index: row.hook_index,
   };
 }
 
@@ -161,6 +177,8 @@ function nodeRunChangesToRow(changes: NodeRunChanges): NodeRunRowUpdate {
     cost_usd: changes.cost_usd,
     recovery: changes.recovery,
     executed_host: changes.executed_host,
+    hook_event: changes.hook_event,
+    hook_index: changes.hook_index,
   };
 }
 

@@ -89,6 +89,8 @@ describeOnEachDialect('node-runs repository', (store) => {
       ended_at: null,
       attempts: [],
       recovery: null,
+      hook_event: null,
+      hook_index: null,
     });
     assert.deepEqual(await getNodeRun(store.db, inserted.id), inserted);
   });
