@@ -1,8 +1,8 @@
 // Every activity of the worker, bound to the process's store and settings.
 import { bookkeepingActivities } from './bookkeeping';
-import { completionHookActivities } from './completion-hook';
 import type { LoopActivities } from './contract';
 import type { ActivityDeps } from './deps';
+import { eventHookActivities } from './event-hooks';
 import { nonRetryableWhenDeterministic } from './failures';
 import { nodeActivities } from './node-activities';
 import { quorumCutActivities } from './quorum-cuts';
@@ -13,7 +13,7 @@ export function createActivities(deps: ActivityDeps): LoopActivities {
     ...bookkeepingActivities(deps),
     ...nodeActivities(deps),
     ...quorumCutActivities(deps),
-    ...completionHookActivities(deps),
+    ...eventHookActivities(deps),
     ...scheduleActivities(deps),
     resumeLoop: ({ loopId }) => deps.resumeLoop(loopId),
   };

@@ -3,6 +3,7 @@ import type { NodeRun } from '../domain/node-run';
 import { excerpt, outputText } from '../graph/feedback';
 import { redact } from '../graph/redact';
 import type { FailureKind } from '../domain/node-run';
+import type { HookEvent } from '../domain/hooks';
 import { findNodeRunByKey, insertNodeRun, updateNodeRun, type NodeRunChanges } from '../store/node-runs-repository';
 import type { NodeOutcome } from '../workflows/shared';
 import type { ActivityDeps } from './deps';
@@ -21,13 +22,15 @@ export interface OpenRunInput {
   headBefore?: string | null;
 }
 
-/** Who the record is about: a graph node in a spec run, or a loop's completion hook. */
+/** Who the record is about: a graph node in a spec run, or one of a loop's event hooks. */
 export interface RunSubject {
   loopId: string;
   specId: string | null;
   nodeId: string | null;
   nodeName: string;
   kind: string;
+  /** The event and list index of a hook. */
+  hook?: { event: HookEvent; index: number };
 }
 
 export function subjectOf(scene: NodeScene): RunSubject {
@@ -43,6 +46,8 @@ export function newRunOf(subject: RunSubject, execution: Pick<OpenRunInput, 'run
     node_id: subject.nodeId,
     node_name: subject.nodeName,
     kind: subject.kind,
+    hook_event: subject.hook?.event ?? null,
+    hook_index: subject.hook?.index ?? null,
     workflow_id: execution.workflowId,
     round: execution.round,
   };

@@ -6,6 +6,8 @@ import {
   ApplicationFailure,
   condition,
   continueAsNew,
+  isCancellation,
+  log,
   patched,
   proxyActivities,
   proxyLocalActivities,
@@ -14,7 +16,8 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { EnsembleRuntime, LoopActivities, QuorumMet, RunContext, RunNodeInput, SpecTopology } from '../activities/contract';
+import type { EnsembleRuntime, HookFacts, LoopActivities, QuorumMet, RunContext, RunNodeInput, SpecTopology } from '../activities/contract';
+import type { HookEvent } from '../domain/hooks';
 import { enterLoopback, roundOf, type Rounds } from '../graph/rounds';
 import { isInfraFailure } from '../graph/infra-failures';
 import { entryVertex, errorSteps, nextSteps, type Step } from '../graph/topology';
@@ -82,6 +85,7 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
   const quorumGrace = patched(PATCHES.quorumGrace);
   const attemptLimit = patched(PATCHES.specAttemptLimit);
   const infraErrorEdge = patched(PATCHES.infraErrorEdge);
+  const eventHooks = patched(PATCHES.eventHooks);
 
   const state: LiveState = {
     status: 'running',
@@ -129,15 +133,33 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
     hostQueue ? proxyActivities<LoopActivities>({ ...bookkeepingOptions, ...onHost, summary }) : bookkeeping(summary);
   const completedSpecIds = [...(input.completedSpecIds ?? [])];
   let resume = input.resume ?? null;
+  let blocks = input.blocks ?? 0;
 
-  /** Between nodes: honour a pause or a blocker, and say how to go on when one was lifted. */
-  async function checkpoint(): Promise<ContinueStrategy | null> {
+  /** Runs the loop's hooks for one event; hooks that could not run at all are logged, never the run's failure. */
+  async function fireHooks(event: HookEvent, occurrence: string, facts: HookFacts): Promise<void> {
+    try {
+      await execution(`${event} hooks`).runHooks({ loopId, loopRunId, event, occurrence, completedSpecIds, facts });
+    } catch (error) {
+      if (isCancellation(error) || !(error instanceof ActivityFailure)) throw error;
+      log.warn(`The ${event} hooks of loop ${loopId} could not run: ${error.cause?.message ?? error.message}`);
+    }
+  }
+
+  /** Between nodes (at `node`, or at a spec's claim): honour a pause or a blocker, and say how to go on when one was lifted. */
+  async function checkpoint(node: string | null): Promise<ContinueStrategy | null> {
     const blocked = state.blockedReason !== null;
     if (!blocked && !pauseRequested) return null;
     state.status = blocked ? 'blocked' : 'paused';
     tell(true);
     continueWith = null;
-    await bookkeeping(`loop ${state.status}`).setLoopStatus({ loopId, status: state.status });
+    const entered = await bookkeeping(`loop ${state.status}`).setLoopStatus({ loopId, status: state.status });
+    if (eventHooks && blocked) {
+      blocks++;
+      if (entered.hasHooks) {
+        const facts = { blocker: state.blockedReason ?? '', node: node ?? '', specId: state.specId, specName: state.specName };
+        await fireHooks('on_blocked', String(blocks), facts);
+      }
+    }
     await condition(() => continueWith !== null);
     const strategy: ContinueStrategy = continueWith ?? 'retry';
     pauseRequested = false;
@@ -291,7 +313,7 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
       } else {
         outcome = await execute(vertex, round);
         state.vertexStates[vertex] = outcome.outcome === 'fail' ? 'fail' : 'pass';
-        const lifted = await checkpoint();
+        const lifted = await checkpoint(vertex);
         if (lifted === 'retry') continue;
         if (lifted === 'skip') outcome = skipped(outcome.nodeRunId);
       }
@@ -316,7 +338,7 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
         // that resumes the spec here (the topology is read again there, as on any resume).
         if (workflowInfo().continueAsNewSuggested && patched(PATCHES.roundContinueAsNew)) {
           const here: ResumePoint = { specId, vertex: step.target, rounds, strategy: 'retry', ...heads(), previousRunId };
-          await continueAsNew<typeof loopRunWorkflow>({ ...input, resume: here, loopRunId, completedSpecIds });
+          await continueAsNew<typeof loopRunWorkflow>({ ...input, resume: here, loopRunId, completedSpecIds, blocks });
         }
       }
       vertex = step.target;
@@ -328,7 +350,7 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
   let finishedASpec = false;
   for (;;) {
     if (workflowInfo().continueAsNewSuggested && finishedASpec) {
-      await continueAsNew<typeof loopRunWorkflow>({ ...input, resume, loopRunId, completedSpecIds });
+      await continueAsNew<typeof loopRunWorkflow>({ ...input, resume, loopRunId, completedSpecIds, blocks });
     }
     const spec = await claims('claim the next spec').claimNextSpec({
       loopId,
@@ -343,8 +365,8 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
     if (spec.attemptsExhausted) {
       // Blocked until a continue, which claims again: a reset spec then runs, a skip passes it by.
       state.blockedReason = spec.attemptsExhausted;
-      if ((await checkpoint()) === 'skip') {
-        await bookkeeping(`spec "${spec.specName}" skipped`).finishSpec({ specId: spec.specId, status: 'skipped' });
+      if ((await checkpoint(null)) === 'skip') {
+        await bookkeeping(`spec "${spec.specName}" skipped`).finishSpec({ loopId, specId: spec.specId, status: 'skipped' });
         resume = null;
         finishedASpec = true;
       }
@@ -354,13 +376,13 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
     const result = await runSpec(spec.specId, resume).catch((error: unknown) => unrunnable(error, state.vertex ?? '(graph)'));
     resume = null;
     if (result.status === 'failed') {
-      await bookkeeping(`spec "${spec.specName}" failed`).finishSpec({ specId: spec.specId, status: 'failed' });
+      await bookkeeping(`spec "${spec.specName}" failed`).finishSpec({ loopId, specId: spec.specId, status: 'failed' });
       const failure = {
         failingNode: result.vertex,
         failureKind: result.outcome.failureKind,
         reason: result.outcome.reason,
       };
-      await bookkeeping('the loop run failed').finishLoopRun({
+      const ended = await bookkeeping('the loop run failed').finishLoopRun({
         loopId,
         loopRunId,
         status: 'failed',
@@ -369,11 +391,24 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
       });
       state.status = 'failed';
       tell(true);
+      if (eventHooks && ended.hasHooks) {
+        const { failingNode: node, failureKind, reason } = failure;
+        await fireHooks('on_failed', 'run', { node, failureKind, reason, specId: spec.specId, specName: spec.specName });
+      }
       return { status: 'failed', ...failure, completedSpecIds };
     }
-    await bookkeeping(`spec "${spec.specName}" completed`).finishSpec({ specId: spec.specId, status: 'completed' });
+    const specDone = await bookkeeping(`spec "${spec.specName}" completed`).finishSpec({
+      loopId,
+      specId: spec.specId,
+      status: 'completed',
+    });
     completedSpecIds.push(spec.specId);
     finishedASpec = true;
+    if (eventHooks && specDone.hasHooks) {
+      // A spec reset while the run is blocked may complete again in it: each completion is its own occurrence.
+      const completion = completedSpecIds.filter((id) => id === spec.specId).length;
+      await fireHooks('on_spec_completed', `${spec.specId}.${completion}`, { specId: spec.specId, specName: spec.specName });
+    }
   }
 
   const finished = await bookkeeping('the loop run completed').finishLoopRun({
@@ -387,7 +422,9 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
   });
   state.status = 'completed';
   tell(true);
-  if (!localBookkeeping || finished.hasCompletionHook) {
+  if (eventHooks) {
+    if (finished.hasHooks) await fireHooks('on_completed', 'run', {});
+  } else if (!localBookkeeping || finished.hasCompletionHook) {
     await execution('on_completed hook').runCompletionHook({ loopId, loopRunId, completedSpecIds });
   }
   return { status: 'completed', failingNode: null, failureKind: null, reason: null, completedSpecIds };

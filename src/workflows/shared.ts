@@ -41,6 +41,8 @@ export interface LoopRunInput {
   /** Carried across continue-as-new. */
   loopRunId?: string | null;
   completedSpecIds?: string[];
+  /** How often the run has blocked so far, carried across continue-as-new: each block's hooks fire once. */
+  blocks?: number;
   engine: EngineSettings;
 }
 
