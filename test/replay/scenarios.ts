@@ -224,6 +224,37 @@ export const SCENARIOS: Scenario[] = [
     },
   },
   {
+    // Every event's hooks: on_failed as the first run fails, then on_blocked, on_spec_completed and on_completed in the continued one.
+    name: 'event-hooks',
+    runs: 2,
+    async play(h) {
+      const workdir = scratchDir();
+      const shape = {
+        nodes: [check('tests', 1, 'test -f fixed.txt'), agent('needs_human', 2, '@block need a key'), check('next', 3, 'true')],
+        edges: [
+          { source: 'tests', target: 'needs_human' },
+          { source: 'needs_human', target: 'next' },
+        ],
+      };
+      const loopId = await loopWithSpecs(h.ctx, workdir, shape, [{ name: 'spec' }]);
+      const hooks = [{ command: 'echo "$CANOPY_HOOK_EVENT"' }, { platform: 'fake', prompt: '@print {{loop_name}}' }];
+      await updateLoop(h.ctx, {
+        loop_id: loopId,
+        hooks: { on_failed: hooks, on_blocked: hooks, on_spec_completed: hooks, on_completed: hooks },
+      });
+      expectStatus(loopId, (await runToEnd(h.ctx, loopId)).status, 'failed');
+      writeFileSync(path.join(workdir, 'fixed.txt'), 'y');
+      await continueLoop(h.ctx, loopId, 'retry');
+      await untilStatus(h, loopId, 'blocked');
+      await waitUntil(
+        'the blocked node and its hooks to end',
+        async () => (await runsOf(h.ctx, loopId)).filter((r) => r.node_name.startsWith('on_blocked[') && r.ended_at).length === 2,
+      );
+      await continueLoop(h.ctx, loopId, 'skip');
+      return expectStatus(loopId, (await waitForLoopRun(h.ctx, loopId)).status, 'completed');
+    },
+  },
+  {
     name: 'continue-as-new',
     runs: 3,
     continueAsNew: true,
