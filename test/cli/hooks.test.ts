@@ -58,6 +58,10 @@ describe('canopy loop hook (CLI)', () => {
         '',
       ].join('\n'),
     );
+    assert.match(
+      ok('loop', 'get', loopId),
+      /Hooks:\n {2}on_completed\[0\] agent claude: Docs for \{\{completed_specs\}\}\n {2}on_failed\[0\]/,
+    );
     ok('loop', 'hook', 'remove', loopId, '--event', 'on_failed', '--index', '0');
     ok('loop', 'update', loopId, '--remove-on-completed');
     const expected = {

@@ -5,7 +5,7 @@ import { addHook } from '../../../../client/hooks-service';
 import { HOOK_EVENTS } from '../../../../domain/hooks';
 import { HOOK_PLACEHOLDERS } from '../../../../graph/templates';
 import { action, emit } from '../../../output';
-import { hookLines } from './list';
+import { hookLines } from '../describe';
 
 interface AddOptions {
   event: string;

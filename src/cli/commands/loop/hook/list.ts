@@ -2,8 +2,8 @@
 import type { Command } from 'commander';
 import { withContext } from '../../../../client/context';
 import { requireLoop } from '../../../../client/design-service';
-import { HOOK_EVENTS, isCommandHook, type Hook, type LoopHooks } from '../../../../domain/hooks';
 import { action, emit } from '../../../output';
+import { hookLines } from '../describe';
 
 export function registerHookList(hook: Command): void {
   hook
@@ -16,15 +16,4 @@ export function registerHookList(hook: Command): void {
         emit(loop.hooks, options, (hooks) => hookLines(hooks).join('\n') || 'No hooks.');
       }),
     );
-}
-
-/** One line per hook: `on_failed[0] command: ./notify.sh (timeout 5 min)`. */
-export function hookLines(hooks: LoopHooks): string[] {
-  return HOOK_EVENTS.flatMap((event) => (hooks[event] ?? []).map((hook, index) => `${event}[${index}] ${hookText(hook)}`));
-}
-
-function hookText(hook: Hook): string {
-  const timeout = hook.timeout_minutes === undefined ? '' : ` (timeout ${hook.timeout_minutes} min)`;
-  if (isCommandHook(hook)) return `command: ${hook.command}${timeout}`;
-  return `agent ${hook.platform}${hook.model ? `/${hook.model}` : ''}: ${hook.prompt}${timeout}`;
 }

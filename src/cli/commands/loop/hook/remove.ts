@@ -4,7 +4,7 @@ import { withContext } from '../../../../client/context';
 import { removeHook } from '../../../../client/hooks-service';
 import { HOOK_EVENTS } from '../../../../domain/hooks';
 import { action, emit } from '../../../output';
-import { hookLines } from './list';
+import { hookLines } from '../describe';
 
 export function registerHookRemove(hook: Command): void {
   hook
