@@ -1,0 +1,50 @@
+// The event-hook activity on its own: a retry of it (a lost worker's) fires no hook a second time,
+// while another occurrence of the event fires them again.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { eventHookActivities } from '../../src/activities/event-hooks';
+import { activityDeps } from '../../src/daemon';
+import { createLoop, updateLoop } from '../../src/client/loops-service';
+import { insertLoopRun } from '../../src/store/loop-runs-repository';
+import { listNodeRuns } from '../../src/store/node-runs-repository';
+import { useTestStore } from '../helpers/store';
+
+const store = useTestStore();
+
+describe('the event-hook activity', () => {
+  it('skips the hooks an earlier attempt finished, and fires again for another occurrence', async () => {
+    const workdir = store.workdir();
+    const log = path.join(workdir, 'fired.log');
+    const loop = await createLoop(store.ctx, { name: 'retried', workdir });
+    await updateLoop(store.ctx, {
+      loop_id: loop.id,
+      hooks: { on_blocked: [{ command: `echo "a $CANOPY_HOOK_BLOCKER" >> ${log}` }, { command: `echo b >> ${log}` }] },
+    });
+    const run = await insertLoopRun(store.ctx.db, { loop_id: loop.id, workflow_id: `loop-${loop.id}` });
+    const { runHooks } = eventHookActivities(activityDeps(store.ctx, 'http://127.0.0.1:9/mcp'));
+    const block = (occurrence: string) => ({
+      loopId: loop.id,
+      loopRunId: run.id,
+      event: 'on_blocked' as const,
+      occurrence,
+      completedSpecIds: [],
+      facts: { blocker: 'key', node: 'n' },
+    });
+
+    await new MockActivityEnvironment({ attempt: 1 }).run(runHooks, block('1'));
+    await new MockActivityEnvironment({ attempt: 2 }).run(runHooks, block('1'));
+    assert.equal(readFileSync(log, 'utf8'), 'a key\nb\n');
+    await new MockActivityEnvironment({ attempt: 1 }).run(runHooks, block('2'));
+    assert.equal(readFileSync(log, 'utf8'), 'a key\nb\n'.repeat(2));
+    const runs = await listNodeRuns(store.ctx.db, { loopId: loop.id });
+    assert.deepEqual(runs.map((r) => [r.node_name, r.status]).sort(), [
+      ['on_blocked[0]', 'pass'],
+      ['on_blocked[0]', 'pass'],
+      ['on_blocked[1]', 'pass'],
+      ['on_blocked[1]', 'pass'],
+    ]);
+  });
+});
