@@ -1,7 +1,8 @@
 // The event-hook activity on its own: a retry of it (a lost worker's) fires no hook a second time,
-// while another occurrence of the event fires them again.
+// another occurrence of the event fires them again, a hook past its time is killed, and a value
+// too large for the environment arrives in a file.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { MockActivityEnvironment } from '@temporalio/testing';
@@ -46,5 +47,54 @@ describe('the event-hook activity', () => {
       ['on_blocked[1]', 'pass'],
       ['on_blocked[1]', 'pass'],
     ]);
+  });
+
+  it('kills a command hook past its timeout and records it failed, then runs the next one', async () => {
+    const workdir = store.workdir();
+    const loop = await createLoop(store.ctx, { name: 'slow hook', workdir });
+    const marker = path.join(workdir, 'next-ran');
+    await updateLoop(store.ctx, {
+      loop_id: loop.id,
+      hooks: { on_completed: [{ command: 'sleep 60', timeout_minutes: 0.01 }, { command: `touch ${marker}` }] },
+    });
+    const run = await insertLoopRun(store.ctx.db, { loop_id: loop.id, workflow_id: `loop-${loop.id}` });
+    const { runHooks } = eventHookActivities(activityDeps(store.ctx, 'http://127.0.0.1:9/mcp'));
+    const started = Date.now();
+    await new MockActivityEnvironment().run(runHooks, {
+      loopId: loop.id,
+      loopRunId: run.id,
+      event: 'on_completed' as const,
+      occurrence: 'run',
+      completedSpecIds: [],
+      facts: {},
+    });
+    assert.ok(Date.now() - started < 20_000, 'the hook was killed at its timeout');
+    const [slow] = (await listNodeRuns(store.ctx.db, { loopId: loop.id })).filter((r) => r.node_name === 'on_completed[0]');
+    assert.deepEqual([slow.status, slow.failure_kind], ['fail', 'timeout']);
+    assert.ok(existsSync(marker), 'the next hook still ran');
+  });
+
+  it('passes a value over 64 KiB in a file named by CANOPY_HOOK_<NAME>_FILE', async () => {
+    const workdir = store.workdir();
+    const loop = await createLoop(store.ctx, { name: 'large blocker', workdir });
+    const out = path.join(workdir, 'sizes');
+    await updateLoop(store.ctx, {
+      loop_id: loop.id,
+      hooks: { on_blocked: [{ command: `wc -c < "$CANOPY_HOOK_BLOCKER_FILE" > ${out}; echo "$CANOPY_HOOK_BLOCKER" | tail -1 >> ${out}` }] },
+    });
+    const run = await insertLoopRun(store.ctx.db, { loop_id: loop.id, workflow_id: `loop-${loop.id}` });
+    const { runHooks } = eventHookActivities(activityDeps(store.ctx, 'http://127.0.0.1:9/mcp'));
+    const blocker = 'x'.repeat(70_000);
+    await new MockActivityEnvironment().run(runHooks, {
+      loopId: loop.id,
+      loopRunId: run.id,
+      event: 'on_blocked' as const,
+      occurrence: '1',
+      completedSpecIds: [],
+      facts: { blocker },
+    });
+    const [size, note] = readFileSync(out, 'utf8').trim().split('\n');
+    assert.equal(size.trim(), String(blocker.length));
+    assert.match(note, /truncated; the full value \(70000 bytes\) is in \$CANOPY_HOOK_BLOCKER_FILE/);
   });
 });
