@@ -1,6 +1,6 @@
 // A loop's event hooks: each hook of the event runs once, in order, recorded as a node run of kind
 // `hook` beside the graph's. A failed hook warns and notifies; it never changes the loop's status.
-import { CancelledFailure, Context } from '@temporalio/activity';
+import { Context } from '@temporalio/activity';
 import { DEFAULT_CHECK_TIMEOUT_MINUTES, DEFAULT_HOOK_TIMEOUT_MINUTES } from '../domain/defaults';
 import { hookRunName, isCommandHook, type Hook, type HookEvent } from '../domain/hooks';
 import type { Loop } from '../domain/loop';
@@ -9,18 +9,18 @@ import { redact } from '../graph/redact';
 import { hookVariable, HOOK_PLACEHOLDERS, renderTemplate, toShellScript } from '../graph/templates';
 import { updateLoopRun } from '../store/loop-runs-repository';
 import { getLoop } from '../store/loops-repository';
-import { findNodeRunByKey, updateNodeRun } from '../store/node-runs-repository';
+import { findNodeRunByKey } from '../store/node-runs-repository';
 import { getSpec } from '../store/specs-repository';
 import { NODE_MAX_ATTEMPTS } from '../workflows/shared';
 import { executeAgent } from './agent-node';
 import { executeShell } from './check-node';
 import type { RunHooksInput } from './contract';
 import type { ActivityDeps } from './deps';
-import type { Execution, ExecutionResult } from './execution';
+import { recordedExecution, type Execution, type ExecutionResult } from './execution';
 import { nodeFailure } from './failures';
 import { placeholderEnvironment } from './large-values';
 import { notifyHuman } from './notify';
-import { closeNodeRun, failNodeRun, openNodeRun } from './run-record';
+import { cancelNodeRun, closeNodeRun, failNodeRun, openNodeRun } from './run-record';
 
 export function eventHookActivities(deps: ActivityDeps) {
   async function runHooks(input: RunHooksInput): Promise<void> {
@@ -51,22 +51,15 @@ export function eventHookActivities(deps: ActivityDeps) {
       },
       { runKey, workflowId: activity.workflowExecution?.workflowId ?? '', round: 1, infraAttempt: activity.attempt },
     );
-    let renderedInput = '';
-    const execution: Execution = {
+    const execution = recordedExecution(deps, {
       scene: { loop, node: hookNode(loop, name, hook) },
       run,
       values,
       stragglerMinutes: null,
-      recordInput: (text) => {
-        renderedInput = text;
-        return Promise.resolve();
-      },
-      recordProcessGroup: async (pgid) => void (await updateNodeRun(deps.db, run.id, { pgid, input: renderedInput })),
-      recordOutputTail: async (tail) => void (await updateNodeRun(deps.db, run.id, { stdout: tail })),
       adopted,
-    };
+    });
     const outcome = await execute(hook, execution, input.event).then(
-      (result) => closeHookRun(run, result, renderedInput),
+      (result) => closeHookRun(run, result, execution.renderedInput()),
       (error: unknown) => {
         const failure = nodeFailure(error, activity.attempt, NODE_MAX_ATTEMPTS);
         if (!failure) throw error;
@@ -91,17 +84,7 @@ export function eventHookActivities(deps: ActivityDeps) {
   }
 
   async function closeHookRun(run: NodeRun, result: ExecutionResult, input: string) {
-    if (result.cancelled) {
-      await updateNodeRun(deps.db, run.id, {
-        status: 'cancelled',
-        input,
-        stdout: result.stdout,
-        stderr: result.stderr,
-        pgid: null,
-        ended_at: new Date().toISOString(),
-      });
-      throw new CancelledFailure('Hook run cancelled; its process group was killed.');
-    }
+    if (result.cancelled) await cancelNodeRun(deps, run, { input, stdout: result.stdout, stderr: result.stderr });
     return closeNodeRun(deps, run, { ...result, input, headAfter: null, committedHead: null });
   }
 

@@ -1,4 +1,5 @@
 // The node-run record of one execution: opened once, reused by infra retries, closed with the outcome.
+import { CancelledFailure } from '@temporalio/activity';
 import type { NodeRun } from '../domain/node-run';
 import { excerpt, outputText } from '../graph/feedback';
 import { redact } from '../graph/redact';
@@ -164,6 +165,16 @@ export async function closeNodeRun(deps: ActivityDeps, run: NodeRun, end: RunEnd
     excerpt: excerpt(outputText(closed)),
     committedHead: end.committedHead,
   };
+}
+
+/** Records the run of a cancelled activity, whose process group was killed, and passes the cancellation on to Temporal. */
+export async function cancelNodeRun(
+  deps: ActivityDeps,
+  run: NodeRun,
+  end: { input: string; stdout: string; stderr: string },
+): Promise<never> {
+  await updateNodeRun(deps.db, run.id, { status: 'cancelled', ...end, pgid: null, ended_at: new Date().toISOString() });
+  throw new CancelledFailure(`Run ${run.node_name} cancelled; its process group was killed.`);
 }
 
 /** Ends the run as a node failure that no retry could have avoided (or that retries did not). */
