@@ -23,18 +23,26 @@ import { notifyHuman } from './notify';
 import { cancelNodeRun, closeNodeRun, failNodeRun, openNodeRun } from './run-record';
 
 export function eventHookActivities(deps: ActivityDeps) {
-  async function runHooks(input: RunHooksInput): Promise<void> {
+  /** Each (run, event occurrence, hook) has its own key: the record a retry finds. */
+  const runKeyOf = (input: RunHooksInput) => (index: number) => `hook:${input.loopRunId}:${input.event}:${input.occurrence}:${index}`;
+
+  async function runHooks(input: RunHooksInput, keyOf = runKeyOf(input)): Promise<void> {
     const loop = await getLoop(deps.db, input.loopId);
     const hooks = loop?.hooks[input.event] ?? [];
     if (!loop || !hooks.length) return;
     const values = await hookValues(deps, loop, input);
-    for (const [index, hook] of hooks.entries()) await fireHook(loop, input, index, hook, values);
+    for (const [index, hook] of hooks.entries()) await fireHook(loop, input, { index, runKey: keyOf(index) }, hook, values);
     if (input.event === 'on_completed') await updateLoopRun(deps.db, input.loopRunId, { hook_fired: true });
   }
 
   /** A retry of the activity skips the hooks an earlier attempt finished and adopts the one it left running. */
-  async function fireHook(loop: Loop, input: RunHooksInput, index: number, hook: Hook, values: Record<string, string>): Promise<void> {
-    const runKey = `hook:${input.loopRunId}:${input.event}:${input.occurrence}:${index}`;
+  async function fireHook(
+    loop: Loop,
+    input: RunHooksInput,
+    { index, runKey }: { index: number; runKey: string },
+    hook: Hook,
+    values: Record<string, string>,
+  ): Promise<void> {
     const earlier = await findNodeRunByKey(deps.db, runKey);
     if (earlier && earlier.status !== 'running') return;
     const name = hookRunName(input.event, index);
@@ -89,10 +97,16 @@ export function eventHookActivities(deps: ActivityDeps) {
   }
 
   return {
-    runHooks,
-    /** The on_completed hooks, as runs recorded before the other events call them. */
-    runCompletionHook: (input: { loopId: string; loopRunId: string; completedSpecIds: string[] }) =>
-      runHooks({ ...input, event: 'on_completed', occurrence: 'run', facts: {} }),
+    runHooks: (input: RunHooksInput) => runHooks(input),
+    /**
+     * The on_completed hooks, as runs recorded before the other events call them. The first keeps
+     * the key the single hook had, so a retry of an attempt made before the upgrade adopts its run.
+     */
+    runCompletionHook: (input: { loopId: string; loopRunId: string; completedSpecIds: string[] }) => {
+      const hooks: RunHooksInput = { ...input, event: 'on_completed', occurrence: 'run', facts: {} };
+      const keyOf = runKeyOf(hooks);
+      return runHooks(hooks, (index) => (index === 0 ? `hook:${input.loopRunId}` : keyOf(index)));
+    },
   };
 }
 

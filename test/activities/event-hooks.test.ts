@@ -10,7 +10,7 @@ import { eventHookActivities } from '../../src/activities/event-hooks';
 import { activityDeps } from '../../src/daemon';
 import { createLoop, updateLoop } from '../../src/client/loops-service';
 import { insertLoopRun } from '../../src/store/loop-runs-repository';
-import { listNodeRuns } from '../../src/store/node-runs-repository';
+import { insertNodeRun, listNodeRuns } from '../../src/store/node-runs-repository';
 import { useTestStore } from '../helpers/store';
 
 const store = useTestStore();
@@ -96,5 +96,28 @@ describe('the event-hook activity', () => {
     const [size, note] = readFileSync(out, 'utf8').trim().split('\n');
     assert.equal(size.trim(), String(blocker.length));
     assert.match(note, /truncated; the full value \(70000 bytes\) is in \$CANOPY_HOOK_BLOCKER_FILE/);
+  });
+
+  it('runCompletionHook, which runs recorded before event hooks call, finds the single hook’s earlier record by its old key', async () => {
+    const workdir = store.workdir();
+    const log = path.join(workdir, 'fired.log');
+    const loop = await createLoop(store.ctx, { name: 'upgraded', workdir });
+    await updateLoop(store.ctx, {
+      loop_id: loop.id,
+      hooks: { on_completed: [{ command: `echo first >> ${log}` }, { command: `echo second >> ${log}` }] },
+    });
+    const run = await insertLoopRun(store.ctx.db, { loop_id: loop.id, workflow_id: `loop-${loop.id}` });
+    // What an attempt of the single on_completed hook left before the upgrade.
+    await insertNodeRun(store.ctx.db, {
+      loop_id: loop.id,
+      node_name: 'on_completed',
+      kind: 'hook',
+      round: 1,
+      status: 'pass',
+      run_key: `hook:${run.id}`,
+    });
+    const { runCompletionHook } = eventHookActivities(activityDeps(store.ctx, 'http://127.0.0.1:9/mcp'));
+    await new MockActivityEnvironment({ attempt: 2 }).run(runCompletionHook, { loopId: loop.id, loopRunId: run.id, completedSpecIds: [] });
+    assert.equal(readFileSync(log, 'utf8'), 'second\n');
   });
 });
