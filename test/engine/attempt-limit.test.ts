@@ -150,7 +150,10 @@ describe('spec_attempt_limit', () => {
     const loopId = await loopWithSpecs(h.ctx, scratchDir(), { nodes: [check('slow-check', 1, 'sleep 300')] }, [{ name: 'spec' }]);
     await h.withWorker(async () => {
       await startLoopRun(h.ctx, loopId);
-      const run = await waitUntil('the check to start', async () => (await runsOf(h.ctx, loopId)).find((r) => r.status === 'running'));
+      // Started means its process group is on record: the record changes until then, which a snapshot would catch.
+      const run = await waitUntil('the check to start', async () =>
+        (await runsOf(h.ctx, loopId)).find((r) => r.status === 'running' && r.pgid !== null),
+      );
       await assertRefusedUnchanged(h.ctx, () => resetLoop(h.ctx, loopId, { specs: ['spec'] }), {
         code: 'refused',
         message: new RegExp(`running node 'slow-check' \\(${run.id}\\); reset it once the node ends`),
