@@ -1,7 +1,8 @@
 // Bookkeeping activities: loop and spec status, loop-run records, and the topology a spec run walks.
 import { ApplicationFailure } from '@temporalio/activity';
 import { DEFAULT_INFRA_RETRIES, DEFAULT_MAX_ITERATIONS, DEFAULT_SPEC_ATTEMPT_LIMIT } from '../domain/loop';
-import type { LoopStatus } from '../domain/loop';
+import type { HookEvent } from '../domain/hooks';
+import type { Loop, LoopStatus } from '../domain/loop';
 import { memberLabel } from '../graph/ensemble-names';
 import { designFromStored } from '../graph/stored-graph';
 import { buildTopology } from '../graph/topology';
@@ -11,7 +12,7 @@ import { getLoop, setLoopStatus } from '../store/loops-repository';
 import { endRunningNodeRuns } from '../store/node-runs-repository';
 import { getQueue } from '../store/queues-repository';
 import { getSpec, nextPendingSpec, recordSpecFailure, updateSpec } from '../store/specs-repository';
-import type { ClaimedSpec, EnsembleRuntime, FinishLoopRunInput, SpecTopology } from './contract';
+import type { ClaimedSpec, EnsembleRuntime, FinishLoopRunInput, HookPresence, SpecTopology } from './contract';
 import type { ActivityDeps } from './deps';
 import { readHead } from './git';
 import { notifyHuman } from './notify';
@@ -87,13 +88,15 @@ export function bookkeepingActivities(deps: ActivityDeps) {
       return readHead(input.workdir);
     },
 
-    async finishSpec(input: { specId: string; status: 'completed' | 'failed' | 'skipped' }) {
+    async finishSpec(input: { loopId: string; specId: string; status: 'completed' | 'failed' | 'skipped' }): Promise<HookPresence> {
       if (input.status === 'failed') await recordSpecFailure(db, input.specId);
       else await updateSpec(db, input.specId, { status: input.status });
+      return { hasHooks: input.status === 'completed' && hasHooks(await getLoop(db, input.loopId), 'on_spec_completed') };
     },
 
-    async setLoopStatus(input: { loopId: string; status: LoopStatus }) {
-      await setLoopStatus(db, input.loopId, input.status);
+    async setLoopStatus(input: { loopId: string; status: LoopStatus }): Promise<HookPresence> {
+      const loop = await setLoopStatus(db, input.loopId, input.status);
+      return { hasHooks: input.status === 'blocked' && hasHooks(loop, 'on_blocked') };
     },
 
     async finishLoopRun(input: FinishLoopRunInput) {
@@ -116,11 +119,9 @@ export function bookkeepingActivities(deps: ActivityDeps) {
         const groups = await endRunningNodeRuns(db, input.loopId, failure, deps.hostId);
         await Promise.all(groups.map((pgid) => killProcessGroup(pgid)));
       }
-      const hasCompletionHook = input.status === 'completed' && Boolean(loop?.on_completed);
-      if (input.status === 'completed' && !hasCompletionHook) {
-        notifyHuman('Loop completed', loop ? `${loop.name} completed.` : `Loop ${input.loopId} completed.`);
-      }
-      return { hasCompletionHook };
+      if (input.status === 'completed') notifyHuman('Loop completed', loop ? `${loop.name} completed.` : `Loop ${input.loopId} completed.`);
+      const ended = hasHooks(loop, input.status === 'completed' ? 'on_completed' : 'on_failed');
+      return { hasHooks: ended, hasCompletionHook: input.status === 'completed' && ended };
     },
   };
 
@@ -133,6 +134,10 @@ export function bookkeepingActivities(deps: ActivityDeps) {
     }
     return undefined;
   }
+}
+
+function hasHooks(loop: Loop | undefined, event: HookEvent): boolean {
+  return (loop?.hooks[event]?.length ?? 0) > 0;
 }
 
 function attemptsExhausted(spec: { id: string; name: string; failure_count: number }, limit: number, loopId: string): string {

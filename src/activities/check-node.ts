@@ -11,31 +11,33 @@ import { adoptSupervised, startSupervised } from './supervision';
 
 export async function executeCheck(deps: ActivityDeps, execution: Execution): Promise<ExecutionResult> {
   const config = CheckConfig.parse(execution.scene.node.config);
-  const limitMinutes = config.timeout_minutes ?? DEFAULT_CHECK_TIMEOUT_MINUTES;
-  const script = toShellScript(config.command);
   await execution.recordInput(renderTemplate(config.command, execution.values));
+  return executeShell(deps, execution, {
+    script: toShellScript(config.command),
+    env: placeholderEnvironment({ home: deps.home, nodeRunId: execution.run.id }, execution.values),
+    limitMinutes: config.timeout_minutes ?? DEFAULT_CHECK_TIMEOUT_MINUTES,
+  });
+}
+
+/** A script run by `bash -c` in the workdir under its own supervisor, passing on exit 0; `env` is added to the worker's. */
+export async function executeShell(
+  deps: ActivityDeps,
+  execution: Execution,
+  { script, env, limitMinutes }: { script: string; env: Record<string, string>; limitMinutes: number },
+): Promise<ExecutionResult> {
   const runDir = openRunDirectory(deps.home, execution.run.id);
   try {
-    return await superviseCheck(deps, execution, script, { runDir, limitMinutes });
+    const supervision = supervisionOf(execution, runDir, limitMinutes);
+    const result = execution.adopted
+      ? await adoptSupervised(execution.adopted, supervision)
+      : await startSupervised('bash', ['-c', script], {
+          ...supervision,
+          cwd: execution.scene.loop.workdir,
+          env: { ...process.env, ...env },
+          onSpawn: execution.recordProcessGroup,
+        });
+    return { ...result, verdict: checkVerdict({ ...result, limitMinutes, straggler: false }), unreported: false };
   } finally {
     removeRunDirectory(deps.home, execution.run.id);
   }
-}
-
-async function superviseCheck(
-  deps: ActivityDeps,
-  execution: Execution,
-  script: string,
-  { runDir, limitMinutes }: { runDir: string; limitMinutes: number },
-): Promise<ExecutionResult> {
-  const supervision = supervisionOf(execution, runDir, limitMinutes);
-  const result = execution.adopted
-    ? await adoptSupervised(execution.adopted, supervision)
-    : await startSupervised('bash', ['-c', script], {
-        ...supervision,
-        cwd: execution.scene.loop.workdir,
-        env: { ...process.env, ...placeholderEnvironment({ home: deps.home, nodeRunId: execution.run.id }, execution.values) },
-        onSpawn: execution.recordProcessGroup,
-      });
-  return { ...result, verdict: checkVerdict({ ...result, limitMinutes, straggler: false }), unreported: false };
 }

@@ -1,4 +1,5 @@
 // The activities the loop-run workflow calls: their inputs and results, shared by both sides.
+import type { HookEvent } from '../domain/hooks';
 import type { LoopStatus } from '../domain/loop';
 import type { FailureKind } from '../domain/node-run';
 import type { Topology } from '../graph/topology';
@@ -101,6 +102,34 @@ export interface SpecStart {
   refusal: string | null;
 }
 
+/** What the workflow knows of the event a loop's hooks run for; the activity reads the rest from the store. */
+export interface HookFacts {
+  /** The node the run failed or blocked at. */
+  node?: string;
+  failureKind?: FailureKind | null;
+  reason?: string | null;
+  blocker?: string;
+  specId?: string | null;
+  specName?: string | null;
+}
+
+export interface RunHooksInput {
+  loopId: string;
+  loopRunId: string;
+  event: HookEvent;
+  /** Which time in the run the event happened: `run` for its end, the block's number, the spec id and its completion's number. */
+  occurrence: string;
+  completedSpecIds: string[];
+  facts: HookFacts;
+  /** The sandbox the run works in, in place of the loop's workdir (absent for a run without one). */
+  workdir?: string;
+}
+
+/** Whether the loop has hooks for the event a bookkeeping step marks (a run's end, a block, a spec completed). */
+export interface HookPresence {
+  hasHooks: boolean;
+}
+
 /** What a recurring schedule's firing did: started the loop's run, or skipped and why. */
 export type ScheduledStart =
   { outcome: 'started'; detail: string; workflowId: string; runId: string } | { outcome: 'skipped'; detail: string };
@@ -154,11 +183,15 @@ export interface LoopActivities {
   joinQuorum(input: JoinQuorumInput): Promise<NodeOutcome>;
   /** Records each cut member's node run as failed with quorum_met; returns their ids, in the order given. */
   recordCutMembers(input: RecordCutMembersInput): Promise<string[]>;
-  /** A failed spec also counts the run it failed in. */
-  finishSpec(input: { specId: string; status: 'completed' | 'failed' | 'skipped' }): Promise<void>;
-  setLoopStatus(input: { loopId: string; status: LoopStatus }): Promise<void>;
-  /** Says whether a completed loop has an on_completed hook to run. */
-  finishLoopRun(input: FinishLoopRunInput): Promise<{ hasCompletionHook: boolean }>;
+  /** A failed spec also counts the run it failed in; a completed one says whether on_spec_completed has hooks. */
+  finishSpec(input: { loopId: string; specId: string; status: 'completed' | 'failed' | 'skipped' }): Promise<HookPresence>;
+  /** Entering blocked says whether on_blocked has hooks. */
+  setLoopStatus(input: { loopId: string; status: LoopStatus }): Promise<HookPresence>;
+  /** Says whether the run's end has hooks: on_completed (hasCompletionHook too, as runs recorded before event hooks read it) or on_failed. */
+  finishLoopRun(input: FinishLoopRunInput): Promise<HookPresence & { hasCompletionHook: boolean }>;
+  /** Runs each hook the loop has for the event, once, in order. */
+  runHooks(input: RunHooksInput): Promise<void>;
+  /** The on_completed hooks, as runs recorded before event hooks call them. */
   runCompletionHook(input: { loopId: string; loopRunId: string; completedSpecIds: string[]; workdir?: string }): Promise<void>;
   /** What an autorun Schedule does when it fires; returns what it did, for the Temporal UI. */
   resumeLoop(input: { loopId: string }): Promise<string>;

@@ -2,6 +2,8 @@
 import { Context } from '@temporalio/activity';
 import type { NodeRun } from '../domain/node-run';
 import type { Verdict } from '../graph/verdicts';
+import { updateNodeRun } from '../store/node-runs-repository';
+import type { ActivityDeps } from './deps';
 import type { NodeScene } from './node-scene';
 import type { ProcessRecord, SupervisionOptions } from './supervision';
 
@@ -26,6 +28,28 @@ export interface ExecutionResult {
   cancelled: boolean;
   verdict: Verdict;
   unreported: boolean;
+}
+
+/**
+ * An execution that keeps its run's record current. Every store write is on the step's critical
+ * path: the rendered input is written with the process group (which must be on record before the
+ * process can outlive this attempt), or at the end when nothing was started.
+ */
+export function recordedExecution(
+  deps: ActivityDeps,
+  fields: Pick<Execution, 'scene' | 'run' | 'values' | 'stragglerMinutes' | 'adopted'>,
+): Execution & { renderedInput: () => string } {
+  let renderedInput = '';
+  return {
+    ...fields,
+    recordInput: (text) => {
+      renderedInput = text;
+      return Promise.resolve();
+    },
+    recordProcessGroup: async (pgid) => void (await updateNodeRun(deps.db, fields.run.id, { pgid, input: renderedInput })),
+    recordOutputTail: async (tail) => void (await updateNodeRun(deps.db, fields.run.id, { stdout: tail })),
+    renderedInput: () => renderedInput,
+  };
 }
 
 /**

@@ -1,8 +1,8 @@
 // Every activity of the worker, bound to the process's store and settings.
 import { bookkeepingActivities } from './bookkeeping';
-import { completionHookActivities } from './completion-hook';
 import type { LoopActivities } from './contract';
 import type { ActivityDeps } from './deps';
+import { eventHookActivities } from './event-hooks';
 import { nonRetryableWhenDeterministic } from './failures';
 import { nodeActivities } from './node-activities';
 import { quorumCutActivities } from './quorum-cuts';
@@ -16,7 +16,7 @@ export function createActivities(deps: ActivityDeps): LoopActivities {
     ...nodeActivities(deps),
     ...quorumCutActivities(deps),
     ...sandboxActivities(deps),
-    ...completionHookActivities(deps),
+    ...eventHookActivities(deps),
     ...scheduleActivities(deps),
     ...specStartActivities(deps),
     resumeLoop: ({ loopId }) => deps.resumeLoop(loopId),

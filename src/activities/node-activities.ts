@@ -1,21 +1,22 @@
 // The node activities: run an agent or check, evaluate a gate or router, join an ensemble's quorum.
-import { CancelledFailure, Context } from '@temporalio/activity';
+import { Context } from '@temporalio/activity';
 import { GateConfig, RouterConfig } from '../domain/node';
 import { outputText } from '../graph/feedback';
 import { evaluateGate, routeLabel } from '../graph/outcomes';
 import { headMoveVerdict } from '../graph/verdicts';
-import { getNodeRun, updateNodeRun } from '../store/node-runs-repository';
+import { getNodeRun } from '../store/node-runs-repository';
 import type { NodeRun } from '../domain/node-run';
 import { NODE_MAX_ATTEMPTS, type NodeOutcome } from '../workflows/shared';
 import { executeAgent } from './agent-node';
 import { executeCheck } from './check-node';
 import type { JoinQuorumInput, RunNodeInput } from './contract';
 import type { ActivityDeps } from './deps';
+import { recordedExecution } from './execution';
 import { dirtyPaths, readHead } from './git';
 import { loadScene, templateValues, type NodeScene } from './node-scene';
 import { buildQuorum } from './quorum';
 import { nodeFailure } from './failures';
-import { closeNodeRun, failNodeRun, openNodeRun, subjectOf } from './run-record';
+import { cancelNodeRun, closeNodeRun, failNodeRun, openNodeRun, subjectOf } from './run-record';
 import type { ProcessRecord } from './supervision';
 
 export function nodeActivities(deps: ActivityDeps) {
@@ -52,35 +53,16 @@ export function nodeActivities(deps: ActivityDeps) {
     headBefore: string,
     adopted: ProcessRecord | null,
   ): Promise<NodeOutcome> {
-    // Every store write is on the step's critical path: the rendered input is written with the
-    // process group (which must be on record before the process can outlive this attempt), or at
-    // the end when nothing was started.
-    let renderedInput = '';
-    const execution = {
+    const execution = recordedExecution(deps, {
       scene,
       run,
       values: templateValues(scene, input),
       stragglerMinutes: input.stragglerMinutes,
-      recordInput: (text: string) => {
-        renderedInput = text;
-        return Promise.resolve();
-      },
-      recordProcessGroup: async (pgid: number) => void (await updateNodeRun(deps.db, run.id, { pgid, input: renderedInput })),
-      recordOutputTail: async (tail: string) => void (await updateNodeRun(deps.db, run.id, { stdout: tail })),
       adopted,
-    };
+    });
     const result = scene.node.kind === 'check' ? await executeCheck(deps, execution) : await executeAgent(deps, execution);
-    if (result.cancelled) {
-      await updateNodeRun(deps.db, run.id, {
-        status: 'cancelled',
-        input: renderedInput,
-        stdout: result.stdout,
-        stderr: result.stderr,
-        pgid: null,
-        ended_at: new Date().toISOString(),
-      });
-      throw new CancelledFailure('Node run cancelled; its process group was killed.');
-    }
+    const renderedInput = execution.renderedInput();
+    if (result.cancelled) await cancelNodeRun(deps, run, { input: renderedInput, stdout: result.stdout, stderr: result.stderr });
     const [headAfter, dirtyAfter] = await Promise.all([readHead(scene.loop.workdir), dirtyPaths(scene.loop.workdir)]);
     const head = headMoveVerdict({
       subject: `Node '${scene.node.name}'`,

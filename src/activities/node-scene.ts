@@ -32,8 +32,12 @@ export async function loadScene(
   if (!loop) throw ApplicationFailure.nonRetryable(`Loop ${input.loopId} no longer exists.`, 'missing');
   if (!node) throw ApplicationFailure.nonRetryable(`Node '${input.nodeName}' no longer exists in loop ${loop.name}.`, 'missing');
   if (!spec) throw ApplicationFailure.nonRetryable(`Spec ${input.specId} no longer exists.`, 'missing');
-  // A sandboxed run works in its worktree: every reader of the scene's workdir then uses it.
-  return { loop: input.workdir ? { ...loop, workdir: input.workdir } : loop, node, spec, previous: previous ?? null };
+  return { loop: workingIn(loop, input.workdir), node, spec, previous: previous ?? null };
+}
+
+/** The loop as a run sees it: a sandboxed run works in its worktree, so every reader of the workdir uses that. */
+export function workingIn(loop: Loop, workdir: string | undefined): Loop {
+  return workdir ? { ...loop, workdir } : loop;
 }
 
 /** The values of the node template placeholders (check commands also get the two heads and the paths dirty at the start). */

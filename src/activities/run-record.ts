@@ -1,8 +1,10 @@
 // The node-run record of one execution: opened once, reused by infra retries, closed with the outcome.
+import { CancelledFailure } from '@temporalio/activity';
 import type { NodeRun } from '../domain/node-run';
 import { excerpt, outputText } from '../graph/feedback';
 import { redact } from '../graph/redact';
 import type { FailureKind } from '../domain/node-run';
+import type { HookEvent } from '../domain/hooks';
 import { findNodeRunByKey, insertNodeRun, updateNodeRun, type NodeRunChanges } from '../store/node-runs-repository';
 import type { NodeOutcome } from '../workflows/shared';
 import type { ActivityDeps } from './deps';
@@ -21,13 +23,15 @@ export interface OpenRunInput {
   headBefore?: string | null;
 }
 
-/** Who the record is about: a graph node in a spec run, or a loop's completion hook. */
+/** Who the record is about: a graph node in a spec run, or one of a loop's event hooks. */
 export interface RunSubject {
   loopId: string;
   specId: string | null;
   nodeId: string | null;
   nodeName: string;
   kind: string;
+  /** The event and list index of a hook. */
+  hook?: { event: HookEvent; index: number };
 }
 
 export function subjectOf(scene: NodeScene): RunSubject {
@@ -43,6 +47,8 @@ export function newRunOf(subject: RunSubject, execution: Pick<OpenRunInput, 'run
     node_id: subject.nodeId,
     node_name: subject.nodeName,
     kind: subject.kind,
+    hook_event: subject.hook?.event ?? null,
+    hook_index: subject.hook?.index ?? null,
     workflow_id: execution.workflowId,
     round: execution.round,
   };
@@ -162,6 +168,16 @@ export async function closeNodeRun(deps: ActivityDeps, run: NodeRun, end: RunEnd
     excerpt: excerpt(outputText(closed)),
     committedHead: end.committedHead,
   };
+}
+
+/** Records the run of a cancelled activity, whose process group was killed, and passes the cancellation on to Temporal. */
+export async function cancelNodeRun(
+  deps: ActivityDeps,
+  run: NodeRun,
+  end: { input: string; stdout: string; stderr: string },
+): Promise<never> {
+  await updateNodeRun(deps.db, run.id, { status: 'cancelled', ...end, pgid: null, ended_at: new Date().toISOString() });
+  throw new CancelledFailure(`Run ${run.node_name} cancelled; its process group was killed.`);
 }
 
 /** Ends the run as a node failure that no retry could have avoided (or that retries did not). */

@@ -2,7 +2,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { dirtyStartRefusal, type LeftByFailedRun } from '../graph/dirty-start';
 import { getLoop } from '../store/loops-repository';
-import { latestLoopRunBesides } from '../store/loop-runs-repository';
+import { latestLoopRun } from '../store/loop-runs-repository';
 import { latestDirtyPathsRecord } from '../store/node-runs-repository';
 import { getSpec } from '../store/specs-repository';
 import type { SpecStart, SpecStartInput } from './contract';
@@ -18,7 +18,7 @@ export function specStartActivities(deps: ActivityDeps) {
    * looked at the tree after.
    */
   async function leftByFailedRun(loopId: string, loopRunId: string): Promise<LeftByFailedRun | null> {
-    const previous = await latestLoopRunBesides(db, loopId, loopRunId);
+    const previous = await latestLoopRun(db, loopId, loopRunId);
     if (previous?.status !== 'failed') return null;
     const record = await latestDirtyPathsRecord(db, loopId, previous.started_at);
     if (!record?.dirty_paths?.length) return null;

@@ -4,6 +4,7 @@ import type { Design, DesignEnsemble } from '../domain/design';
 import { CanopyError, invalidInput, parseOrThrow } from '../domain/errors';
 import { ExportDocument, FORMAT_VERSION, type ExportEdge, type ExportNode } from '../domain/export-document';
 import { LoopName } from '../domain/loop';
+import { hookPlaceholderIssues } from '../graph/hook-placeholders';
 import { memberNodeName } from '../graph/ensemble-names';
 import { ensemblePosition } from '../graph/positions';
 import { insertLoop, loopNamesInWorkdir } from '../store/loops-repository';
@@ -42,6 +43,8 @@ export async function exportLoop(ctx: ClientContext, loopId: string, options: Ex
     name: loop.name,
     description: loop.description,
     ...(Object.keys(loop.settings).length > 0 && { settings: loop.settings }),
+    // Hooks keep their platform and model: unlike nodes, an agent hook cannot be left without one.
+    ...(Object.keys(loop.hooks).length > 0 && { hooks: loop.hooks }),
     nodes: design.nodes.map((node): ExportNode => ({
       ...node,
       config: node.kind === 'agent' && !withModels ? withoutModel(node.config) : node.config,
@@ -63,6 +66,8 @@ export async function importLoop(ctx: ClientContext, document: unknown, options:
     ensembles: parsed.ensembles,
   };
   requireValidDesign(design, WHAT);
+  const hookIssues = hookPlaceholderIssues(parsed.hooks ?? {});
+  if (hookIssues.length) throw invalidInput(WHAT, hookIssues);
   const name = parseOrThrow(LoopName, options.name ?? parsed.name, 'The loop', 'name');
   const workdir = requireWorkdir(options.workdir ?? process.cwd(), WHAT);
   return ctx.db.transaction().execute(async (tx) => {
@@ -73,6 +78,7 @@ export async function importLoop(ctx: ClientContext, document: unknown, options:
       host: ctx.config.hostId,
       description: parsed.description,
       settings: parsed.settings ?? {},
+      hooks: parsed.hooks ?? {},
     });
     await storeDesign(tx, loop.id, design, EMPTY_GRAPH);
     return { loop_id: loop.id, name: loop.name, nodes_missing_platform: nodesMissingPlatform(design) };

@@ -3,7 +3,9 @@ import type { Loop } from '../domain/loop';
 import type { Sandbox } from '../domain/sandbox';
 import type { SpecStatus } from '../domain/spec';
 import { redact } from '../graph/redact';
-import { latestLoopRun } from '../store/loop-runs-repository';
+import type { HookEvent } from '../domain/hooks';
+import { latestLoopRun, type LoopRun } from '../store/loop-runs-repository';
+import { listHookRunsSince } from '../store/node-runs-repository';
 import { getQueue } from '../store/queues-repository';
 import { sandboxOfRun } from '../store/sandboxes-repository';
 import { getSpec, listSpecs } from '../store/specs-repository';
@@ -44,6 +46,8 @@ export interface LoopStatusReport {
     reason: string | null;
     resume: Pick<ResumePoint, 'specId' | 'vertex' | 'rounds'> | null;
     hook_fired: boolean;
+    /** The hooks the run fired, in order; a failed one is also among the warnings. */
+    hook_runs: HookRunLine[];
     started_at: string;
     ended_at: string | null;
     /** The run's page in the Temporal UI, when canopy knows where the UI is. */
@@ -70,6 +74,16 @@ export interface LoopStatusReport {
   warnings: string[];
 }
 
+export interface HookRunLine {
+  run_id: string;
+  /** `on_failed[0]`: the event and the hook's index in its list. */
+  hook: string;
+  event: HookEvent | null;
+  index: number | null;
+  status: string;
+  reason: string | null;
+}
+
 export async function loopStatus(ctx: ClientContext, loopId: string): Promise<LoopStatusReport> {
   const loop = await reconcileLoop(ctx, await requireLoop(ctx.db, loopId));
   const [specs, run, live, warnings, schedule] = await Promise.all([
@@ -81,6 +95,7 @@ export async function loopStatus(ctx: ClientContext, loopId: string): Promise<Lo
     describeLoopSchedule(ctx, loop.id),
   ]);
   const resume = resumePointOf(run);
+  const hookRuns = run ? await hookRunsOf(ctx, run) : [];
   // Asked of Temporal only for loops an autorun would resume after a stop (a quota reset fails the loop).
   const autorunAt = ['failed', 'paused', 'blocked'].includes(loop.status) ? await pendingAutorun(ctx, loop.id).catch(() => null) : null;
   return {
@@ -101,6 +116,7 @@ export async function loopStatus(ctx: ClientContext, loopId: string): Promise<Lo
           reason: run.failure_reason && redact(run.failure_reason),
           resume: resume && { specId: resume.specId, vertex: resume.vertex, rounds: resume.rounds },
           hook_fired: run.hook_fired,
+          hook_runs: hookRuns,
           started_at: run.started_at,
           ended_at: run.ended_at,
           temporal_ui_url: ctx.config.temporalUiUrl && workflowPageUrl(ctx.config.temporalUiUrl, ctx.config.namespace, run.workflow_id),
@@ -114,13 +130,29 @@ export async function loopStatus(ctx: ClientContext, loopId: string): Promise<Lo
     live: live.state,
     live_unavailable: live.unavailable,
     picture: await loopPicture(ctx, loop.id, live),
-    warnings,
+    warnings: [...warnings, ...hookRuns.filter((hook) => hook.status === 'fail').map(hookWarning)],
   };
 }
 
 async function sandboxLine(ctx: ClientContext, loopRunId: string): Promise<NonNullable<LoopStatusReport['last_run']>['sandbox']> {
   const sandbox = await sandboxOfRun(ctx.db, loopRunId);
   return sandbox ? { id: sandbox.id, status: sandbox.status, branch: sandbox.branch, path: sandbox.path } : null;
+}
+
+async function hookRunsOf(ctx: ClientContext, run: LoopRun): Promise<HookRunLine[]> {
+  const runs = await listHookRunsSince(ctx.db, run.loop_id, run.started_at);
+  return runs.map((hook) => ({
+    run_id: hook.id,
+    hook: hook.node_name,
+    event: hook.hook_event,
+    index: hook.hook_index,
+    status: hook.status,
+    reason: hook.reason && redact(hook.reason),
+  }));
+}
+
+function hookWarning(hook: HookRunLine): string {
+  return `hook ${hook.hook} failed: ${hook.reason ?? 'no reason recorded'} (see \`canopy loop run-get ${hook.run_id}\`)`;
 }
 
 /** The Temporal UI's page of a workflow: its latest run. */

@@ -2,12 +2,13 @@
 import { z } from 'zod';
 import { Id } from '../domain/common';
 import { CanopyError, invalidInput, parseOrThrow } from '../domain/errors';
+import type { LoopHooks, OnCompletedHook } from '../domain';
 import { LoopCreateInput, LoopUpdateInput, type Loop, type LoopStatus } from '../domain/loop';
 import type { Sandbox } from '../domain/sandbox';
-import { HOOK_PLACEHOLDERS, unknownPlaceholders } from '../graph/templates';
 import { isUniqueViolation } from '../store/constraint-errors';
 import type { DatabaseOrTransaction } from '../store/database';
 import { getGraph } from '../store/graph-repository';
+import { hookPlaceholderIssues, placeholderIssue } from '../graph/hook-placeholders';
 import {
   deleteLoop as deleteLoopRow,
   findLoopByName,
@@ -78,23 +79,18 @@ export async function getLoopWithWarnings(
 /** A sandbox of the loop not yet landed or discarded: sandbox_land or sandbox_discard ends it. */
 export type ActiveSandbox = Pick<Sandbox, 'id' | 'loop_run_id' | 'branch' | 'path'>;
 
-/** Changes name, description, workdir, host, settings (replaced whole) or the on_completed hook (null removes it). */
+/**
+ * Changes name, description, workdir, host, settings (replaced whole), the event hooks (replaced
+ * whole; null removes them) or only the first on_completed hook (null removes it).
+ */
 export async function updateLoop(ctx: ClientContext, request: unknown): Promise<Loop> {
-  const { loop_id, ...changes } = parseOrThrow(UpdateLoopRequest, request, 'The loop');
+  const { loop_id, on_completed, hooks, ...changes } = parseOrThrow(UpdateLoopRequest, request, 'The loop');
   const loop = await requireLoop(ctx.db, loop_id);
-  const unknown = changes.on_completed ? unknownPlaceholders(changes.on_completed.prompt, HOOK_PLACEHOLDERS) : [];
-  if (unknown.length) {
-    throw invalidInput('The loop', [
-      {
-        field: 'on_completed.prompt',
-        message: `unknown placeholder ${unknown.map(braced).join(', ')}; the hook's prompt may use only ${HOOK_PLACEHOLDERS.map(braced).join(', ')}`,
-      },
-    ]);
-  }
+  const newHooks = hooksAfter(loop.hooks, { on_completed, hooks });
   const workdir = changes.workdir === undefined ? loop.workdir : requireWorkdir(changes.workdir, 'The loop');
   const name = changes.name ?? loop.name;
   if (workdir !== loop.workdir || name !== loop.name) await refuseTakenName(ctx.db, workdir, name);
-  const updated = await updateLoopRow(ctx.db, loop.id, { ...changes, workdir });
+  const updated = await updateLoopRow(ctx.db, loop.id, { ...changes, workdir, hooks: newHooks });
   return updated!;
 }
 
@@ -138,6 +134,37 @@ export async function restoreLoop(ctx: ClientContext, loopId: string): Promise<L
   return (await updateLoopRow(ctx.db, loop.id, { archived: false }))!;
 }
 
+/**
+ * The hooks after an update: `hooks` replaces them all (null removes them), `on_completed` sets or
+ * (null) removes only the first on_completed hook; undefined leaves them. Unknown placeholders are
+ * refused, naming the ones the event gives.
+ */
+function hooksAfter(
+  current: LoopHooks,
+  change: { hooks?: LoopHooks | null; on_completed?: OnCompletedHook | null },
+): LoopHooks | undefined {
+  if (change.hooks !== undefined && change.on_completed !== undefined) {
+    throw invalidInput('The loop', [
+      { field: 'on_completed', message: 'give hooks (every hook) or on_completed (the first on_completed hook), not both' },
+    ]);
+  }
+  if (change.hooks !== undefined) {
+    const issues = hookPlaceholderIssues(change.hooks ?? {});
+    if (issues.length) throw invalidInput('The loop', issues);
+    return withoutEmptyLists(change.hooks ?? {});
+  }
+  if (change.on_completed === undefined) return undefined;
+  const issue = change.on_completed && placeholderIssue('on_completed', change.on_completed);
+  if (issue) throw invalidInput('The loop', [{ field: 'on_completed.prompt', message: issue }]);
+  const [, ...others] = current.on_completed ?? [];
+  return withoutEmptyLists({ ...current, on_completed: change.on_completed ? [change.on_completed, ...others] : others });
+}
+
+/** An event left with no hooks keeps no empty list, so loop_get and exports show only what is set. */
+function withoutEmptyLists(hooks: LoopHooks): LoopHooks {
+  return Object.fromEntries(Object.entries(hooks).filter(([, list]) => list !== undefined && list.length > 0));
+}
+
 async function refuseTakenName(db: DatabaseOrTransaction, workdir: string, name: string): Promise<void> {
   if (await findLoopByName(db, workdir, name)) throw nameTaken(workdir, name);
 }
@@ -147,8 +174,4 @@ function nameTaken(workdir: string, name: string): CanopyError {
     'conflict',
     `A loop named '${name}' already exists in ${workdir}; choose another name (loop names are unique per workdir).`,
   );
-}
-
-function braced(name: string): string {
-  return `{{${name}}}`;
 }

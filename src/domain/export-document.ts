@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { EdgeType } from './edge';
 import { EnsembleInput } from './ensemble';
+import { LoopHooks } from './hooks';
 import { LoopName, LoopSettings } from './loop';
 import { NodeKind } from './node';
 
@@ -15,6 +16,8 @@ export const FORMAT_VERSION = 2;
  */
 const ENSEMBLE_KEYS_SINCE_VERSION_2 = ['quorum_grace_minutes'] as const;
 const SETTINGS_KEYS_SINCE_VERSION_2 = ['spec_attempt_limit', 'infra_retries', 'allow_dirty_start'] as const;
+/** The top-level key version 2 added: the loop's event hooks. */
+const HOOKS_KEY = 'hooks';
 /** The edge condition version 2 added: the error outcome of agents and checks (a router's label of that name is older). */
 const ERROR_CONDITION = 'error';
 
@@ -68,6 +71,7 @@ export const ExportDocument = z.discriminatedUnion(
         ...documentFields,
         settings: ofVersion1(LoopSettings, SETTINGS_KEYS_SINCE_VERSION_2).optional(),
         ensembles: z.array(ofVersion1(EnsembleInput, ENSEMBLE_KEYS_SINCE_VERSION_2)).default([]),
+        [HOOKS_KEY]: z.never({ error: needsVersion2(HOOKS_KEY) }).optional(),
       })
       .strict()
       .superRefine(refuseErrorConditions),
@@ -77,6 +81,7 @@ export const ExportDocument = z.discriminatedUnion(
         ...documentFields,
         settings: LoopSettings.optional(),
         ensembles: z.array(EnsembleInput).default([]),
+        [HOOKS_KEY]: LoopHooks.optional(),
       })
       .strict(),
   ],

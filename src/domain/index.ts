@@ -4,6 +4,7 @@ export * from './node';
 export * from './edge';
 export * from './ensemble';
 export * from './loop';
+export * from './hooks';
 export * from './spec';
 export * from './blueprint';
 export * from './node-run';

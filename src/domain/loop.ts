@@ -1,6 +1,7 @@
 // Loops: a named graph bound to a workdir, with settings and a lifecycle status.
 import { z } from 'zod';
 import { HostId, Id, MaxIterations, nameOf, ProcessText, Timestamp, TimeoutMinutes } from './common';
+import { LoopHooks } from './hooks';
 
 export const LOOP_STATUSES = ['pending', 'running', 'paused', 'blocked', 'failed', 'completed'] as const;
 export const LoopStatus = z.enum(LOOP_STATUSES);
@@ -42,12 +43,13 @@ export const LoopSettings = z
   .strict();
 export type LoopSettings = z.infer<typeof LoopSettings>;
 
+/** The first on_completed hook as an agent, as loop_update has always taken it. */
 export const OnCompletedHook = z
   .object({
     platform: z.string().min(1).describe('Agent platform that runs the hook'),
-    model: z.string().min(1).optional(),
-    prompt: ProcessText.min(1).describe('Prompt; placeholders {{loop_name}} {{workdir}} {{completed_specs}}'),
-    timeout_minutes: TimeoutMinutes.optional(),
+    model: z.string().min(1).optional().describe('Model passed to the platform'),
+    prompt: ProcessText.min(1).describe('Prompt; placeholders {{loop_name}} {{loop_id}} {{workdir}} {{completed_specs}}'),
+    timeout_minutes: TimeoutMinutes.optional().describe('Kill the hook after this long (default 30)'),
   })
   .strict();
 export type OnCompletedHook = z.infer<typeof OnCompletedHook>;
@@ -70,7 +72,10 @@ export const LoopUpdateInput = z
     description: z.string().optional(),
     workdir: z.string().min(1).optional().describe('Absolute path of the existing directory the loop works in'),
     settings: LoopSettings.optional(),
-    on_completed: OnCompletedHook.nullable().optional().describe('Hook fired once when a run completes; null removes it'),
+    on_completed: OnCompletedHook.nullable()
+      .optional()
+      .describe('The first on_completed hook, an agent fired once when a run completes; null removes it (the other hooks stay)'),
+    hooks: LoopHooks.nullable().optional().describe('Every event hook, replaced whole; null or {} removes them all'),
     host: HostId.nullable()
       .optional()
       .describe('Host id (CANOPY_HOST_ID) of the machine the workdir is on, whose workers run the nodes; null lets any worker run them'),
@@ -89,7 +94,7 @@ export const Loop = z.object({
   description: z.string(),
   status: LoopStatus,
   settings: LoopSettings,
-  on_completed: OnCompletedHook.nullable(),
+  hooks: LoopHooks.describe('What the loop runs on its events: lists of agent or command hooks per event'),
   archived: z.boolean(),
   created_at: Timestamp,
   updated_at: Timestamp,

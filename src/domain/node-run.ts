@@ -1,6 +1,7 @@
 // Node runs: one record per execution of a node, with its full input and output.
 import { z } from 'zod';
 import { Id, Timestamp } from './common';
+import { HookEvent } from './hooks';
 
 export const NODE_RUN_STATUSES = ['running', 'pass', 'fail', 'cancelled'] as const;
 export const NodeRunStatus = z.enum(NODE_RUN_STATUSES);
@@ -96,5 +97,7 @@ export const NodeRun = z.object({
     .describe(
       'Paths git reported changed or untracked in the workdir after an agent or check ran ([] when clean); null when not read (not a git repository, or a node that does not work in the tree)',
     ),
+  hook_event: HookEvent.nullable().describe('For a hook run (kind hook): the event it ran for; null for graph nodes'),
+  hook_index: z.number().int().nullable().describe('For a hook run: its index in the event’s list of hooks'),
 });
 export type NodeRun = z.infer<typeof NodeRun>;

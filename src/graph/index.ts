@@ -5,6 +5,7 @@ export {
   AGENT_PLACEHOLDERS,
   CHECK_PLACEHOLDERS,
   HOOK_PLACEHOLDERS,
+  hookVariable,
   placeholdersIn,
   unknownPlaceholders,
   renderTemplate,

@@ -1,4 +1,5 @@
 // Template placeholders: which names each kind of text may use, finding them, and filling them in.
+import type { HookEvent } from '../domain/hooks';
 
 export const AGENT_PLACEHOLDERS = [
   'loop_name',
@@ -15,7 +16,15 @@ export const AGENT_PLACEHOLDERS = [
 
 export const CHECK_PLACEHOLDERS = [...AGENT_PLACEHOLDERS, 'spec_start_head', 'spec_committed_head', 'spec_start_dirty'] as const;
 
-export const HOOK_PLACEHOLDERS = ['loop_name', 'workdir', 'completed_specs'] as const;
+const EVERY_HOOK = ['loop_name', 'loop_id', 'workdir'] as const;
+
+/** The values each event gives its hooks: an agent hook's placeholders, a command hook's CANOPY_HOOK_* variables. */
+export const HOOK_PLACEHOLDERS: Readonly<Record<HookEvent, readonly string[]>> = {
+  on_completed: [...EVERY_HOOK, 'completed_specs'],
+  on_failed: [...EVERY_HOOK, 'node', 'failure_kind', 'reason', 'spec_name'],
+  on_blocked: [...EVERY_HOOK, 'blocker', 'node', 'spec_name'],
+  on_spec_completed: [...EVERY_HOOK, 'spec_name', 'spec_id', 'completed_specs'],
+};
 
 // Only identifier-shaped names count, so foreign template syntax in a check command, such as
 // `docker inspect --format '{{.State.Running}}'`, is left alone rather than refused.
@@ -35,9 +44,9 @@ export function renderTemplate(text: string, values: Record<string, string>): st
   return text.replace(PLACEHOLDER, (placeholder, name: string) => (Object.hasOwn(values, name) ? values[name] : placeholder));
 }
 
-/** A check command with every `{{name}}` turned into `${CANOPY_NAME}`, so values travel only in the environment. */
-export function toShellScript(command: string): string {
-  return command.replace(PLACEHOLDER, (_placeholder, name: string) => `\${${placeholderVariable(name)}}`);
+/** A command with every `{{name}}` turned into `${CANOPY_NAME}` (or the variable given), so values travel only in the environment. */
+export function toShellScript(command: string, variableOf: (name: string) => string = placeholderVariable): string {
+  return command.replace(PLACEHOLDER, (_placeholder, name: string) => `\${${variableOf(name)}}`);
 }
 
 /** The environment that carries placeholder values into a script made by toShellScript. */
@@ -47,4 +56,9 @@ export function placeholderEnv(values: Record<string, string>): Record<string, s
 
 export function placeholderVariable(name: string): string {
   return `CANOPY_${name.toUpperCase()}`;
+}
+
+/** A hook's value travels as CANOPY_HOOK_<NAME>, apart from the node placeholders' variables. */
+export function hookVariable(name: string): string {
+  return placeholderVariable(`hook_${name}`);
 }

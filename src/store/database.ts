@@ -3,7 +3,7 @@
 // latest schema.
 import path from 'node:path';
 import { Kysely, sql, type Generated, type Insertable, type Selectable, type Transaction, type Updateable } from 'kysely';
-import type { EdgeType, FailureKind, LoopStatus, NodeKind, NodeRunStatus, SandboxStatus, SpecStatus } from '../domain';
+import type { EdgeType, FailureKind, HookEvent, LoopStatus, NodeKind, NodeRunStatus, SandboxStatus, SpecStatus } from '../domain';
 import { postgresDialect, sqliteDialect } from './dialects';
 import { migrateToLatest } from './migrations';
 
@@ -19,7 +19,8 @@ export interface LoopsTable {
   description: string;
   status: Generated<LoopStatus>;
   settings: string;
-  on_completed: string | null;
+  /** JSON LoopHooks. */
+  hooks: Generated<string>;
   archived: Generated<number>;
   created_at: string;
   updated_at: string;
@@ -133,6 +134,8 @@ export interface NodeRunsTable {
   executed_host: string | null;
   /** JSON array of paths, or null when not read (not a repository, not a node that works in the tree). */
   dirty_paths: string | null;
+  hook_event: HookEvent | null;
+  hook_index: number | null;
 }
 
 export interface LoopRunsTable {

@@ -52,30 +52,11 @@ export async function getLoopRun(db: DatabaseOrTransaction, id: string): Promise
   return row && loopRunFromRow(row);
 }
 
-/** The loop's most recently started run. */
-export async function latestLoopRun(db: DatabaseOrTransaction, loopId: string): Promise<LoopRun | undefined> {
-  const row = await db
-    .selectFrom('loop_runs')
-    .selectAll()
-    .where('loop_id', '=', loopId)
-    .orderBy('started_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  return row && loopRunFromRow(row);
-}
-
-/** The loop's most recently started run other than `runId`: the one before it, while `runId` is the newest. */
-export async function latestLoopRunBesides(db: DatabaseOrTransaction, loopId: string, runId: string): Promise<LoopRun | undefined> {
-  const row = await db
-    .selectFrom('loop_runs')
-    .selectAll()
-    .where('loop_id', '=', loopId)
-    .where('id', '!=', runId)
-    .orderBy('started_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+/** The loop's most recently started run; `besides` leaves one out (the newest, to find the one before it). */
+export async function latestLoopRun(db: DatabaseOrTransaction, loopId: string, besides?: string): Promise<LoopRun | undefined> {
+  let query = db.selectFrom('loop_runs').selectAll().where('loop_id', '=', loopId);
+  if (besides) query = query.where('id', '!=', besides);
+  const row = await query.orderBy('started_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
   return row && loopRunFromRow(row);
 }
 

@@ -1,13 +1,11 @@
 // Loops: their rows, lookups by workdir and name, and lifecycle status.
-import type { Loop, LoopStatus, OnCompletedHook } from '../domain';
+import type { Loop, LoopHooks, LoopStatus } from '../domain';
 import { fromFlag, fromJson, mapPresent, now, toFlag, toJson } from './columns';
 import type { DatabaseOrTransaction, LoopRow, LoopRowUpdate } from './database';
 import { newId } from './ids';
 
-export type NewLoop = Pick<Loop, 'name' | 'workdir' | 'description' | 'settings'> & Partial<Pick<Loop, 'host'>>;
-export type LoopChanges = Partial<
-  Pick<Loop, 'name' | 'workdir' | 'host' | 'description' | 'settings' | 'on_completed' | 'archived' | 'status'>
->;
+export type NewLoop = Pick<Loop, 'name' | 'workdir' | 'description' | 'settings'> & Partial<Pick<Loop, 'host' | 'hooks'>>;
+export type LoopChanges = Partial<Pick<Loop, 'name' | 'workdir' | 'host' | 'description' | 'settings' | 'hooks' | 'archived' | 'status'>>;
 
 export async function insertLoop(db: DatabaseOrTransaction, loop: NewLoop): Promise<Loop> {
   const timestamp = now();
@@ -20,6 +18,7 @@ export async function insertLoop(db: DatabaseOrTransaction, loop: NewLoop): Prom
       host: loop.host ?? null,
       description: loop.description,
       settings: toJson(loop.settings),
+      hooks: toJson(loop.hooks ?? {}),
       created_at: timestamp,
       updated_at: timestamp,
     })
@@ -97,7 +96,7 @@ function loopFromRow(row: LoopRow): Loop {
     description: row.description,
     status: row.status,
     settings: fromJson(row.settings),
-    on_completed: mapPresent(row.on_completed, fromJson<OnCompletedHook>),
+    hooks: fromJson<LoopHooks>(row.hooks),
     archived: fromFlag(row.archived),
     created_at: row.created_at,
     updated_at: row.updated_at,
@@ -112,7 +111,7 @@ function loopChangesToRow(changes: LoopChanges): LoopRowUpdate {
     description: changes.description,
     status: changes.status,
     settings: mapPresent(changes.settings, toJson),
-    on_completed: mapPresent(changes.on_completed, toJson),
+    hooks: mapPresent(changes.hooks, toJson),
     archived: mapPresent(changes.archived, toFlag),
   };
 }

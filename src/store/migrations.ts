@@ -238,6 +238,27 @@ const nodeRunDirtyPaths: Migration = {
   },
 };
 
+/**
+ * Lists of hooks per event in one JSON column, the single on_completed hook becoming the first of
+ * its list; and, on each node run of a hook, the event and list index it ran for.
+ */
+const loopHooks: Migration = {
+  async up(db: Kysely<any>): Promise<void> {
+    await db.schema
+      .alterTable('loops')
+      .addColumn('hooks', 'text', (col) => col.notNull().defaultTo('{}'))
+      .execute();
+    const hooked = await db.selectFrom('loops').select(['id', 'on_completed']).where('on_completed', 'is not', null).execute();
+    for (const { id, on_completed } of hooked as { id: string; on_completed: string }[]) {
+      const hooks = JSON.stringify({ on_completed: [JSON.parse(on_completed)] });
+      await db.updateTable('loops').set({ hooks }).where('id', '=', id).execute();
+    }
+    await db.schema.alterTable('loops').dropColumn('on_completed').execute();
+    await db.schema.alterTable('node_runs').addColumn('hook_event', 'text').execute();
+    await db.schema.alterTable('node_runs').addColumn('hook_index', 'integer').execute();
+  },
+};
+
 /** Runs that work in a git worktree of their loop's workdir, on a branch of their own, until landed or discarded. */
 const sandboxes: Migration = {
   async up(db: Kysely<any>): Promise<void> {
@@ -260,7 +281,7 @@ const sandboxes: Migration = {
 };
 
 /** Every migration by name; the order prefix is the order they run in. */
-const MIGRATIONS: Readonly<Record<string, Migration>> = {
+export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '001_initial': initial,
   '002_node_run_attempts': nodeRunAttempts,
   '003_agent_usage': agentUsage,
@@ -270,6 +291,7 @@ const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '007_ensemble_quorum_grace': ensembleQuorumGrace,
   '008_spec_failure_counts': specFailureCounts,
   '009_node_run_dirty_paths': nodeRunDirtyPaths,
+  '010_loop_hooks': loopHooks,
   '011_sandboxes': sandboxes,
 };
 

@@ -72,6 +72,20 @@ export async function listNodeRuns(db: DatabaseOrTransaction, filter: NodeRunFil
   return (await query.execute()).map(nodeRunFromRow);
 }
 
+/** The loop's hook runs started at or after `since` (a loop run's start: its runs never overlap), oldest first. */
+export async function listHookRunsSince(db: DatabaseOrTransaction, loopId: string, since: string): Promise<NodeRun[]> {
+  const rows = await db
+    .selectFrom('node_runs')
+    .selectAll()
+    .where('loop_id', '=', loopId)
+    .where('kind', '=', 'hook')
+    .where('started_at', '>=', since)
+    .orderBy('started_at')
+    .orderBy('id')
+    .execute();
+  return rows.map(nodeRunFromRow);
+}
+
 /** The record of the execution named `runKey`, left by an earlier try of its activity if any. */
 export async function findNodeRunByKey(db: DatabaseOrTransaction, runKey: string): Promise<NodeRun | undefined> {
   const row = await db.selectFrom('node_runs').selectAll().where('run_key', '=', runKey).executeTakeFirst();
@@ -137,6 +151,8 @@ function nodeRunFromRow(row: NodeRunRow): NodeRun {
     attempts: JSON.parse(row.attempts) as NodeRun['attempts'],
     recovery: row.recovery,
     dirty_paths: mapPresent(row.dirty_paths, (paths) => JSON.parse(paths) as string[]),
+    hook_event: row.hook_event,
+    hook_index: row.hook_index,
   };
 }
 
@@ -178,6 +194,8 @@ function nodeRunChangesToRow(changes: NodeRunChanges): NodeRunRowUpdate {
     recovery: changes.recovery,
     executed_host: changes.executed_host,
     dirty_paths: mapPresent(changes.dirty_paths, (paths) => JSON.stringify(paths)),
+    hook_event: changes.hook_event,
+    hook_index: changes.hook_index,
   };
 }
 

@@ -6,6 +6,8 @@ import {
   ApplicationFailure,
   condition,
   continueAsNew,
+  isCancellation,
+  log,
   patched,
   proxyActivities,
   proxyLocalActivities,
@@ -17,6 +19,7 @@ import {
 import type {
   ClaimedSpec,
   EnsembleRuntime,
+  HookFacts,
   LoopActivities,
   QuorumMet,
   RunContext,
@@ -24,6 +27,7 @@ import type {
   SpecStart,
   SpecTopology,
 } from '../activities/contract';
+import type { HookEvent } from '../domain/hooks';
 import { enterLoopback, roundOf, type Rounds } from '../graph/rounds';
 import { isInfraFailure } from '../graph/infra-failures';
 import { entryVertex, errorSteps, nextSteps, type Step } from '../graph/topology';
@@ -91,6 +95,7 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
   const attemptLimit = patched(PATCHES.specAttemptLimit);
   const infraErrorEdge = patched(PATCHES.infraErrorEdge);
   const dirtyTreeGuard = patched(PATCHES.dirtyTreeGuard);
+  const eventHooks = patched(PATCHES.eventHooks);
 
   const state: LiveState = {
     status: 'running',
@@ -139,24 +144,7 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
     hostQueue ? proxyActivities<LoopActivities>({ ...bookkeepingOptions, ...onHost, summary }) : bookkeeping(summary);
   const completedSpecIds = [...(input.completedSpecIds ?? [])];
   let resume = input.resume ?? null;
-
-  async function failRun(result: FailedSpec): Promise<LoopRunResult> {
-    const failure = {
-      failingNode: result.vertex,
-      failureKind: result.outcome.failureKind,
-      reason: result.outcome.reason,
-    };
-    await bookkeeping('the loop run failed').finishLoopRun({
-      loopId,
-      loopRunId,
-      status: 'failed',
-      ...failure,
-      resume: result.resume && JSON.stringify(result.resume),
-    });
-    state.status = 'failed';
-    tell(true);
-    return { status: 'failed', ...failure, completedSpecIds };
-  }
+  let blocks = input.blocks ?? 0;
 
   // A sandboxed run works in its own worktree, made where the workdir is; a sandbox that cannot be
   // made fails the run with the reason before any spec is claimed.
@@ -166,19 +154,60 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
           .openSandbox({ loopId, loopRunId, workdir: begun.workdir, sandboxId: input.sandboxId ?? null })
           .catch((error: unknown) => unrunnable(error, '(sandbox)'))
       : null;
-  if (sandbox && 'status' in sandbox) return failRun(sandbox);
-  const workdir = sandbox?.workdir ?? begun.workdir;
+  const opened = sandbox && !('status' in sandbox) ? sandbox : null;
+  const workdir = opened?.workdir ?? begun.workdir;
   /** What tells the activities to work in the sandbox rather than the loop's workdir. */
-  const sandboxWorkdir = sandbox ? { workdir: sandbox.workdir } : {};
+  const sandboxWorkdir = opened ? { workdir: opened.workdir } : {};
+  if (sandbox && 'status' in sandbox) return failRun(sandbox, null);
 
-  /** Between nodes: honour a pause or a blocker, and say how to go on when one was lifted. */
-  async function checkpoint(): Promise<ContinueStrategy | null> {
+  /** Ends the run as failed with the reason (at `spec`, or before any was claimed), then runs its on_failed hooks. */
+  async function failRun(result: FailedSpec, spec: ClaimedSpec | null): Promise<LoopRunResult> {
+    const failure = {
+      failingNode: result.vertex,
+      failureKind: result.outcome.failureKind,
+      reason: result.outcome.reason,
+    };
+    const ended = await bookkeeping('the loop run failed').finishLoopRun({
+      loopId,
+      loopRunId,
+      status: 'failed',
+      ...failure,
+      resume: result.resume && JSON.stringify(result.resume),
+    });
+    state.status = 'failed';
+    tell(true);
+    if (eventHooks && ended.hasHooks) {
+      const { failingNode: node, failureKind, reason } = failure;
+      await fireHooks('on_failed', 'run', { node, failureKind, reason, specId: spec?.specId ?? null, specName: spec?.specName ?? null });
+    }
+    return { status: 'failed', ...failure, completedSpecIds };
+  }
+
+  /** Runs the loop's hooks for one event; hooks that could not run at all are logged, never the run's failure. */
+  async function fireHooks(event: HookEvent, occurrence: string, facts: HookFacts): Promise<void> {
+    try {
+      await execution(`${event} hooks`).runHooks({ loopId, loopRunId, event, occurrence, completedSpecIds, facts, ...sandboxWorkdir });
+    } catch (error) {
+      if (isCancellation(error) || !(error instanceof ActivityFailure)) throw error;
+      log.warn(`The ${event} hooks of loop ${loopId} could not run: ${error.cause?.message ?? error.message}`);
+    }
+  }
+
+  /** Between nodes (at `node`, or at a spec's claim): honour a pause or a blocker, and say how to go on when one was lifted. */
+  async function checkpoint(node: string | null): Promise<ContinueStrategy | null> {
     const blocked = state.blockedReason !== null;
     if (!blocked && !pauseRequested) return null;
     state.status = blocked ? 'blocked' : 'paused';
     tell(true);
     continueWith = null;
-    await bookkeeping(`loop ${state.status}`).setLoopStatus({ loopId, status: state.status });
+    const entered = await bookkeeping(`loop ${state.status}`).setLoopStatus({ loopId, status: state.status });
+    if (eventHooks && blocked) {
+      blocks++;
+      if (entered.hasHooks) {
+        const facts = { blocker: state.blockedReason ?? '', node: node ?? '', specId: state.specId, specName: state.specName };
+        await fireHooks('on_blocked', String(blocks), facts);
+      }
+    }
     await condition(() => continueWith !== null);
     const strategy: ContinueStrategy = continueWith ?? 'retry';
     pauseRequested = false;
@@ -195,7 +224,7 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
       const start = await headReading('the workdir at the start of the spec').inspectSpecStart({ loopId, loopRunId, specId, workdir });
       if (!start.refusal) return start;
       state.blockedReason = start.refusal;
-      if ((await checkpoint()) === 'skip') return null;
+      if ((await checkpoint(null)) === 'skip') return null;
     }
   }
 
@@ -348,7 +377,7 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
       } else {
         outcome = await execute(vertex, round);
         state.vertexStates[vertex] = outcome.outcome === 'fail' ? 'fail' : 'pass';
-        const lifted = await checkpoint();
+        const lifted = await checkpoint(vertex);
         if (lifted === 'retry') continue;
         if (lifted === 'skip') outcome = skipped(outcome.nodeRunId);
       }
@@ -373,7 +402,7 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
         // that resumes the spec here (the topology is read again there, as on any resume).
         if (workflowInfo().continueAsNewSuggested && patched(PATCHES.roundContinueAsNew)) {
           const here: ResumePoint = { specId, vertex: step.target, rounds, strategy: 'retry', ...heads(), previousRunId };
-          await continueAsNew<typeof loopRunWorkflow>({ ...input, resume: here, loopRunId, completedSpecIds });
+          await continueAsNew<typeof loopRunWorkflow>({ ...input, resume: here, loopRunId, completedSpecIds, blocks });
         }
       }
       vertex = step.target;
@@ -385,13 +414,13 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
   let finishedASpec = false;
   /** A spec a person skipped while it held the loop blocked is marked so; the run goes on to the next. */
   async function skipSpec(spec: ClaimedSpec): Promise<void> {
-    await bookkeeping(`spec "${spec.specName}" skipped`).finishSpec({ specId: spec.specId, status: 'skipped' });
+    await bookkeeping(`spec "${spec.specName}" skipped`).finishSpec({ loopId, specId: spec.specId, status: 'skipped' });
     resume = null;
     finishedASpec = true;
   }
   for (;;) {
     if (workflowInfo().continueAsNewSuggested && finishedASpec) {
-      await continueAsNew<typeof loopRunWorkflow>({ ...input, resume, loopRunId, completedSpecIds });
+      await continueAsNew<typeof loopRunWorkflow>({ ...input, resume, loopRunId, completedSpecIds, blocks });
     }
     const spec = await claims('claim the next spec').claimNextSpec({
       loopId,
@@ -406,7 +435,7 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
     if (spec.attemptsExhausted) {
       // Blocked until a continue, which claims again: a reset spec then runs, a skip passes it by.
       state.blockedReason = spec.attemptsExhausted;
-      if ((await checkpoint()) === 'skip') await skipSpec(spec);
+      if ((await checkpoint(null)) === 'skip') await skipSpec(spec);
       continue;
     }
     if (spec.startsOver) resume = null;
@@ -417,12 +446,21 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
       continue;
     }
     if (result.status === 'failed') {
-      await bookkeeping(`spec "${spec.specName}" failed`).finishSpec({ specId: spec.specId, status: 'failed' });
-      return failRun(result);
+      await bookkeeping(`spec "${spec.specName}" failed`).finishSpec({ loopId, specId: spec.specId, status: 'failed' });
+      return failRun(result, spec);
     }
-    await bookkeeping(`spec "${spec.specName}" completed`).finishSpec({ specId: spec.specId, status: 'completed' });
+    const specDone = await bookkeeping(`spec "${spec.specName}" completed`).finishSpec({
+      loopId,
+      specId: spec.specId,
+      status: 'completed',
+    });
     completedSpecIds.push(spec.specId);
     finishedASpec = true;
+    if (eventHooks && specDone.hasHooks) {
+      // A spec reset while the run is blocked may complete again in it: each completion is its own occurrence.
+      const completion = completedSpecIds.filter((id) => id === spec.specId).length;
+      await fireHooks('on_spec_completed', `${spec.specId}.${completion}`, { specId: spec.specId, specName: spec.specName });
+    }
   }
 
   const finished = await bookkeeping('the loop run completed').finishLoopRun({
@@ -436,7 +474,9 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
   });
   state.status = 'completed';
   tell(true);
-  if (!localBookkeeping || finished.hasCompletionHook) {
+  if (eventHooks) {
+    if (finished.hasHooks) await fireHooks('on_completed', 'run', {});
+  } else if (!localBookkeeping || finished.hasCompletionHook) {
     await execution('on_completed hook').runCompletionHook({ loopId, loopRunId, completedSpecIds, ...sandboxWorkdir });
   }
   return { status: 'completed', failingNode: null, failureKind: null, reason: null, completedSpecIds };

@@ -55,4 +55,11 @@ export const PATCHES = {
    * workdir's host, then runs every node, HEAD reading and the completion hook there.
    */
   sandboxedRuns: 'sandboxed-runs',
+  /**
+   * The loop's hooks run on each of its events, each event's list by one activity scheduled only
+   * when the bookkeeping step that marks the event says there are hooks for it: on_blocked on
+   * entering blocked, on_spec_completed after each spec completes, on_failed and on_completed
+   * (which replaces runCompletionHook) before the run returns.
+   */
+  eventHooks: 'event-hooks',
 } as const;

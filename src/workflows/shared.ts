@@ -43,6 +43,8 @@ export interface LoopRunInput {
   /** Carried across continue-as-new. */
   loopRunId?: string | null;
   completedSpecIds?: string[];
+  /** How often the run has blocked so far, carried across continue-as-new: each block's hooks fire once. */
+  blocks?: number;
   engine: EngineSettings;
   /** Work in a git worktree of the workdir on a branch of the run's own, instead of in the workdir. */
   sandbox?: boolean;

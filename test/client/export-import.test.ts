@@ -22,6 +22,12 @@ function richDocument(): Record<string, unknown> {
     name: 'rich',
     description: 'Every part of the format',
     settings: { max_iterations: 3, spec_attempt_limit: 4 },
+    hooks: {
+      on_completed: [{ platform: 'claude', model: 'haiku', prompt: 'Summarise {{completed_specs}}', timeout_minutes: 5 }],
+      on_failed: [{ command: 'notify-send "$CANOPY_HOOK_REASON"' }, { command: 'echo {{node}}', timeout_minutes: 1 }],
+      on_blocked: [{ platform: 'codex', prompt: 'Unblock {{blocker}}' }],
+      on_spec_completed: [{ command: 'echo {{spec_name}}' }],
+    },
     nodes: [
       {
         name: 'implement',
@@ -103,6 +109,7 @@ describe('import', () => {
     assert.equal(exported.format_version, 2);
     assert.deepEqual(exported, { ...seedDocument(), format_version: 2 });
     assert.equal('quorum_grace_minutes' in exported.ensembles[0], false, 'a version-1 ensemble waits for every member');
+    assert.equal('hooks' in exported, false, 'a loop without hooks exports none');
     const again = await importLoop(store.ctx, exported, { workdir: workdir('v2') });
     assert.deepEqual(await exportLoop(store.ctx, again.loop_id, { with_models: true }), exported);
   });
@@ -152,6 +159,7 @@ describe('import', () => {
     assert.deepEqual(document.nodes[0].config, { prompt_template: 'Do {{spec_content}}', max_iterations: 4 });
     assert.deepEqual(document.ensembles[0].members, [{}, { prompt_override: 'Be strict: {{previous_output}}', timeout_minutes: 7 }]);
     assert.equal(document.edges.find((edge) => edge.target === 'test')?.type, undefined, 'flow is the default type');
+    assert.deepEqual(document.hooks, richDocument().hooks, 'a hook keeps its platform and model: it cannot run without one');
     const copy = await importLoop(store.ctx, document, { workdir: workdir('copy') });
     assert.deepEqual(copy.nodes_missing_platform, [
       'implement',
@@ -236,6 +244,25 @@ describe('import refuses a bad file and creates no loop', () => {
       'an allow_dirty_start that is not true or false',
       () => ({ ...seedDocument(), format_version: 2, settings: { allow_dirty_start: 'yes' } }),
       { code: 'invalid_input', field: 'settings.allow_dirty_start', message: /must be true or false/ },
+    ],
+    [
+      'a version-1 file with hooks',
+      () => ({ ...seedDocument(), hooks: { on_failed: [{ command: 'true' }] } }),
+      {
+        code: 'invalid_input',
+        field: 'hooks',
+        message: /needs format_version 2 \(this file says 1\); set format_version to 2 or remove hooks/,
+      },
+    ],
+    [
+      'a hook with a placeholder its event does not give',
+      () => ({ ...seedDocument(), format_version: 2, hooks: { on_spec_completed: [{ command: 'echo {{reason}}' }] } }),
+      { code: 'invalid_input', field: 'hooks.on_spec_completed.0.command', message: /unknown placeholder \{\{reason\}\}.*\{\{spec_id\}\}/ },
+    ],
+    [
+      'a hook that is both a command and an agent',
+      () => ({ ...seedDocument(), format_version: 2, hooks: { on_failed: [{ command: 'true', prompt: 'x', platform: 'claude' }] } }),
+      { code: 'invalid_input', field: 'hooks.on_failed.0.prompt', message: /command hook takes no agent fields/ },
     ],
     [
       'a version-1 file with an error edge',

@@ -1,12 +1,11 @@
-// Loops as records: unique names per workdir, hooks with their own placeholders, lifecycle guards
-// on delete and archive, and preflight.
+// Loops as records: unique names per workdir, lifecycle guards on delete and archive, and preflight.
 import assert from 'node:assert/strict';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { importLoop } from '../../src/client/export-import-service';
 import { updateEnsemble, updateNode } from '../../src/client/graph-service';
-import { archiveLoop, createLoop, deleteLoop, getLoop, listLoops, restoreLoop, updateLoop } from '../../src/client/loops-service';
+import { archiveLoop, createLoop, deleteLoop, getLoop, listLoops, restoreLoop } from '../../src/client/loops-service';
 import { preflight, type PreflightReport } from '../../src/client/preflight-service';
 import { createSpec } from '../../src/client/specs-service';
 import { setLoopStatus } from '../../src/store/loops-repository';
@@ -28,27 +27,6 @@ describe('loops service', () => {
     });
     await createLoop(store.ctx, { name: 'build', workdir: workdir('other') });
     await assertRefused(createLoop(store.ctx, { name: '', workdir: workdir() }), { code: 'invalid_input', field: 'name' });
-  });
-
-  it('refuses a hook prompt with an unknown placeholder, listing the hook’s own', async () => {
-    const loop = await createLoop(store.ctx, { name: 'hooked', workdir: workdir() });
-    const hook = { platform: 'claude', prompt: 'Update the docs for {{completed_specs}} in {{spec_name}}' };
-    await assertRefused(updateLoop(store.ctx, { loop_id: loop.id, on_completed: hook }), {
-      code: 'invalid_input',
-      field: 'on_completed.prompt',
-      message: /\{\{spec_name\}\}.*only \{\{loop_name\}\}, \{\{workdir\}\}, \{\{completed_specs\}\}/,
-    });
-    const noUsage = { total: { agent_runs: 0, input_tokens: 0, output_tokens: 0, cost_usd: 0 }, per_spec: [] };
-    assert.deepEqual(await getLoop(store.ctx, loop.id), { ...loop, nodes: [], edges: [], ensembles: [], specs: [], agent_usage: noUsage });
-
-    const updated = await updateLoop(store.ctx, {
-      loop_id: loop.id,
-      on_completed: { ...hook, prompt: 'Docs for {{completed_specs}}' },
-      settings: { max_iterations: 2 },
-    });
-    assert.equal(updated.on_completed?.prompt, 'Docs for {{completed_specs}}');
-    assert.deepEqual(updated.settings, { max_iterations: 2 });
-    assert.equal((await updateLoop(store.ctx, { loop_id: loop.id, on_completed: null })).on_completed, null);
   });
 
   it('archives: refuses a running loop, hides an archived one from the list, still gets it by id, restores it', async () => {

@@ -11,11 +11,11 @@ import { resetLoop } from '../../src/client/reset-service';
 import { continueLoop, startLoopRun, stopLoop, waitForLoopRun } from '../../src/client/runs-service';
 import { getLoop } from '../../src/store/loops-repository';
 import { listSpecs } from '../../src/store/specs-repository';
-import { loopWorkflowId } from '../../src/workflows/shared';
 import { useEngineHarness, type EngineHarness } from '../helpers/engine';
-import { check, loopWithSpecs, runsOf, runToEnd, scratchDir } from '../helpers/loops';
+import { check, loopWithSpecs, runsOf, runToEnd, scratchDir, untilLoopStatus } from '../helpers/loops';
 import { assertRefusedUnchanged } from '../helpers/store';
 import { waitUntil } from '../helpers/wait';
+import { scheduledActivities } from '../helpers/workflow-runs';
 
 const QUICK = { timeout: 120_000 };
 
@@ -27,17 +27,6 @@ const gatedByFix = (limit: number) => ({
 
 async function specsOf(h: EngineHarness, loopId: string) {
   return (await listSpecs(h.ctx.db, { loopId })).map((spec) => [spec.name, spec.status, spec.failure_count]);
-}
-
-async function untilStatus(h: EngineHarness, loopId: string, status: string) {
-  await waitUntil(`loop ${loopId} to be ${status}`, async () => (await getLoop(h.ctx.db, loopId))?.status === status);
-}
-
-/** How many times the open run of the loop has claimed a spec. */
-async function claims(h: EngineHarness, loopId: string): Promise<number> {
-  const history = await (await h.ctx.temporal()).workflow.getHandle(loopWorkflowId(loopId)).fetchHistory();
-  return (history.events ?? []).filter((event) => event.activityTaskScheduledEventAttributes?.activityType?.name === 'claimNextSpec')
-    .length;
 }
 
 describe('spec_attempt_limit', () => {
@@ -60,7 +49,7 @@ describe('spec_attempt_limit', () => {
         assert.equal((await runsOf(h.ctx, loopId)).length, 3);
 
         await continueLoop(h.ctx, loopId, 'retry');
-        await untilStatus(h, loopId, 'blocked');
+        await untilLoopStatus(h.ctx, loopId, 'blocked');
         const reason =
           `spec 'add-login' failed 2 times across runs (spec_attempt_limit 2); fix what fails it, ` +
           `then give it new attempts with \`canopy loop reset ${loopId} --specs add-login\` (or raise spec_attempt_limit)`;
@@ -76,8 +65,8 @@ describe('spec_attempt_limit', () => {
 
         // A continue claims again and, the spec still out of attempts, blocks again.
         await continueLoop(h.ctx, loopId, 'retry');
-        await waitUntil('the second claim', async () => (await claims(h, loopId)) === 2);
-        await untilStatus(h, loopId, 'blocked');
+        await waitUntil('the second claim', async () => (await scheduledActivities(await h.ctx.temporal(), loopId, 'claimNextSpec')) === 2);
+        await untilLoopStatus(h.ctx, loopId, 'blocked');
         assert.equal((await loopStatus(h.ctx, loopId)).live?.blockedReason, reason);
         assert.equal((await runsOf(h.ctx, loopId)).length, 3, 'no node ran while the spec was out of attempts');
 
@@ -108,7 +97,7 @@ describe('spec_attempt_limit', () => {
     await h.withWorker(async () => {
       assert.equal((await runToEnd(h.ctx, loopId)).status, 'failed');
       await continueLoop(h.ctx, loopId, 'retry');
-      await untilStatus(h, loopId, 'blocked');
+      await untilLoopStatus(h.ctx, loopId, 'blocked');
       await continueLoop(h.ctx, loopId, 'skip');
       assert.equal((await waitForLoopRun(h.ctx, loopId)).status, 'completed');
     });
@@ -129,7 +118,7 @@ describe('spec_attempt_limit', () => {
         const [broken] = await listSpecs(h.ctx.db, { loopId });
         await updateSpec(h.ctx, { spec_id: broken.id, status: 'pending' });
         await startLoopRun(h.ctx, loopId);
-        await untilStatus(h, loopId, 'blocked');
+        await untilLoopStatus(h.ctx, loopId, 'blocked');
         assert.equal((await runsOf(h.ctx, loopId)).length, 1, 'the blocked run ran no node');
         assert.deepEqual(await resetLoop(h.ctx, loopId), { loop_id: loopId, status: 'blocked', specs_reset: 1 });
         assert.deepEqual(await specsOf(h, loopId), [['broken', 'pending', 0]]);
@@ -150,7 +139,10 @@ describe('spec_attempt_limit', () => {
     const loopId = await loopWithSpecs(h.ctx, scratchDir(), { nodes: [check('slow-check', 1, 'sleep 300')] }, [{ name: 'spec' }]);
     await h.withWorker(async () => {
       await startLoopRun(h.ctx, loopId);
-      const run = await waitUntil('the check to start', async () => (await runsOf(h.ctx, loopId)).find((r) => r.status === 'running'));
+      // Started means its process group is on record: the record changes until then, which a snapshot would catch.
+      const run = await waitUntil('the check to start', async () =>
+        (await runsOf(h.ctx, loopId)).find((r) => r.status === 'running' && r.pgid !== null),
+      );
       await assertRefusedUnchanged(h.ctx, () => resetLoop(h.ctx, loopId, { specs: ['spec'] }), {
         code: 'refused',
         message: new RegExp(`running node 'slow-check' \\(${run.id}\\); reset it once the node ends`),

@@ -9,13 +9,12 @@ import { loopStatus } from '../../src/client/loop-status-service';
 import { updateLoop } from '../../src/client/loops-service';
 import { resetLoop } from '../../src/client/reset-service';
 import { continueLoop, startLoopRun, waitForLoopRun } from '../../src/client/runs-service';
-import { getLoop } from '../../src/store/loops-repository';
 import { listSpecs } from '../../src/store/specs-repository';
-import { loopWorkflowId } from '../../src/workflows/shared';
 import { useEngineHarness, type EngineHarness } from '../helpers/engine';
 import { git, tempGitRepo } from '../helpers/git';
-import { check, loopWithSpecs, runsOf, runToEnd, scratchDir } from '../helpers/loops';
+import { check, loopWithSpecs, runsOf, runToEnd, scratchDir, untilLoopStatus } from '../helpers/loops';
 import { waitUntil } from '../helpers/wait';
+import { scheduledActivities } from '../helpers/workflow-runs';
 
 const QUICK = { timeout: 120_000 };
 
@@ -28,17 +27,6 @@ function leavesWipWhenBroken(notes: string, settings: Record<string, unknown> = 
     'if [ "{{spec_name}}" = broken ]; then echo wip > wip.txt; exit 1; fi; ' +
     `printf '%s' "{{spec_start_dirty}}" > ${notes}/"{{spec_name}}"`;
   return { settings, nodes: [check('tests', 1, command)] };
-}
-
-async function untilStatus(h: EngineHarness, loopId: string, status: string) {
-  await waitUntil(`loop ${loopId} to be ${status}`, async () => (await getLoop(h.ctx.db, loopId))?.status === status);
-}
-
-/** How many times the open run of the loop has read the tree a spec would start on. */
-async function treeReadings(h: EngineHarness, loopId: string): Promise<number> {
-  const history = await (await h.ctx.temporal()).workflow.getHandle(loopWorkflowId(loopId)).fetchHistory();
-  return (history.events ?? []).filter((event) => event.activityTaskScheduledEventAttributes?.activityType?.name === 'inspectSpecStart')
-    .length;
 }
 
 async function specStatuses(h: EngineHarness, loopId: string) {
@@ -64,14 +52,17 @@ describe('the dirty-tree guard', () => {
 
       // Skipping the failed spec moves on to `next`, which would start on wip.txt.
       await continueLoop(h.ctx, loopId, 'skip');
-      await untilStatus(h, loopId, 'blocked');
+      await untilLoopStatus(h.ctx, loopId, 'blocked');
       assert.equal((await loopStatus(h.ctx, loopId)).live?.blockedReason, refusal(loopId, workdir));
       assert.equal((await runsOf(h.ctx, loopId)).length, 1, 'no node ran on the dirty tree');
 
       // A continue reads the tree again: still dirty, still blocked.
       await continueLoop(h.ctx, loopId, 'retry');
-      await waitUntil('the second look at the tree', async () => (await treeReadings(h, loopId)) === 2);
-      await untilStatus(h, loopId, 'blocked');
+      await waitUntil(
+        'the second look at the tree',
+        async () => (await scheduledActivities(await h.ctx.temporal(), loopId, 'inspectSpecStart')) === 2,
+      );
+      await untilLoopStatus(h.ctx, loopId, 'blocked');
       assert.equal((await loopStatus(h.ctx, loopId)).live?.blockedReason, refusal(loopId, workdir));
 
       await updateLoop(h.ctx, { loop_id: loopId, settings: { allow_dirty_start: true } });
@@ -97,7 +88,7 @@ describe('the dirty-tree guard', () => {
       assert.equal((await runToEnd(h.ctx, loopId)).status, 'failed');
       await resetLoop(h.ctx, loopId, { specs: ['broken'] });
       await startLoopRun(h.ctx, loopId);
-      await untilStatus(h, loopId, 'blocked');
+      await untilLoopStatus(h.ctx, loopId, 'blocked');
       assert.match((await loopStatus(h.ctx, loopId)).live?.blockedReason ?? '', /^spec 'broken' does not start: .*\(wip\.txt\)/);
 
       git(workdir, 'stash', '--include-untracked');

@@ -110,7 +110,7 @@ describe('ensembles, hooks and steering', () => {
       await resetLoop(h.ctx, loopId);
       await runToEnd(h.ctx, loopId);
     });
-    const hooks = (await runsOf(h.ctx, loopId)).filter((r) => r.node_name === 'on_completed');
+    const hooks = (await runsOf(h.ctx, loopId)).filter((r) => r.node_name === 'on_completed[0]');
     assert.equal(hooks.length, 2);
     assert.equal(hooks[0].stdout.trim(), 'hook for engine test: first: ship the thing');
   });

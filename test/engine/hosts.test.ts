@@ -83,10 +83,12 @@ describe('host affinity', () => {
     for (const [host, loopId] of Object.entries(loops)) {
       const result = await waitForLoopRun(ctx, loopId);
       assert.equal(result.status, 'completed', result.reason ?? '');
-      await waitUntil('the hook to end', async () => (await runsOf(ctx, loopId)).some((r) => r.node_name === 'on_completed' && r.ended_at));
+      await waitUntil('the hook to end', async () =>
+        (await runsOf(ctx, loopId)).some((r) => r.node_name === 'on_completed[0]' && r.ended_at),
+      );
       const runs = await runsOf(ctx, loopId);
       const perSpec = ['build', 'reviewers/member-1', 'reviewers/member-2', 'reviewers/quorum', 'test'];
-      assert.deepEqual(runs.map((r) => r.node_name).sort(), [...perSpec, ...perSpec, 'on_completed'].sort());
+      assert.deepEqual(runs.map((r) => r.node_name).sort(), [...perSpec, ...perSpec, 'on_completed[0]'].sort());
       assert.deepEqual(
         runs.filter((r) => r.executed_host !== host).map((r) => `${r.node_name} ran on ${r.executed_host}`),
         [],

@@ -8,6 +8,7 @@ import {
   AGENT_PLACEHOLDERS,
   CHECK_PLACEHOLDERS,
   HOOK_PLACEHOLDERS,
+  hookVariable,
   placeholderEnv,
   placeholdersIn,
   renderTemplate,
@@ -29,8 +30,16 @@ test('check commands allow the two git heads that agent prompts do not', () => {
   assert.deepEqual(unknownPlaceholders(text, CHECK_PLACEHOLDERS), []);
 });
 
-test('the hook has its own small set', () => {
-  assert.deepEqual(unknownPlaceholders('{{loop_name}} {{completed_specs}} {{spec_id}}', HOOK_PLACEHOLDERS), ['spec_id']);
+test('each hook event has its own small set', () => {
+  const text = '{{loop_name}} {{completed_specs}} {{spec_id}} {{reason}}';
+  assert.deepEqual(unknownPlaceholders(text, HOOK_PLACEHOLDERS.on_completed), ['spec_id', 'reason']);
+  assert.deepEqual(unknownPlaceholders(text, HOOK_PLACEHOLDERS.on_spec_completed), ['reason']);
+  assert.deepEqual(unknownPlaceholders(text, HOOK_PLACEHOLDERS.on_failed), ['completed_specs', 'spec_id']);
+  assert.deepEqual(unknownPlaceholders('{{blocker}} {{node}} {{spec_name}} {{loop_id}} {{workdir}}', HOOK_PLACEHOLDERS.on_blocked), []);
+});
+
+test('a hook command turns placeholders into CANOPY_HOOK_ variables', () => {
+  assert.equal(toShellScript('notify "{{reason}}" {{ node }}', hookVariable), 'notify "${CANOPY_HOOK_REASON}" ${CANOPY_HOOK_NODE}');
 });
 
 test('renderTemplate substitutes values once and leaves names without a value alone', () => {

@@ -9,6 +9,8 @@ import { startLoopRun, waitForLoopRun } from '../../src/client/runs-service';
 import { createSpec } from '../../src/client/specs-service';
 import { listNodeRuns } from '../../src/store/node-runs-repository';
 import type { NodeRun } from '../../src/domain/node-run';
+import { getLoop } from '../../src/store/loops-repository';
+import { waitUntil } from './wait';
 
 export interface LoopShape {
   nodes: { name: string; kind: string; position: number; config: Record<string, unknown> }[];
@@ -35,6 +37,11 @@ export async function loopWithSpecs(
   const { loop_id } = await importLoop(ctx, document, { workdir });
   for (const spec of specs) await createSpec(ctx, { loop_id, name: spec.name, content: spec.content ?? '' });
   return loop_id;
+}
+
+/** Waits until the loop's stored status is `status`. */
+export async function untilLoopStatus(ctx: ClientContext, loopId: string, status: string): Promise<void> {
+  await waitUntil(`loop ${loopId} to be ${status}`, async () => (await getLoop(ctx.db, loopId))?.status === status);
 }
 
 /** Node runs of a loop, oldest first. */

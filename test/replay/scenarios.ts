@@ -7,10 +7,20 @@ import path from 'node:path';
 import { resetLoop } from '../../src/client/reset-service';
 import { continueLoop, pauseLoop, startLoopRun, waitForLoopRun } from '../../src/client/runs-service';
 import { createSpec } from '../../src/client/specs-service';
-import { getLoop } from '../../src/store/loops-repository';
 import type { EngineHarness } from '../helpers/engine';
 import { git, tempGitRepo } from '../helpers/git';
-import { agent, chain, check, fixLoop, loopWithSpecs, runsOf, runToEnd, scratchDir, type LoopShape } from '../helpers/loops';
+import {
+  agent,
+  chain,
+  check,
+  fixLoop,
+  loopWithSpecs,
+  runsOf,
+  runToEnd,
+  scratchDir,
+  type LoopShape,
+  untilLoopStatus,
+} from '../helpers/loops';
 import { waitUntil } from '../helpers/wait';
 
 export interface Scenario {
@@ -32,10 +42,6 @@ function expectStatus(loopId: string, status: string, want: string): string {
 async function runOne(h: EngineHarness, shape: LoopShape, specs: { name: string; content?: string }[], want = 'completed') {
   const loopId = await loopWithSpecs(h.ctx, scratchDir(), shape, specs);
   return expectStatus(loopId, (await runToEnd(h.ctx, loopId)).status, want);
-}
-
-async function untilStatus(h: EngineHarness, loopId: string, status: string): Promise<void> {
-  await waitUntil(`loop ${loopId} to be ${status}`, async () => (await getLoop(h.ctx.db, loopId))?.status === status);
 }
 
 export const SCENARIOS: Scenario[] = [
@@ -161,7 +167,7 @@ export const SCENARIOS: Scenario[] = [
       const loopId = await loopWithSpecs(h.ctx, scratchDir(), chain(['slow', 'sleep 1'], ['next', 'true']), [{ name: 'spec' }]);
       await startLoopRun(h.ctx, loopId);
       await pauseLoop(h.ctx, loopId);
-      await untilStatus(h, loopId, 'paused');
+      await untilLoopStatus(h.ctx, loopId, 'paused');
       await continueLoop(h.ctx, loopId, 'retry');
       return expectStatus(loopId, (await waitForLoopRun(h.ctx, loopId)).status, 'completed');
     },
@@ -176,7 +182,7 @@ export const SCENARIOS: Scenario[] = [
       };
       const loopId = await loopWithSpecs(h.ctx, scratchDir(), shape, [{ name: 'spec' }]);
       await startLoopRun(h.ctx, loopId);
-      await untilStatus(h, loopId, 'blocked');
+      await untilLoopStatus(h.ctx, loopId, 'blocked');
       await waitUntil('the blocked node to end', async () => (await runsOf(h.ctx, loopId)).some((r) => r.ended_at));
       await continueLoop(h.ctx, loopId, 'skip');
       return expectStatus(loopId, (await waitForLoopRun(h.ctx, loopId)).status, 'completed');
@@ -217,7 +223,7 @@ export const SCENARIOS: Scenario[] = [
       const loopId = await loopWithSpecs(h.ctx, workdir, shape, [{ name: 'spec' }]);
       expectStatus(loopId, (await runToEnd(h.ctx, loopId)).status, 'failed');
       await continueLoop(h.ctx, loopId, 'retry');
-      await untilStatus(h, loopId, 'blocked');
+      await untilLoopStatus(h.ctx, loopId, 'blocked');
       writeFileSync(path.join(workdir, 'fixed.txt'), 'y');
       await resetLoop(h.ctx, loopId, { specs: ['spec'] });
       await continueLoop(h.ctx, loopId, 'retry');
@@ -234,7 +240,7 @@ export const SCENARIOS: Scenario[] = [
       const loopId = await loopWithSpecs(h.ctx, workdir, shape, [{ name: 'broken' }, { name: 'next' }]);
       expectStatus(loopId, (await runToEnd(h.ctx, loopId)).status, 'failed');
       await continueLoop(h.ctx, loopId, 'skip');
-      await untilStatus(h, loopId, 'blocked');
+      await untilLoopStatus(h.ctx, loopId, 'blocked');
       git(workdir, 'stash', '--include-untracked');
       await continueLoop(h.ctx, loopId, 'retry');
       return expectStatus(loopId, (await waitForLoopRun(h.ctx, loopId)).status, 'completed');
@@ -252,6 +258,37 @@ export const SCENARIOS: Scenario[] = [
       const loopId = await loopWithSpecs(h.ctx, tempGitRepo(), shape, [{ name: 'spec' }]);
       await startLoopRun(h.ctx, loopId, { sandbox: true });
       expectStatus(loopId, (await waitForLoopRun(h.ctx, loopId)).status, 'failed');
+      await continueLoop(h.ctx, loopId, 'skip');
+      return expectStatus(loopId, (await waitForLoopRun(h.ctx, loopId)).status, 'completed');
+    },
+  },
+  {
+    // Every event's hooks: on_failed as the first run fails, then on_blocked, on_spec_completed and on_completed in the continued one.
+    name: 'event-hooks',
+    runs: 2,
+    async play(h) {
+      const workdir = scratchDir();
+      const shape = {
+        nodes: [check('tests', 1, 'test -f fixed.txt'), agent('needs_human', 2, '@block need a key'), check('next', 3, 'true')],
+        edges: [
+          { source: 'tests', target: 'needs_human' },
+          { source: 'needs_human', target: 'next' },
+        ],
+      };
+      const loopId = await loopWithSpecs(h.ctx, workdir, shape, [{ name: 'spec' }]);
+      const hooks = [{ command: 'echo "$CANOPY_HOOK_EVENT"' }, { platform: 'fake', prompt: '@print {{loop_name}}' }];
+      await updateLoop(h.ctx, {
+        loop_id: loopId,
+        hooks: { on_failed: hooks, on_blocked: hooks, on_spec_completed: hooks, on_completed: hooks },
+      });
+      expectStatus(loopId, (await runToEnd(h.ctx, loopId)).status, 'failed');
+      writeFileSync(path.join(workdir, 'fixed.txt'), 'y');
+      await continueLoop(h.ctx, loopId, 'retry');
+      await untilLoopStatus(h.ctx, loopId, 'blocked');
+      await waitUntil(
+        'the blocked node and its hooks to end',
+        async () => (await runsOf(h.ctx, loopId)).filter((r) => r.node_name.startsWith('on_blocked[') && r.ended_at).length === 2,
+      );
       await continueLoop(h.ctx, loopId, 'skip');
       return expectStatus(loopId, (await waitForLoopRun(h.ctx, loopId)).status, 'completed');
     },

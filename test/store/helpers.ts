@@ -34,7 +34,7 @@ export interface DialectFixture {
   scratchStore(): Promise<ScratchStore>;
 }
 
-const sqlite: DialectFixture = {
+export const sqlite: DialectFixture = {
   name: 'sqlite',
   unavailable: () => Promise.resolve(undefined),
   async scratchStore() {

@@ -27,7 +27,7 @@ describeOnEachDialect('loops repository', (store) => {
       description: 'Ship it',
       status: 'pending',
       settings: { max_iterations: 3 },
-      on_completed: null,
+      hooks: {},
       archived: false,
       created_at: loop.created_at,
       updated_at: loop.created_at,
@@ -36,15 +36,15 @@ describeOnEachDialect('loops repository', (store) => {
     assert.deepEqual(await getLoop(store.db, loop.id), loop);
   });
 
-  it('updates only the given fields, bumps updated_at, and sets or clears the hook', async () => {
+  it('updates only the given fields, bumps updated_at, and sets or clears the hooks', async () => {
     const loop = await insertTestLoop(store.db);
-    const hook = { platform: 'claude', prompt: 'Summarise {{completed_specs}}' };
-    const updated = await updateLoop(store.db, loop.id, { description: 'new', on_completed: hook, archived: true });
-    assert.deepEqual(updated, { ...loop, description: 'new', on_completed: hook, archived: true, updated_at: updated?.updated_at });
+    const hooks = { on_completed: [{ platform: 'claude', prompt: 'Summarise {{completed_specs}}' }], on_failed: [{ command: 'true' }] };
+    const updated = await updateLoop(store.db, loop.id, { description: 'new', hooks, archived: true });
+    assert.deepEqual(updated, { ...loop, description: 'new', hooks, archived: true, updated_at: updated?.updated_at });
     assert.ok(updated.updated_at >= loop.updated_at);
 
-    const cleared = await updateLoop(store.db, loop.id, { on_completed: null });
-    assert.equal(cleared?.on_completed, null);
+    const cleared = await updateLoop(store.db, loop.id, { hooks: {} });
+    assert.deepEqual(cleared?.hooks, {});
     assert.equal(cleared?.description, 'new');
   });
 

@@ -91,6 +91,8 @@ describeOnEachDialect('node-runs repository', (store) => {
       attempts: [],
       recovery: null,
       dirty_paths: null,
+      hook_event: null,
+      hook_index: null,
     });
     assert.deepEqual(await getNodeRun(store.db, inserted.id), inserted);
   });

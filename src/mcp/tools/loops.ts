@@ -13,10 +13,21 @@ import {
   UpdateLoopRequest,
 } from '../../client/loops-service';
 import { DEFAULT_INFRA_RETRIES, DEFAULT_MAX_ITERATIONS, DEFAULT_SPEC_ATTEMPT_LIMIT, LoopCreateInput } from '../../domain/loop';
+import { HOOK_EVENTS } from '../../domain/hooks';
 import { HOOK_PLACEHOLDERS } from '../../graph/templates';
 import { toolResult } from '../tool-result';
 import { READ_ONLY, writes } from './annotations';
 import { describeFields, LOOP_ID, LoopIdInput } from './fields';
+
+const braced = (names: readonly string[]) => names.map((name) => `{{${name}}}`).join(' ');
+
+const HOOKS =
+  'Every event hook, replaced whole; null or {} removes them all. Keys: ' +
+  HOOK_EVENTS.map((event) => `${event} (${braced(HOOK_PLACEHOLDERS[event])})`).join(', ') +
+  ', each a list run in order, each hook once per event. A hook is an agent {platform, model?, prompt, timeout_minutes?}, ' +
+  'its prompt using only its event’s placeholders, or a command {command, timeout_minutes?} run with bash -c in the workdir, ' +
+  'which gets the values only as environment variables CANOPY_HOOK_EVENT and CANOPY_HOOK_<PLACEHOLDER> (e.g. CANOPY_HOOK_REASON). ' +
+  'A failed hook warns and notifies, never changes the loop’s status';
 
 const SETTINGS =
   `Loop settings; max_iterations is the round budget of every loop-back whose head node sets none (default ${DEFAULT_MAX_ITERATIONS}); ` +
@@ -58,9 +69,9 @@ export function registerLoopTools(server: McpServer, ctx: ClientContext): void {
       description:
         'One loop, archived or not, with its whole graph and its specs: every node with its id (ensemble member and quorum nodes included), ' +
         'every edge with its id and the names of its ends, and each ensemble as one unit (members, quorum settings, wiring). ' +
-        'Use it to find the ids other tools take. host names the machine whose workers run its nodes; warnings says when no worker ' +
-        'serves that host (its nodes would wait for one); sandboxes lists its sandboxed runs’ worktrees not yet landed or discarded. ' +
-        'For run progress use loop_info.',
+        'hooks lists its event hooks per event. Use it to find the ids other tools take. host names the machine whose workers run its nodes; ' +
+        'warnings says when no worker serves that host (its nodes would wait for one); sandboxes lists its sandboxed runs’ worktrees not yet ' +
+        'landed or discarded. For run progress use loop_info.',
       inputSchema: LoopIdInput,
       annotations: READ_ONLY,
     },
@@ -73,7 +84,7 @@ export function registerLoopTools(server: McpServer, ctx: ClientContext): void {
       title: 'Update a loop',
       description:
         'Change a loop’s name, description, workdir, host (the machine the workdir is on; null lets any worker run it), ' +
-        'settings (replaced whole) or on_completed hook (null removes it). A new host applies from the next run. ' +
+        'settings (replaced whole), event hooks (replaced whole) or only its first on_completed hook. A new host applies from the next run. ' +
         'Fields left out keep their values. The graph is edited with the node, edge and ensemble tools, specs with spec_update.',
       inputSchema: describeFields(UpdateLoopRequest, {
         loop_id: LOOP_ID,
@@ -82,7 +93,8 @@ export function registerLoopTools(server: McpServer, ctx: ClientContext): void {
         workdir: 'New working directory: the absolute path of an existing directory',
         host: 'Host id (the CANOPY_HOST_ID of its workers) of the machine the workdir is on; null lets any worker run the nodes',
         settings: `${SETTINGS}; replaces the current settings whole`,
-        on_completed: `Agent run once each time a run completes: platform, model, prompt (placeholders ${HOOK_PLACEHOLDERS.map((name) => `{{${name}}}`).join(' ')}), timeout_minutes; null removes it`,
+        on_completed: `The first on_completed hook, an agent run once each time a run completes: platform, model, prompt (placeholders ${braced(HOOK_PLACEHOLDERS.on_completed)}), timeout_minutes; null removes it, leaving the other hooks`,
+        hooks: HOOKS,
       }),
       annotations: writes({ destructive: true, idempotent: true }),
     },

@@ -1,4 +1,5 @@
 // How people see loops and their graph parts in the terminal (`--json` prints the same data as JSON).
+import { HOOK_EVENTS, isCommandHook, type Hook, type LoopHooks } from '../../../domain/hooks';
 import { DEFAULT_MAX_ITERATIONS, DEFAULT_SPEC_ATTEMPT_LIMIT, type Loop } from '../../../domain/loop';
 import type { StoredNode } from '../../../graph/stored-graph';
 import type { EdgeView, EnsembleView } from '../../../client/graph-view-service';
@@ -38,6 +39,7 @@ export function describeLoopDetail(loop: LoopDetail): string {
     describeLoop(loop),
     loop.description,
     section('Settings', settingsText(loop.settings)),
+    section('Hooks', hookLines(loop.hooks).join('\n')),
     section('Nodes', table(plainNodes.map((node) => [node.id, node.name, node.kind, String(node.position), platformOf(node)]))),
     section('Ensembles', loop.ensembles.map(describeEnsemble).join('\n')),
     section('Edges', table(loop.edges.map((edge) => [edge.id, `${edge.source} -> ${edge.target}`, edge.condition, edge.type]))),
@@ -68,4 +70,15 @@ function indent(text: string): string {
 function platformOf(node: StoredNode): string {
   if (node.kind !== 'agent') return '';
   return typeof node.config.platform === 'string' ? node.config.platform : '(no platform)';
+}
+
+/** One line per hook: `on_failed[0] command: ./notify.sh (timeout 5 min)`. */
+export function hookLines(hooks: LoopHooks): string[] {
+  return HOOK_EVENTS.flatMap((event) => (hooks[event] ?? []).map((hook, index) => `${event}[${index}] ${hookText(hook)}`));
+}
+
+function hookText(hook: Hook): string {
+  const timeout = hook.timeout_minutes === undefined ? '' : ` (timeout ${hook.timeout_minutes} min)`;
+  if (isCommandHook(hook)) return `command: ${hook.command}${timeout}`;
+  return `agent ${hook.platform}${hook.model ? `/${hook.model}` : ''}: ${hook.prompt}${timeout}`;
 }

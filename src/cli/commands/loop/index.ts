@@ -7,6 +7,7 @@ import { registerLoopEdge } from './edge';
 import { registerLoopEnsemble } from './ensemble';
 import { registerLoopExport } from './export';
 import { registerLoopGet } from './get';
+import { registerLoopHook } from './hook';
 import { registerLoopImport } from './import';
 import { registerLoopList } from './list';
 import { registerLoopNode } from './node';
@@ -29,5 +30,6 @@ export function registerLoop(program: Command): Command {
   registerLoopNode(loop);
   registerLoopEdge(loop);
   registerLoopEnsemble(loop);
+  registerLoopHook(loop);
   return loop;
 }

@@ -50,6 +50,7 @@ export function describeStatus(report: LoopStatusReport): string {
     if (run.sandbox) lines.push(`sandbox  ${run.sandbox.id} ${run.sandbox.status}, branch ${run.sandbox.branch} at ${run.sandbox.path}`);
     if (run.failing_node)
       lines.push(`failed at ${run.failing_node}${run.failure_kind ? ` [${run.failure_kind}]` : ''}: ${run.reason ?? ''}`);
+    if (run.hook_runs.length) lines.push(`hooks    ${run.hook_runs.map((hook) => `${hook.hook} ${hook.status}`).join(', ')}`);
   }
   if (report.autorun_at) lines.push(`resumes by itself at ${report.autorun_at} (autorun)`);
   if (report.schedule) lines.push(...scheduleLines(report.schedule));

@@ -1,4 +1,4 @@
-// `canopy loop update`: rename, describe, move (to another workdir or host), set the round budget, the spec attempt limit, infra retries or whether a spec may start on a dirty tree, or set or remove the on_completed hook.
+// `canopy loop update`: rename, describe, move (to another workdir or host), set the round budget, the spec attempt limit, infra retries or whether a spec may start on a dirty tree, or set or remove the first on_completed hook.
 import path from 'node:path';
 import type { Command } from 'commander';
 import { withContext } from '../../../client/context';
@@ -38,8 +38,12 @@ export function registerLoopUpdate(loop: Command): void {
     .option('--infra-retries <n>', 'more attempts (0 to 10, default 2) an agent or check gets after an infrastructure failure', Number)
     .option('--allow-dirty-start', 'let a spec start on uncommitted changes a failed run left in the workdir')
     .option('--no-allow-dirty-start', 'block the loop instead when a spec would start on them (the default)');
-  jsonOptions(command, 'on-completed', 'hook fired once when a run completes: {"platform", "model"?, "prompt", "timeout_minutes"?}')
-    .option('--remove-on-completed', 'remove the on_completed hook')
+  jsonOptions(
+    command,
+    'on-completed',
+    'the first on_completed hook, an agent fired once when a run completes: {"platform", "model"?, "prompt", "timeout_minutes"?} (`loop hook` edits every hook)',
+  )
+    .option('--remove-on-completed', 'remove the first on_completed hook')
     .option('--json', 'print JSON')
     .action(
       action(async (loopId: string, options: UpdateOptions & Record<string, unknown>) => {
