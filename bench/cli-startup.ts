@@ -1,10 +1,7 @@
 // How long `canopy` read commands take as whole processes: start, read the store, print, exit.
 import { spawnSync } from 'node:child_process';
-import path from 'node:path';
-import { PROJECT_ROOT } from '../src/project';
+import { CANOPY_BIN } from '../src/project';
 import { spread, type Spread } from './stats';
-
-const CANOPY_BIN = path.join(PROJECT_ROOT, 'bin', 'canopy.js');
 
 export interface StartupFigure {
   command: string;

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { openContext } from '../src/client/context';
 import { loadConfig } from '../src/config';
-import { PROJECT_ROOT } from '../src/project';
+import { CANOPY_BIN } from '../src/project';
 import { missingBinaryMessage, resolveTemporalBinary } from '../src/temporal/binary';
 import { startDevServer } from '../src/temporal/dev-server';
 import { freePort } from '../src/temporal/free-port';
@@ -73,7 +73,7 @@ async function main(): Promise<void> {
   const address = `127.0.0.1:${await freePort()}`;
   const server = await startDevServer({ binary: binary.path, address, uiPort: null });
   const env = { ...process.env, CANOPY_HOME: home, TEMPORAL_ADDRESS: address, CANOPY_TASK_QUEUE: 'canopy-bench', CANOPY_DATABASE_URL: '' };
-  const worker = spawn(process.execPath, [path.join(PROJECT_ROOT, 'bin', 'canopy.js'), 'worker'], {
+  const worker = spawn(process.execPath, [CANOPY_BIN, 'worker'], {
     env,
     stdio: ['ignore', 'pipe', 'ignore'],
   });

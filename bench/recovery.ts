@@ -8,10 +8,9 @@ import type { ClientContext } from '../src/client/context';
 import { importLoop } from '../src/client/export-import-service';
 import { startLoopRun, waitForLoopRun } from '../src/client/runs-service';
 import { createSpec } from '../src/client/specs-service';
-import { PROJECT_ROOT } from '../src/project';
+import { CANOPY_BIN } from '../src/project';
 import { listNodeRuns } from '../src/store/node-runs-repository';
 
-const CANOPY_BIN = path.join(PROJECT_ROOT, 'bin', 'canopy.js');
 /** How long the stand-in agent works, in seconds. */
 const AGENT_SECONDS = 8;
 

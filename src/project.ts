@@ -12,6 +12,9 @@ function findProjectRoot(start: string): string {
 /** The package root, from the sources and from the compiled `dist/` alike. */
 export const PROJECT_ROOT = findProjectRoot(__dirname);
 
+/** The `canopy` CLI's entry point, which workers, shims, tests and benches start. */
+export const CANOPY_BIN = path.join(PROJECT_ROOT, 'bin', 'canopy.js');
+
 export function packageVersion(): string {
   return (JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 }

@@ -2,10 +2,9 @@
 // own as on a machine of its own, all on the one store and the one Temporal server.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { PROJECT_ROOT } from '../../src/project';
+import { CANOPY_BIN } from '../../src/project';
 import { spawnLogged, waitForLog, type ClusterProcess } from './processes';
 
-const CANOPY_BIN = path.join(PROJECT_ROOT, 'bin', 'canopy.js');
 const WORKER_READY_MS = 120_000;
 
 export interface WorkerSettings {

@@ -4,30 +4,36 @@ import { spawnSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { PROJECT_ROOT } from '../../src/project';
+import { CANOPY_BIN } from '../../src/project';
 import { directoryIn, SEED_EXAMPLE_PATH, tempDir } from '../helpers/store';
 
-const CANOPY_BIN = path.join(PROJECT_ROOT, 'bin', 'canopy.js');
-
-describe('canopy loop import (CLI)', () => {
-  let home: string;
+/** A fresh canopy home per test, and canopy run against it only, whatever store the environment points at. */
+function useIsolatedHome() {
+  const cli = {
+    home: '',
+    canopyIn: (cwd: string, ...args: string[]) =>
+      spawnSync(process.execPath, [CANOPY_BIN, ...args], {
+        cwd,
+        encoding: 'utf8',
+        env: { ...process.env, CANOPY_HOME: cli.home, CANOPY_DATABASE_URL: '' },
+      }),
+    canopy: (...args: string[]) => cli.canopyIn(process.cwd(), ...args),
+  };
   beforeEach(() => {
-    home = tempDir('canopy-cli-home-');
+    cli.home = tempDir('canopy-cli-home-');
   });
   afterEach(() => {
-    rmSync(home, { recursive: true, force: true });
+    rmSync(cli.home, { recursive: true, force: true });
   });
+  return cli;
+}
 
-  /** Runs canopy against this test's home only, whatever store the environment points at. */
-  function canopy(...args: string[]) {
-    return spawnSync(process.execPath, [CANOPY_BIN, ...args], {
-      encoding: 'utf8',
-      env: { ...process.env, CANOPY_HOME: home, CANOPY_DATABASE_URL: '' },
-    });
-  }
+describe('canopy loop import (CLI)', () => {
+  const cli = useIsolatedHome();
+  const { canopy } = cli;
 
   it('prints exactly loop_id, name and nodes_missing_platform with --json, and the loop is stored', () => {
-    const workdir = directoryIn(home);
+    const workdir = directoryIn(cli.home);
     const imported = canopy('loop', 'import', SEED_EXAMPLE_PATH, '--workdir', workdir, '--json');
     assert.equal(imported.status, 0, imported.stderr);
     const printed = JSON.parse(imported.stdout);
@@ -42,7 +48,7 @@ describe('canopy loop import (CLI)', () => {
   });
 
   it('refuses a file that is not JSON: non-zero exit, a JSON error on stderr, no loop', () => {
-    const file = path.join(home, 'broken.json');
+    const file = path.join(cli.home, 'broken.json');
     writeFileSync(file, '{"format_version": 1,');
     const imported = canopy('loop', 'import', file, '--json');
     assert.notEqual(imported.status, 0);
@@ -60,63 +66,39 @@ describe('canopy loop import (CLI)', () => {
 });
 
 describe('canopy loop create and import (CLI): workdirs', () => {
-  let home: string;
-  beforeEach(() => {
-    home = tempDir('canopy-cli-home-');
-  });
-  afterEach(() => {
-    rmSync(home, { recursive: true, force: true });
-  });
-
-  const canopyIn = (cwd: string, ...args: string[]) =>
-    spawnSync(process.execPath, [CANOPY_BIN, ...args], {
-      cwd,
-      encoding: 'utf8',
-      env: { ...process.env, CANOPY_HOME: home, CANOPY_DATABASE_URL: '' },
-    });
+  const cli = useIsolatedHome();
+  const { canopyIn } = cli;
 
   it('resolves a relative --workdir against the current directory, as a person means it', () => {
-    const project = directoryIn(home);
-    const created = canopyIn(home, 'loop', 'create', '--name', 'here', '--workdir', 'project', '--json');
+    const project = directoryIn(cli.home);
+    const created = canopyIn(cli.home, 'loop', 'create', '--name', 'here', '--workdir', 'project', '--json');
     assert.equal(created.status, 0, created.stderr);
     assert.equal(JSON.parse(created.stdout).workdir, project);
     const imported = canopyIn(project, 'loop', 'import', SEED_EXAMPLE_PATH, '--json');
     assert.equal(imported.status, 0, imported.stderr);
-    assert.equal(JSON.parse(canopyIn(home, 'loop', 'get', JSON.parse(imported.stdout).loop_id, '--json').stdout).workdir, project);
+    assert.equal(JSON.parse(canopyIn(cli.home, 'loop', 'get', JSON.parse(imported.stdout).loop_id, '--json').stdout).workdir, project);
   });
 
   it('refuses a workdir that does not exist, saying the fix, and creates no loop', () => {
-    const created = canopyIn(home, 'loop', 'create', '--name', 'nowhere', '--workdir', 'missing');
+    const created = canopyIn(cli.home, 'loop', 'create', '--name', 'nowhere', '--workdir', 'missing');
     assert.equal(created.status, 2);
     assert.match(created.stderr, /workdir: '.*missing' does not exist; create it first, or pass an existing directory \(--workdir\)/);
-    const imported = canopyIn(home, 'loop', 'import', SEED_EXAMPLE_PATH, '--workdir', 'missing', '--json');
+    const imported = canopyIn(cli.home, 'loop', 'import', SEED_EXAMPLE_PATH, '--workdir', 'missing', '--json');
     assert.equal(JSON.parse(imported.stderr).error.issues[0].field, 'workdir');
-    assert.deepEqual(JSON.parse(canopyIn(home, 'loop', 'list', '--all', '--json').stdout), []);
+    assert.deepEqual(JSON.parse(canopyIn(cli.home, 'loop', 'list', '--all', '--json').stdout), []);
   });
 });
 
 describe('canopy loop ensemble (CLI)', () => {
-  let home: string;
-  beforeEach(() => {
-    home = tempDir('canopy-cli-home-');
-  });
-  afterEach(() => {
-    rmSync(home, { recursive: true, force: true });
-  });
-
-  function canopy(...args: string[]) {
-    return spawnSync(process.execPath, [CANOPY_BIN, ...args], {
-      encoding: 'utf8',
-      env: { ...process.env, CANOPY_HOME: home, CANOPY_DATABASE_URL: '' },
-    });
-  }
+  const cli = useIsolatedHome();
+  const { canopy } = cli;
   const json = (result: ReturnType<typeof canopy>) => {
     assert.equal(result.status, 0, result.stderr);
     return JSON.parse(result.stdout);
   };
 
   it('adds and updates an ensemble’s quorum_grace_minutes, shows it in loop get, and refuses one that is not a number', () => {
-    const loop = json(canopy('loop', 'create', '--name', 'graced', '--workdir', directoryIn(home), '--json'));
+    const loop = json(canopy('loop', 'create', '--name', 'graced', '--workdir', directoryIn(cli.home), '--json'));
     const config = { name: 'reviewers', prompt_template: 'Review', members: [{}, {}, {}], min_pass: 2, quorum_grace_minutes: 0.5 };
     const added = canopy('loop', 'ensemble', 'add', loop.id, '--config', JSON.stringify(config));
     assert.equal(added.status, 0, added.stderr);

@@ -2,7 +2,7 @@
 // its own task queue against the run's shared dev server (started by test/run-all.ts).
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before } from 'node:test';
@@ -15,7 +15,7 @@ import { connectWorker, createWorkers } from '../../src/worker';
 import { PROJECT_ROOT } from '../../src/project';
 
 export const FAKE_AGENT = path.join(PROJECT_ROOT, 'examples', 'fake-agent.js');
-export const CANOPY_BIN = path.join(PROJECT_ROOT, 'bin', 'canopy.js');
+export { CANOPY_BIN } from '../../src/project';
 
 export function testTemporalAddress(): string {
   const address = process.env.CANOPY_TEST_TEMPORAL_ADDRESS;
@@ -104,4 +104,16 @@ export function useEngineHarness(): EngineHarness {
     withWorker: (work) => opened().withWorker(work),
     close: () => opened().close(),
   };
+}
+
+/** Runs `work` with `changes` merged into the home's config.json (read by each worker as it starts), then puts the file back. */
+export async function withConfigChanges<T>(home: string, changes: Record<string, unknown>, work: () => Promise<T>): Promise<T> {
+  const file = path.join(home, 'config.json');
+  const original = readFileSync(file, 'utf8');
+  writeFileSync(file, JSON.stringify({ ...JSON.parse(original), ...changes }));
+  try {
+    return await work();
+  } finally {
+    writeFileSync(file, original);
+  }
 }
