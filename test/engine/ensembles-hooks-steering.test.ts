@@ -1,8 +1,6 @@
 // Ensembles, the on_completed hook, blockers, queues, autorun, run-time refusals and redaction, on a real dev server.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, it } from 'node:test';
 import { scheduleAutorun } from '../../src/client/autorun-service';
 import { archiveLoop } from '../../src/client/loops-service';
@@ -15,7 +13,7 @@ import { removeNode } from '../../src/client/graph-service';
 import { getLoop } from '../../src/store/loops-repository';
 import { getQueue } from '../../src/store/queues-repository';
 import { getSpec, listSpecs } from '../../src/store/specs-repository';
-import { CANOPY_BIN, childEnv, useEngineHarness } from '../helpers/engine';
+import { CANOPY_BIN, childEnv, useEngineHarness, withConfigChanges } from '../helpers/engine';
 import { agent, check, loopWithSpecs, runsOf, runToEnd, scratchDir } from '../helpers/loops';
 import { assertRefused } from '../helpers/store';
 import { waitUntil } from '../helpers/wait';
@@ -64,10 +62,7 @@ describe('ensembles, hooks and steering', () => {
   });
 
   it('starts no more ensemble members at once than config.json’s ensemble_concurrency', async () => {
-    const configFile = path.join(h.config.home, 'config.json');
-    const original = readFileSync(configFile, 'utf8');
-    writeFileSync(configFile, JSON.stringify({ ...JSON.parse(original), ensemble_concurrency: 1 }));
-    try {
+    await withConfigChanges(h.config.home, { ensemble_concurrency: 1 }, async () => {
       const loopId = await loopWithSpecs(
         h.ctx,
         scratchDir(),
@@ -92,9 +87,7 @@ describe('ensembles, hooks and steering', () => {
         .filter((r) => r.node_name.startsWith('pair/member-'))
         .sort((a, b) => a.started_at.localeCompare(b.started_at));
       assert.ok(first.ended_at! <= second.started_at, 'the second member started after the first ended');
-    } finally {
-      writeFileSync(configFile, original);
-    }
+    });
   });
 
   it('fires the on_completed hook once per completing run, again after a reset', async () => {

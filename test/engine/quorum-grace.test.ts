@@ -1,13 +1,11 @@
 // quorum_grace_minutes on a real dev server: once min_pass members passed, the others get the grace
 // period, then the ones still running are cancelled, their process groups killed, and recorded as quorum_met.
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, it } from 'node:test';
 import { isGroupAlive } from '../../src/activities/process-group';
 import { startLoopRun, stopLoop, waitForLoopRun } from '../../src/client/runs-service';
 import type { NodeRun } from '../../src/domain/node-run';
-import { useEngineHarness } from '../helpers/engine';
+import { useEngineHarness, withConfigChanges } from '../helpers/engine';
 import { check, loopWithSpecs, runsOf, scratchDir } from '../helpers/loops';
 import { waitUntil } from '../helpers/wait';
 
@@ -84,10 +82,7 @@ describe('quorum grace', () => {
   });
 
   it('with quorum_grace_minutes 0 cuts the running members at once and starts none of those still waiting', async () => {
-    const configFile = path.join(h.config.home, 'config.json');
-    const original = readFileSync(configFile, 'utf8');
-    writeFileSync(configFile, JSON.stringify({ ...JSON.parse(original), ensemble_concurrency: 2 }));
-    try {
+    await withConfigChanges(h.config.home, { ensemble_concurrency: 2 }, async () => {
       const loopId = await loopWithSpecs(
         h.ctx,
         scratchDir(),
@@ -123,9 +118,7 @@ describe('quorum grace', () => {
       assert.deepEqual([neverStarted.executed_host, neverStarted.stdout], [null, '']);
       const quorum = runNamed(runs, 'voters/quorum');
       assert.match(quorum.stdout, /cut short: fake\/slow \(voters\/member-3\), fake\/slow \(voters\/member-4\)\.\n/);
-    } finally {
-      writeFileSync(configFile, original);
-    }
+    });
   });
 
   it('starts no grace before min_pass members passed: a slow member the quorum needs is waited for', async () => {

@@ -44,6 +44,14 @@ async function runOne(h: EngineHarness, shape: LoopShape, specs: { name: string;
   return expectStatus(loopId, (await runToEnd(h.ctx, loopId)).status, want);
 }
 
+/** An ensemble `reviewers` of members that print ok, whose pass goes on to a check. */
+function reviewedThenJoined(ensemble: Record<string, unknown>): LoopShape {
+  return {
+    nodes: [check('after', 2, 'echo joined')],
+    ensembles: [{ name: 'reviewers', prompt_template: '@print ok', on_pass_to: 'after', ...ensemble }],
+  };
+}
+
 export const SCENARIOS: Scenario[] = [
   {
     name: 'chain',
@@ -112,23 +120,15 @@ export const SCENARIOS: Scenario[] = [
     play: (h) =>
       runOne(
         h,
-        {
-          nodes: [check('after', 2, 'echo joined')],
-          ensembles: [
-            {
-              name: 'reviewers',
-              prompt_template: '@print ok',
-              members: [
-                { platform: 'fake', model: 'quick' },
-                { platform: 'fake', model: 'slow', prompt_override: '@sleep 60' },
-              ],
-              min_pass: 1,
-              straggler_timeout_minutes: 0.05,
-              timeout_minutes: 1,
-              on_pass_to: 'after',
-            },
+        reviewedThenJoined({
+          members: [
+            { platform: 'fake', model: 'quick' },
+            { platform: 'fake', model: 'slow', prompt_override: '@sleep 60' },
           ],
-        },
+          min_pass: 1,
+          straggler_timeout_minutes: 0.05,
+          timeout_minutes: 1,
+        }),
         [{ name: 'spec' }],
       ),
   },
@@ -139,24 +139,16 @@ export const SCENARIOS: Scenario[] = [
     play: (h) =>
       runOne(
         h,
-        {
-          nodes: [check('after', 2, 'echo joined')],
-          ensembles: [
-            {
-              name: 'reviewers',
-              prompt_template: '@print ok',
-              members: [
-                { platform: 'fake', model: 'quick' },
-                { platform: 'fake', model: 'quick-too' },
-                { platform: 'fake', model: 'slow', prompt_override: '@sleep 60' },
-              ],
-              min_pass: 2,
-              quorum_grace_minutes: 0.05,
-              timeout_minutes: 2,
-              on_pass_to: 'after',
-            },
+        reviewedThenJoined({
+          members: [
+            { platform: 'fake', model: 'quick' },
+            { platform: 'fake', model: 'quick-too' },
+            { platform: 'fake', model: 'slow', prompt_override: '@sleep 60' },
           ],
-        },
+          min_pass: 2,
+          quorum_grace_minutes: 0.05,
+          timeout_minutes: 2,
+        }),
         [{ name: 'spec' }],
       ),
   },
