@@ -1,15 +1,13 @@
 // Git facts the engine needs: HEAD of a workdir, its uncommitted paths, and whether it is a clean repository.
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { simpleGit } from 'simple-git';
 import { launchCaptured } from './launcher';
 import { CanopyError } from '../domain/errors';
 
 /**
  * HEAD commit of the workdir, or '' when it is not inside a git repository or has no commit yet.
  * Read twice per node step, so it skips git entirely outside a repository and otherwise calls
- * `git rev-parse` directly through the launcher, which costs a third of the same call through
- * simple-git and spares the worker a fork of its own large process.
+ * `git rev-parse` through the launcher, which spares the worker a fork of its own large process.
  */
 export async function readHead(workdir: string): Promise<string> {
   if (!insideRepository(workdir)) return '';
@@ -30,11 +28,16 @@ const DIRTY_PATHS_KEPT = 1000;
 /**
  * The paths `git status` reports changed, staged or untracked (an untracked directory as one
  * path), in its order; [] when clean, null when the workdir is not in a repository or git fails.
+ * It runs beside agents that commit in the same tree, so it must not take the index lock a plain
+ * `git status` takes to refresh stale entries: that lock makes their `git add` or `git commit` fail.
  */
 export async function dirtyPaths(workdir: string): Promise<string[] | null> {
   if (!insideRepository(workdir)) return null;
   try {
-    const { exitCode, stdout } = await launchCaptured('git', ['status', '--porcelain=v1', '-z'], { cwd: workdir, env: process.env });
+    const { exitCode, stdout } = await launchCaptured('git', ['--no-optional-locks', 'status', '--porcelain=v1', '-z'], {
+      cwd: workdir,
+      env: process.env,
+    });
     return exitCode === 0 ? pathsOfStatus(stdout).slice(0, DIRTY_PATHS_KEPT) : null;
   } catch {
     return null;
@@ -54,13 +57,8 @@ export function pathsOfStatus(porcelain: string): string[] {
 }
 
 export async function repositoryState(workdir: string): Promise<{ isRepo: boolean; clean: boolean }> {
-  try {
-    const git = simpleGit({ baseDir: workdir });
-    if (!(await git.checkIsRepo())) return { isRepo: false, clean: false };
-    return { isRepo: true, clean: (await git.status()).isClean() };
-  } catch {
-    return { isRepo: false, clean: false };
-  }
+  const dirty = await dirtyPaths(workdir).catch(() => null);
+  return dirty === null ? { isRepo: false, clean: false } : { isRepo: true, clean: dirty.length === 0 };
 }
 
 /** A `.git` entry (directory, or file for worktrees) in the workdir or one of its parents. */

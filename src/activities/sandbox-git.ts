@@ -79,7 +79,7 @@ export async function removeWorktree(workdir: string, worktree: string, branch: 
 
 /** Paths with uncommitted changes, untracked files included (ignored ones not), all of them. */
 export async function uncommittedPaths(dir: string): Promise<string[]> {
-  return pathsOfStatus(await gitOrThrow(dir, 'status', '--porcelain=v1', '-z'));
+  return pathsOfStatus(await gitOrThrow(dir, '--no-optional-locks', 'status', '--porcelain=v1', '-z'));
 }
 
 /** The branch checked out in `dir`, or null when its HEAD is detached. */

@@ -1,10 +1,10 @@
-// HEAD of a workdir as the engine reads it around every node.
+// HEAD and uncommitted paths of a workdir as the engine reads them around every node.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { it } from 'node:test';
-import { readHead, repositoryState } from '../../src/activities/git';
+import { dirtyPaths, readHead, repositoryState } from '../../src/activities/git';
 import { git, headOf, tempGitRepo } from '../helpers/git';
 
 it('reads HEAD in a repository and in a subdirectory of one', async () => {
@@ -32,4 +32,20 @@ it('gives an empty HEAD outside git and in a repository without commits', async 
   assert.equal(await readHead(empty), '');
   assert.deepEqual(await repositoryState(plain), { isRepo: false, clean: false });
   assert.deepEqual(await repositoryState(tempGitRepo()), { isRepo: true, clean: true });
+});
+
+it("reads the dirty paths without rewriting the index, whose lock an agent's git add or commit beside it needs", async () => {
+  const repo = tempGitRepo();
+  writeFileSync(path.join(repo, 'new.txt'), 'new\n');
+  const index = path.join(repo, '.git', 'index');
+  const staleEntry = () => utimesSync(path.join(repo, 'README.md'), new Date(), new Date(Date.now() + 5000));
+  const indexWritten = () => statSync(index, { bigint: true }).mtimeNs;
+
+  staleEntry();
+  const before = indexWritten();
+  assert.deepEqual(await dirtyPaths(repo), ['new.txt']);
+  assert.equal(indexWritten(), before, 'the index was not rewritten, so its lock was never taken');
+
+  git(repo, 'status', '--porcelain');
+  assert.notEqual(indexWritten(), before, 'a plain git status would have locked and rewritten it');
 });
