@@ -33,12 +33,27 @@ export async function recordRunClosed(ctx: ClientContext, loop: Loop, failure: {
     else await insertLoopRun(tx, { loop_id: loop.id, workflow_id: loopWorkflowId(loop.id), ...ended });
     for (const spec of await listSpecs(tx, { loopId: loop.id, status: 'running' })) await updateSpec(tx, spec.id, { status: 'failed' });
     await setLoopStatus(tx, loop.id, 'failed');
-    const end = { status: 'cancelled' as const, failure_kind: failure.kind, reason: failure.reason };
-    return endRunningNodeRuns(tx, loop.id, end, ctx.config.hostId);
+    return endRunningNodeRuns(tx, loop.id, cancelledWith(failure), ctx.config.hostId);
   });
-  await Promise.all(groups.map((pgid) => killProcessGroup(pgid)));
+  await killGroups(groups);
   return (await getLoop(ctx.db, loop.id))!;
 }
+
+/**
+ * Ends what was still running after the loop's run had ended (its hooks) as cancelled with `reason`,
+ * and kills their process groups on this machine; the run's own outcome and resume point stand.
+ */
+export async function recordHooksStopped(ctx: ClientContext, loop: Loop, failure: { kind: FailureKind; reason: string }): Promise<void> {
+  await killGroups(await endRunningNodeRuns(ctx.db, loop.id, cancelledWith(failure), ctx.config.hostId));
+}
+
+const cancelledWith = (failure: { kind: FailureKind; reason: string }) => ({
+  status: 'cancelled' as const,
+  failure_kind: failure.kind,
+  reason: failure.reason,
+});
+
+const killGroups = (groups: number[]) => Promise.all(groups.map((pgid) => killProcessGroup(pgid)));
 
 /** How long a read waits for Temporal to describe the loop's workflow. */
 const DESCRIBE_DEADLINE_MS = 1_500;

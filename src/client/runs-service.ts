@@ -4,9 +4,10 @@ import { loadFileConfig } from '../agents/config';
 import { DEFAULT_ENSEMBLE_CONCURRENCY } from '../domain/defaults';
 import { repositoryRoot } from '../activities/sandbox-git';
 import { CanopyError, invalidInput, notFound } from '../domain/errors';
-import type { Loop } from '../domain/loop';
+import type { Loop, LoopStatus } from '../domain/loop';
 import { latestLoopRun, type LoopRun } from '../store/loop-runs-repository';
 import { setLoopStatus } from '../store/loops-repository';
+import { runningNodeRuns } from '../store/node-runs-repository';
 import { getQueue } from '../store/queues-repository';
 import { sandboxOfRun } from '../store/sandboxes-repository';
 import { listSpecs } from '../store/specs-repository';
@@ -25,7 +26,7 @@ import {
   type ResumePoint,
 } from '../workflows/shared';
 import { LIVE_STATE_CONNECT_TIMEOUT_MS, type ClientContext } from './context';
-import { hasOpenRun, reconcileLoop, recordRunClosed } from './closed-runs-service';
+import { hasOpenRun, reconcileLoop, recordHooksStopped, recordRunClosed } from './closed-runs-service';
 import { requireLoop } from './design-service';
 import { countHostPollers, countPollers, unservedHostWarning } from './doctor-service';
 import { temporalClientSdk } from '../temporal/sdk';
@@ -103,7 +104,10 @@ export async function continueLoop(
 
 export interface StoppedLoop {
   loop_id: string;
-  status: 'failed';
+  /** failed when its run was stopped; the outcome the run had already recorded when only its hooks were still running. */
+  status: LoopStatus;
+  /** What was stopped: the open run, or the hooks a run that had already ended was still running. */
+  stopped: 'run' | 'hooks';
   /** How the workflow ended: cancelled (its activities killed their process groups), terminated, or already gone. */
   workflow: 'cancelled' | 'terminated' | 'not_running';
 }
@@ -114,7 +118,9 @@ export const STOP_GRACE_MS = 60_000;
 /**
  * Stops the loop's run from any state: cancels the workflow (its activities kill their process
  * groups), terminates it when it does not finish cancelling within `graceMs` (no worker, a hung
- * one), and leaves the loop failed with reason `stopped`, ready for reset.
+ * one), and leaves the loop failed with reason `stopped`, ready for reset. A workflow whose run had
+ * already ended, failed or completed, was only running its hooks: those are stopped, and the run's
+ * outcome stands, resume point and all, so a failed loop can still be continued.
  */
 export async function stopLoop(ctx: ClientContext, loopId: string, graceMs = STOP_GRACE_MS): Promise<StoppedLoop> {
   const loop = await requireLoop(ctx.db, loopId);
@@ -137,8 +143,14 @@ export async function stopLoop(ctx: ClientContext, loopId: string, graceMs = STO
     if (!ended) await handle.terminate('canopy loop stop: the run did not finish cancelling in time');
     workflow = ended ? 'cancelled' : 'terminated';
   }
-  await recordRunClosed(ctx, loop, { kind: 'stopped', reason: 'stopped' });
-  return { loop_id: loop.id, status: 'failed', workflow };
+  const stopped = { kind: 'stopped', reason: 'stopped' } as const;
+  const now = await requireLoop(ctx.db, loop.id);
+  if (running && !hasOpenRun(now)) {
+    await recordHooksStopped(ctx, now, stopped);
+    return { loop_id: loop.id, status: now.status, stopped: 'hooks', workflow };
+  }
+  await recordRunClosed(ctx, now, stopped);
+  return { loop_id: loop.id, status: 'failed', stopped: 'run', workflow };
 }
 
 const settled = () => true;
@@ -236,11 +248,22 @@ async function startWorkflow(ctx: ClientContext, loop: Loop, input: Omit<LoopRun
     };
   } catch (error) {
     const { WorkflowExecutionAlreadyStartedError } = temporalClientSdk();
-    if (error instanceof WorkflowExecutionAlreadyStartedError) {
-      throw new CanopyError('conflict', `Loop ${loop.id} is already running (workflow ${workflowId}); pause it or wait for it to finish.`);
-    }
+    if (error instanceof WorkflowExecutionAlreadyStartedError) throw await alreadyRunning(ctx, loop, workflowId);
     throw error;
   }
+}
+
+/** Why a run cannot start while the loop's workflow is open: its run, or the hooks of one that has ended. */
+async function alreadyRunning(ctx: ClientContext, loop: Loop, workflowId: string): Promise<CanopyError> {
+  const hooks = hasOpenRun(loop) ? [] : await runningNodeRuns(ctx.db, loop.id);
+  if (hooks.length === 0) {
+    return new CanopyError('conflict', `Loop ${loop.id} is already running (workflow ${workflowId}); pause it or wait for it to finish.`);
+  }
+  return new CanopyError(
+    'conflict',
+    `Loop ${loop.id} is ${loop.status}, but the hooks of its last run are still running (${hooks.map((run) => `${run.node_name}, node run ${run.id}`).join('; ')}); ` +
+      `wait for them to end, or end them with \`canopy loop stop ${loop.id}\`, which keeps the run's outcome, then try again.`,
+  );
 }
 
 async function requireWork(ctx: ClientContext, loop: Loop, queueId: string | null): Promise<void> {

@@ -199,11 +199,6 @@ function nodeRunChangesToRow(changes: NodeRunChanges): NodeRunRowUpdate {
   };
 }
 
-/**
- * Ends the loop's node runs still marked running (their attempts are dead); returns the process
- * groups they had recorded on `host` (and those of runs recorded before hosts): a process group
- * id means nothing on another machine, where killing it would hit an unrelated process.
- */
 /** The loop's node runs still running, oldest first: what a change to its specs would race with. */
 export async function runningNodeRuns(db: DatabaseOrTransaction, loopId: string): Promise<Pick<NodeRun, 'id' | 'node_name'>[]> {
   return db
@@ -216,6 +211,11 @@ export async function runningNodeRuns(db: DatabaseOrTransaction, loopId: string)
     .execute();
 }
 
+/**
+ * Ends the loop's node runs still marked running (their attempts are dead); returns the process
+ * groups they had recorded on `host` (and those of runs recorded before hosts): a process group
+ * id means nothing on another machine, where killing it would hit an unrelated process.
+ */
 export async function endRunningNodeRuns(
   db: DatabaseOrTransaction,
   loopId: string,

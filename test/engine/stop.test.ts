@@ -2,9 +2,12 @@
 // outside canopy shows as such on the next read; either way the loop can then be reset.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { isGroupAlive } from '../../src/activities/process-group';
 import { loopStatus } from '../../src/client/loop-status-service';
-import { startLoopRun, stopLoop, waitForLoopRun } from '../../src/client/runs-service';
+import { updateLoop } from '../../src/client/loops-service';
+import { continueLoop, startLoopRun, stopLoop, waitForLoopRun } from '../../src/client/runs-service';
 import { resetLoop } from '../../src/client/reset-service';
 import { loopWorkflowId } from '../../src/workflows/shared';
 import { useEngineHarness } from '../helpers/engine';
@@ -31,7 +34,12 @@ describe('stopping loops', () => {
         (error: Error) => error.name,
       );
       const { pgid } = await waitUntil('the check to start', async () => (await runsOf(h.ctx, loopId)).find((r) => r.pgid !== null));
-      assert.deepEqual(await stopLoop(h.ctx, loopId, 30_000), { loop_id: loopId, status: 'failed', workflow: 'cancelled' });
+      assert.deepEqual(await stopLoop(h.ctx, loopId, 30_000), {
+        loop_id: loopId,
+        status: 'failed',
+        stopped: 'run',
+        workflow: 'cancelled',
+      });
       assert.equal(await waiting, 'WorkflowFailedError');
       assert.ok(!isGroupAlive(pgid!), 'the check’s process group was killed');
     });
@@ -71,6 +79,71 @@ describe('stopping loops', () => {
     assert.equal(info.last_run?.failure_kind, 'workflow_closed');
     assert.match(info.last_run?.reason ?? '', /was terminated outside canopy/);
     await assertResettable(loopId);
+  });
+
+  /** A loop whose run ends `outcome` and then runs a hook that sleeps until stopped. */
+  async function endedWithSleepingHook(outcome: 'failed' | 'completed', workdir = scratchDir()) {
+    const event = outcome === 'failed' ? 'on_failed' : 'on_completed';
+    const loopId = await loopWithSpecs(h.ctx, workdir, { nodes: [check('tests', 1, 'test -e fixed')] }, [{ name: 'spec' }]);
+    await updateLoop(h.ctx, { loop_id: loopId, hooks: { [event]: [{ command: 'sleep 300' }] } });
+    if (outcome === 'completed') writeFileSync(path.join(workdir, 'fixed'), '');
+    await startLoopRun(h.ctx, loopId);
+    const hook = await waitUntil('the hook to start', async () =>
+      (await runsOf(h.ctx, loopId)).find((run) => run.kind === 'hook' && run.pgid !== null),
+    );
+    return { loopId, hook };
+  }
+
+  it(
+    'stops the on_failed hooks a failed run still runs, keeping the failure and its resume point, so the loop continues',
+    QUICK,
+    async () => {
+      const workdir = scratchDir();
+      await h.withWorker(async () => {
+        const { loopId, hook } = await endedWithSleepingHook('failed', workdir);
+        assert.equal((await loopStatus(h.ctx, loopId)).status, 'failed');
+        await assertRefused(continueLoop(h.ctx, loopId), {
+          code: 'conflict',
+          message: new RegExp(
+            `^Loop ${loopId} is failed, but the hooks of its last run are still running \\(on_failed\\[0\\], node run ${hook.id}\\); ` +
+              `wait for them to end, or end them with \`canopy loop stop ${loopId}\`, which keeps the run's outcome, then try again\\.$`,
+          ),
+        });
+
+        assert.deepEqual(await stopLoop(h.ctx, loopId, 30_000), {
+          loop_id: loopId,
+          status: 'failed',
+          stopped: 'hooks',
+          workflow: 'cancelled',
+        });
+        assert.ok(!isGroupAlive(hook.pgid!), 'the hook’s process group was killed');
+        const info = await loopStatus(h.ctx, loopId);
+        assert.deepEqual([info.status, info.last_run?.failure_kind], ['failed', 'exit_code'], 'the run’s own failure stands');
+        assert.equal((await runsOf(h.ctx, loopId)).find((run) => run.id === hook.id)!.status, 'cancelled');
+
+        writeFileSync(path.join(workdir, 'fixed'), '');
+        assert.equal((await continueLoop(h.ctx, loopId)).resumed, 'new_run', 'the resume point is still there');
+        assert.equal((await waitForLoopRun(h.ctx, loopId)).status, 'completed');
+      });
+    },
+  );
+
+  it('stops the on_completed hooks of a completed run and leaves the loop completed', QUICK, async () => {
+    await h.withWorker(async () => {
+      const { loopId, hook } = await endedWithSleepingHook('completed');
+      assert.deepEqual(await stopLoop(h.ctx, loopId, 30_000), {
+        loop_id: loopId,
+        status: 'completed',
+        stopped: 'hooks',
+        workflow: 'cancelled',
+      });
+      assert.ok(!isGroupAlive(hook.pgid!));
+      const info = await loopStatus(h.ctx, loopId);
+      assert.deepEqual(
+        [info.status, info.last_run?.status, info.specs.map((spec) => spec.status)],
+        ['completed', 'completed', ['completed']],
+      );
+    });
   });
 
   it('refuses to stop a loop with no open run', QUICK, async () => {

@@ -127,7 +127,9 @@ export function registerRunTools(server: McpServer, ctx: ClientContext): void {
       description:
         'Stop the loop’s open run whatever state it is in (running, paused, blocked, hung, or its workflow gone): cancels the workflow, ' +
         'killing the process groups of its running nodes, terminates it if it does not finish cancelling within a minute, and leaves ' +
-        'the loop failed with reason stopped, so loop_reset can return it to pending. Refused when no run of the loop is open. Needs Temporal.',
+        'the loop failed with reason stopped, so loop_reset can return it to pending. When the run had already ended and only its hooks ' +
+        'still run, stops those and keeps the run\'s outcome (stopped: "hooks"), so a failed loop can still be continued. ' +
+        'Refused when no run of the loop is open. Needs Temporal.',
       inputSchema: LoopIdInput,
       annotations: writes({ destructive: true, idempotent: false }),
     },

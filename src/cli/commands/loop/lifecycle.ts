@@ -48,14 +48,17 @@ export function registerLoopLifecycle(loop: Command): void {
     );
   loop
     .command('stop <loop_id>')
-    .description('Stop the loop’s open run from any state (killing its nodes’ processes) and leave it failed with reason stopped')
+    .description(
+      'Stop the loop’s open run from any state (killing its nodes’ processes) and leave it failed with reason stopped; ' +
+        'after a run has ended, stop the hooks it still runs and keep its outcome',
+    )
     .option('--json', 'print JSON')
     .action(
       action(async (loopId: string, options: { json?: boolean }) => {
-        emit(
-          await withContext((ctx) => stopLoop(ctx, loopId)),
-          options,
-          (r) => `Loop ${r.loop_id} stopped (workflow ${r.workflow.replace('_', ' ')}); reset it with \`canopy loop reset ${r.loop_id}\`.`,
+        emit(await withContext((ctx) => stopLoop(ctx, loopId)), options, (r) =>
+          r.stopped === 'hooks'
+            ? `The hooks of loop ${r.loop_id}'s last run stopped (workflow ${r.workflow.replace('_', ' ')}); the loop stays ${r.status}, as its run ended.`
+            : `Loop ${r.loop_id} stopped (workflow ${r.workflow.replace('_', ' ')}); reset it with \`canopy loop reset ${r.loop_id}\`.`,
         );
       }),
     );
