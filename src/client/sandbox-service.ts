@@ -1,14 +1,14 @@
 // Sandboxes of sandboxed runs: list them, land one (merge its branch into the workdir's), discard one.
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
-import { commitsAhead, checkedOutBranch, mergeBranch, removeWorktree, uncommittedPaths } from '../activities/sandbox-git';
+import { commitsAhead, checkedOutBranch, mergeBranch, removeWorktree, repositoryRoot, uncommittedPaths } from '../activities/sandbox-git';
 import { Id } from '../domain/common';
 import { CanopyError, notFound, parseOrThrow } from '../domain/errors';
 import type { Loop } from '../domain/loop';
 import type { Sandbox } from '../domain/sandbox';
-import { getLoopRun } from '../store/loop-runs-repository';
-import { getLoop } from '../store/loops-repository';
-import { getSandbox, listSandboxes, updateSandbox } from '../store/sandboxes-repository';
+import { getLoopRun, latestLoopRun } from '../store/loop-runs-repository';
+import { getLoop, listLoops } from '../store/loops-repository';
+import { getSandbox, listSandboxes, sandboxOfRun, updateSandbox } from '../store/sandboxes-repository';
 import type { ClientContext } from './context';
 
 export interface SandboxView extends Sandbox {
@@ -40,12 +40,20 @@ export interface LandedSandbox {
 /**
  * Merges the sandbox's branch into the branch checked out in its loop's workdir (a fast-forward
  * when possible, else a merge commit naming the sandbox), then removes the worktree and the branch.
- * Refused, changing nothing, while its run is open, when either tree has uncommitted changes, and
- * when the merge would conflict (naming the paths).
+ * Refused, changing nothing, while its run is open, while another loop runs in the workdir's tree,
+ * when either tree has uncommitted changes, and when the merge would conflict (naming the paths).
  */
 export async function landSandbox(ctx: ClientContext, sandboxId: string): Promise<LandedSandbox> {
   const { sandbox, loop } = await requireChangeable(ctx, sandboxId, 'land');
   const workdir = loop.workdir;
+  const [busy] = await loopsRunningInTree(ctx, workdir);
+  if (busy) {
+    throw new CanopyError(
+      'refused',
+      `Loop ${busy.name} (${busy.id}) is running in ${busy.workdir}, in the same working tree as ${workdir}; landing sandbox ${sandbox.id} ` +
+        `would change files under its nodes. Wait for it to end, or pause it (\`canopy loop pause ${busy.id}\`), then land again. Nothing was changed.`,
+    );
+  }
   const dirty = await uncommittedPaths(workdir);
   if (dirty.length) {
     throw new CanopyError(
@@ -127,6 +135,23 @@ async function requireChangeable(
     );
   }
   return { sandbox, loop };
+}
+
+/** Loops of this host running in the working tree `workdir` is in (not in sandboxes of their own): a merge there changes their files. */
+async function loopsRunningInTree(ctx: ClientContext, workdir: string): Promise<Loop[]> {
+  const { root } = await repositoryRoot(workdir);
+  if (!root) return [];
+  const running = (await listLoops(ctx.db)).filter(
+    (other) => other.status === 'running' && (!other.host || other.host === ctx.config.hostId),
+  );
+  const inTree = await Promise.all(
+    running.map(async (other) => {
+      const run = await latestLoopRun(ctx.db, other.id);
+      if (run && (await sandboxOfRun(ctx.db, run.id))) return false;
+      return (await repositoryRoot(other.workdir)).root === root;
+    }),
+  );
+  return running.filter((_, index) => inTree[index]);
 }
 
 async function viewOf(ctx: ClientContext, sandbox: Sandbox): Promise<SandboxView> {

@@ -297,6 +297,40 @@ describe('sandboxed runs', () => {
     assert.deepEqual(await deleteLoop(h.ctx, loopId), { loop_id: loopId, deleted: true }, 'a landed sandbox keeps no loop');
   });
 
+  it('refuses to land while another loop runs in the same working tree, and lands once it has ended', async () => {
+    const repo = tempGitRepo();
+    const sandboxed = await loopWithSpecs(h.ctx, repo, committing('work.txt', 'w'), [{ name: 's' }]);
+    mkdirSync(path.join(repo, 'web'));
+    const gate = path.join(scratchDir(), 'go');
+    const inPlace = await loopWithSpecs(
+      h.ctx,
+      path.join(repo, 'web'),
+      { nodes: [check('wait', 1, `while [ ! -f ${gate} ]; do sleep 0.1; done`)] },
+      [{ name: 's' }],
+    );
+    await h.withWorker(async () => {
+      await startLoopRun(h.ctx, sandboxed, { sandbox: true });
+      assert.equal((await waitForLoopRun(h.ctx, sandboxed)).status, 'completed');
+      const sandbox = await sandboxOf(sandboxed);
+      await startLoopRun(h.ctx, inPlace);
+      await waitUntil('the other loop’s check to run', async () => (await runsOf(h.ctx, inPlace)).some((run) => run.pgid !== null));
+      const base = headOf(repo);
+      const refused = await refusal(landSandbox(h.ctx, sandbox.id));
+      assert.equal(
+        refused.message,
+        `Loop engine test (${inPlace}) is running in ${path.join(repo, 'web')}, in the same working tree as ${repo}; landing sandbox ${sandbox.id} ` +
+          `would change files under its nodes. Wait for it to end, or pause it (\`canopy loop pause ${inPlace}\`), then land again. Nothing was changed.`,
+      );
+      assert.match((await cli('sandbox', 'land', sandbox.id)).stderr, /is running in .*, in the same working tree/);
+      assert.deepEqual([headOf(repo), (await sandboxOf(sandboxed)).status], [base, 'active']);
+
+      writeFileSync(gate, '');
+      assert.equal((await waitForLoopRun(h.ctx, inPlace)).status, 'completed');
+      await landSandbox(h.ctx, sandbox.id);
+      assert.equal(git(repo, 'show', 'HEAD:work.txt'), 'w');
+    });
+  });
+
   it('refuses a sandbox id it does not know, and one on another host, through every interface', async () => {
     const unknown = await refusal(landSandbox(h.ctx, 'sbx_nosuchsandbox'));
     assert.equal(unknown.code, 'not_found');

@@ -30,7 +30,8 @@ export function registerSandboxTools(server: McpServer, ctx: ClientContext): voi
       title: 'Land a sandbox',
       description:
         'Merge an active sandbox’s branch into the branch checked out in its loop’s workdir (a fast-forward when possible, else a merge ' +
-        'commit naming the sandbox), then remove its worktree and branch. Refused, changing nothing: while its run is open, when the workdir ' +
+        'commit naming the sandbox), then remove its worktree and branch. Refused, changing nothing: while its run is open, while another ' +
+        'loop runs in the same working tree (naming it), when the workdir ' +
         'or the sandbox has uncommitted changes (naming them), when the merge would conflict (naming the paths), and on another host than the sandbox’s.',
       inputSchema: SandboxIdInput,
       annotations: writes({ destructive: true, idempotent: false }),
