@@ -16,7 +16,7 @@ import type { ClaimedSpec, EnsembleRuntime, FinishLoopRunInput, HookPresence, Sp
 import type { ActivityDeps } from './deps';
 import { readHead } from './git';
 import { notifyHuman } from './notify';
-import { killProcessGroup } from './process-group';
+import { killProcessGroups } from './process-group';
 
 export function bookkeepingActivities(deps: ActivityDeps) {
   const { db } = deps;
@@ -116,8 +116,7 @@ export function bookkeepingActivities(deps: ActivityDeps) {
           failure_kind: 'infra' as const,
           reason: `Abandoned when the run failed: ${input.reason}`,
         };
-        const groups = await endRunningNodeRuns(db, input.loopId, failure, deps.hostId);
-        await Promise.all(groups.map((pgid) => killProcessGroup(pgid)));
+        await killProcessGroups(await endRunningNodeRuns(db, input.loopId, failure, deps.hostId));
       }
       if (input.status === 'completed') notifyHuman('Loop completed', loop ? `${loop.name} completed.` : `Loop ${input.loopId} completed.`);
       const ended = hasHooks(loop, input.status === 'completed' ? 'on_completed' : 'on_failed');

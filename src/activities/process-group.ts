@@ -95,6 +95,11 @@ export async function killProcessGroup(pgid: number, exited?: Promise<unknown>, 
   await settlesWithin(exited ?? waitForGroupExit(pgid, 5_000), 5_000);
 }
 
+/** Kills each of the groups (a dead run's leftovers) at once, as `killProcessGroup` does one. */
+export async function killProcessGroups(pgids: number[]): Promise<void> {
+  await Promise.all(pgids.map((pgid) => killProcessGroup(pgid)));
+}
+
 export function isGroupAlive(pgid: number): boolean {
   return signalGroup(pgid, 0) && groupHasLiveMember(pgid);
 }

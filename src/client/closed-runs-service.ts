@@ -1,6 +1,6 @@
 // A loop whose workflow ended without finishing its own bookkeeping (stopped, or terminated,
 // cancelled, timed out or failed outside canopy) is recorded as failed, so it can be reset.
-import { killProcessGroup } from '../activities/process-group';
+import { killProcessGroups } from '../activities/process-group';
 import type { Loop } from '../domain/loop';
 import type { FailureKind } from '../domain/node-run';
 import { insertLoopRun, latestLoopRun, updateLoopRun } from '../store/loop-runs-repository';
@@ -35,7 +35,7 @@ export async function recordRunClosed(ctx: ClientContext, loop: Loop, failure: {
     await setLoopStatus(tx, loop.id, 'failed');
     return endRunningNodeRuns(tx, loop.id, cancelledWith(failure), ctx.config.hostId);
   });
-  await killGroups(groups);
+  await killProcessGroups(groups);
   return (await getLoop(ctx.db, loop.id))!;
 }
 
@@ -44,7 +44,7 @@ export async function recordRunClosed(ctx: ClientContext, loop: Loop, failure: {
  * and kills their process groups on this machine; the run's own outcome and resume point stand.
  */
 export async function recordHooksStopped(ctx: ClientContext, loop: Loop, failure: { kind: FailureKind; reason: string }): Promise<void> {
-  await killGroups(await endRunningNodeRuns(ctx.db, loop.id, cancelledWith(failure), ctx.config.hostId));
+  await killProcessGroups(await endRunningNodeRuns(ctx.db, loop.id, cancelledWith(failure), ctx.config.hostId));
 }
 
 const cancelledWith = (failure: { kind: FailureKind; reason: string }) => ({
@@ -52,8 +52,6 @@ const cancelledWith = (failure: { kind: FailureKind; reason: string }) => ({
   failure_kind: failure.kind,
   reason: failure.reason,
 });
-
-const killGroups = (groups: number[]) => Promise.all(groups.map((pgid) => killProcessGroup(pgid)));
 
 /** How long a read waits for Temporal to describe the loop's workflow. */
 const DESCRIBE_DEADLINE_MS = 1_500;
