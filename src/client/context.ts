@@ -17,6 +17,11 @@ export interface ClientContext {
   close(): Promise<void>;
 }
 
+/** Whether what is recorded on `host` (a loop's workdir, a sandbox) is on this machine; null means any machine. */
+export function onThisHost(ctx: ClientContext, host: string | null): boolean {
+  return host === null || host === ctx.config.hostId;
+}
+
 /** How long a command that needs Temporal (run, pause, autorun…) waits for it to answer. */
 const COMMAND_CONNECT_TIMEOUT_MS = 5_000;
 

@@ -25,7 +25,7 @@ import {
   type LoopRunResult,
   type ResumePoint,
 } from '../workflows/shared';
-import { LIVE_STATE_CONNECT_TIMEOUT_MS, type ClientContext } from './context';
+import { LIVE_STATE_CONNECT_TIMEOUT_MS, onThisHost, type ClientContext } from './context';
 import { hasOpenRun, reconcileLoop, recordHooksStopped, recordRunClosed } from './closed-runs-service';
 import { requireLoop } from './design-service';
 import { countHostPollers, countPollers, unservedHostWarning } from './doctor-service';
@@ -287,7 +287,7 @@ async function requireWork(ctx: ClientContext, loop: Loop, queueId: string | nul
 
 /** A sandboxed run needs a repository with a commit; checked here when the workdir is on this machine, else by the run on its host. */
 async function requireSandboxable(ctx: ClientContext, loop: Loop): Promise<void> {
-  if (loop.host && loop.host !== ctx.config.hostId) return;
+  if (!onThisHost(ctx, loop.host)) return;
   const repository = await repositoryRoot(loop.workdir);
   if (repository.root === undefined) {
     throw invalidInput(`A sandboxed run of loop ${loop.id}`, [

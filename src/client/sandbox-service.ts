@@ -9,7 +9,7 @@ import type { Sandbox } from '../domain/sandbox';
 import { getLoopRun, latestLoopRun } from '../store/loop-runs-repository';
 import { getLoop, listLoops } from '../store/loops-repository';
 import { getSandbox, listSandboxes, sandboxOfRun, updateSandbox } from '../store/sandboxes-repository';
-import type { ClientContext } from './context';
+import { onThisHost, type ClientContext } from './context';
 
 export interface SandboxView extends Sandbox {
   /** The status of the loop run that works in it (running, completed, failed…). */
@@ -117,7 +117,7 @@ async function requireChangeable(
     const when = sandbox.landed_commit ? ` as commit ${sandbox.landed_commit}` : '';
     throw new CanopyError('refused', `Sandbox ${sandbox.id} was already ${sandbox.status}${when}; there is nothing left to ${verb}.`);
   }
-  if (sandbox.host && sandbox.host !== ctx.config.hostId) {
+  if (!onThisHost(ctx, sandbox.host)) {
     throw new CanopyError(
       'refused',
       `Sandbox ${sandbox.id} is on host '${sandbox.host}', where its worktree and workdir are, and this is '${ctx.config.hostId}'; ` +
@@ -141,9 +141,7 @@ async function requireChangeable(
 async function loopsRunningInTree(ctx: ClientContext, workdir: string): Promise<Loop[]> {
   const { root } = await repositoryRoot(workdir);
   if (!root) return [];
-  const running = (await listLoops(ctx.db)).filter(
-    (other) => other.status === 'running' && (!other.host || other.host === ctx.config.hostId),
-  );
+  const running = (await listLoops(ctx.db)).filter((other) => other.status === 'running' && onThisHost(ctx, other.host));
   const inTree = await Promise.all(
     running.map(async (other) => {
       const run = await latestLoopRun(ctx.db, other.id);
@@ -156,8 +154,10 @@ async function loopsRunningInTree(ctx: ClientContext, workdir: string): Promise<
 
 async function viewOf(ctx: ClientContext, sandbox: Sandbox): Promise<SandboxView> {
   const [run, loop] = await Promise.all([getLoopRun(ctx.db, sandbox.loop_run_id), getLoop(ctx.db, sandbox.loop_id)]);
-  const here = !sandbox.host || sandbox.host === ctx.config.hostId;
-  const ahead = sandbox.status === 'active' && here && loop ? await commitsAhead(loop.workdir, sandbox.branch).catch(() => null) : null;
+  const ahead =
+    sandbox.status === 'active' && onThisHost(ctx, sandbox.host) && loop
+      ? await commitsAhead(loop.workdir, sandbox.branch).catch(() => null)
+      : null;
   return { ...sandbox, run_status: run?.status ?? null, commits_ahead: ahead };
 }
 
