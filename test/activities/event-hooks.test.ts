@@ -9,23 +9,29 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { eventHookActivities } from '../../src/activities/event-hooks';
 import { activityDeps } from '../../src/daemon';
 import { createLoop, updateLoop } from '../../src/client/loops-service';
+import type { LoopHooks } from '../../src/domain/hooks';
 import { insertLoopRun } from '../../src/store/loop-runs-repository';
 import { insertNodeRun, listNodeRuns } from '../../src/store/node-runs-repository';
 import { useTestStore } from '../helpers/store';
 
 const store = useTestStore();
 
+/** A loop with these hooks, an open run of it, and the hook activities to call (their agent endpoint unused). */
+async function hookedRun(name: string, workdir: string, hooks: LoopHooks) {
+  const loop = await createLoop(store.ctx, { name, workdir });
+  await updateLoop(store.ctx, { loop_id: loop.id, hooks });
+  const run = await insertLoopRun(store.ctx.db, { loop_id: loop.id, workflow_id: `loop-${loop.id}` });
+  return { loop, run, activities: eventHookActivities(activityDeps(store.ctx, 'http://127.0.0.1:9/mcp')) };
+}
+
 describe('the event-hook activity', () => {
   it('skips the hooks an earlier attempt finished, and fires again for another occurrence', async () => {
     const workdir = store.workdir();
     const log = path.join(workdir, 'fired.log');
-    const loop = await createLoop(store.ctx, { name: 'retried', workdir });
-    await updateLoop(store.ctx, {
-      loop_id: loop.id,
-      hooks: { on_blocked: [{ command: `echo "a $CANOPY_HOOK_BLOCKER" >> ${log}` }, { command: `echo b >> ${log}` }] },
+    const { loop, run, activities } = await hookedRun('retried', workdir, {
+      on_blocked: [{ command: `echo "a $CANOPY_HOOK_BLOCKER" >> ${log}` }, { command: `echo b >> ${log}` }],
     });
-    const run = await insertLoopRun(store.ctx.db, { loop_id: loop.id, workflow_id: `loop-${loop.id}` });
-    const { runHooks } = eventHookActivities(activityDeps(store.ctx, 'http://127.0.0.1:9/mcp'));
+    const { runHooks } = activities;
     const block = (occurrence: string) => ({
       loopId: loop.id,
       loopRunId: run.id,
@@ -51,14 +57,11 @@ describe('the event-hook activity', () => {
 
   it('kills a command hook past its timeout and records it failed, then runs the next one', async () => {
     const workdir = store.workdir();
-    const loop = await createLoop(store.ctx, { name: 'slow hook', workdir });
     const marker = path.join(workdir, 'next-ran');
-    await updateLoop(store.ctx, {
-      loop_id: loop.id,
-      hooks: { on_completed: [{ command: 'sleep 60', timeout_minutes: 0.01 }, { command: `touch ${marker}` }] },
+    const { loop, run, activities } = await hookedRun('slow hook', workdir, {
+      on_completed: [{ command: 'sleep 60', timeout_minutes: 0.01 }, { command: `touch ${marker}` }],
     });
-    const run = await insertLoopRun(store.ctx.db, { loop_id: loop.id, workflow_id: `loop-${loop.id}` });
-    const { runHooks } = eventHookActivities(activityDeps(store.ctx, 'http://127.0.0.1:9/mcp'));
+    const { runHooks } = activities;
     const started = Date.now();
     await new MockActivityEnvironment().run(runHooks, {
       loopId: loop.id,
@@ -76,14 +79,11 @@ describe('the event-hook activity', () => {
 
   it('passes a value over 64 KiB in a file named by CANOPY_HOOK_<NAME>_FILE', async () => {
     const workdir = store.workdir();
-    const loop = await createLoop(store.ctx, { name: 'large blocker', workdir });
     const out = path.join(workdir, 'sizes');
-    await updateLoop(store.ctx, {
-      loop_id: loop.id,
-      hooks: { on_blocked: [{ command: `wc -c < "$CANOPY_HOOK_BLOCKER_FILE" > ${out}; echo "$CANOPY_HOOK_BLOCKER" | tail -1 >> ${out}` }] },
+    const { loop, run, activities } = await hookedRun('large blocker', workdir, {
+      on_blocked: [{ command: `wc -c < "$CANOPY_HOOK_BLOCKER_FILE" > ${out}; echo "$CANOPY_HOOK_BLOCKER" | tail -1 >> ${out}` }],
     });
-    const run = await insertLoopRun(store.ctx.db, { loop_id: loop.id, workflow_id: `loop-${loop.id}` });
-    const { runHooks } = eventHookActivities(activityDeps(store.ctx, 'http://127.0.0.1:9/mcp'));
+    const { runHooks } = activities;
     const blocker = 'x'.repeat(70_000);
     await new MockActivityEnvironment().run(runHooks, {
       loopId: loop.id,
@@ -101,12 +101,9 @@ describe('the event-hook activity', () => {
   it('runCompletionHook, which runs recorded before event hooks call, finds the single hook’s earlier record by its old key', async () => {
     const workdir = store.workdir();
     const log = path.join(workdir, 'fired.log');
-    const loop = await createLoop(store.ctx, { name: 'upgraded', workdir });
-    await updateLoop(store.ctx, {
-      loop_id: loop.id,
-      hooks: { on_completed: [{ command: `echo first >> ${log}` }, { command: `echo second >> ${log}` }] },
+    const { loop, run, activities } = await hookedRun('upgraded', workdir, {
+      on_completed: [{ command: `echo first >> ${log}` }, { command: `echo second >> ${log}` }],
     });
-    const run = await insertLoopRun(store.ctx.db, { loop_id: loop.id, workflow_id: `loop-${loop.id}` });
     // What an attempt of the single on_completed hook left before the upgrade.
     await insertNodeRun(store.ctx.db, {
       loop_id: loop.id,
@@ -116,7 +113,7 @@ describe('the event-hook activity', () => {
       status: 'pass',
       run_key: `hook:${run.id}`,
     });
-    const { runCompletionHook } = eventHookActivities(activityDeps(store.ctx, 'http://127.0.0.1:9/mcp'));
+    const { runCompletionHook } = activities;
     await new MockActivityEnvironment({ attempt: 2 }).run(runCompletionHook, { loopId: loop.id, loopRunId: run.id, completedSpecIds: [] });
     assert.equal(readFileSync(log, 'utf8'), 'second\n');
   });
