@@ -72,24 +72,25 @@ export default defineConfig(
   // DESIGN.md, "Rules of the house".
   layer(
     ['src/workflows/**'],
-    'Workflows load only @temporalio/workflow, graph/, domain types and workflows/.',
+    'Workflows load only @temporalio/workflow, graph/, contract/, domain types and workflows/.',
     ban(
       onlyPackages('@temporalio/workflow'),
       'Workflows run in the deterministic sandbox: no Node built-in and no package but @temporalio/workflow; do I/O in an activity.',
     ),
+    ban('^(\\.\\./)+domain(/[^/]+)?$', 'Import domain types with `import type`: their code stays out of the bundle.', {
+      allowTypeImports: true,
+    }),
     ban(
-      '^(\\.\\./)+(domain(/[^/]+)?|activities/contract)$',
-      'Import domain and activity types with `import type`: their code stays out of the bundle.',
-      { allowTypeImports: true },
+      allBut('graph', 'workflows', 'domain', 'contract'),
+      'Workflows import only graph/, contract/ and domain types outside workflows/; they call activities through proxyActivities typed by contract/.',
     ),
-    ban(
-      '^(\\.\\./)+activities(?!/contract$)(/|$)',
-      'Workflows call activities through proxyActivities, typed by activities/contract only.',
-    ),
-    ban(
-      allBut('graph', 'workflows', 'domain', 'activities'),
-      'Workflows import only graph/, domain types and activity types outside workflows/.',
-    ),
+  ),
+  layer(
+    ['src/contract/**'],
+    'contract/ is shared by the workflow bundle and every other side: types and constants only.',
+    ban(onlyPackages('@temporalio/workflow'), 'contract/ holds types, constants and message definitions: no Node built-in, no package but @temporalio/workflow.'),
+    ban('^(\\.\\./)+(domain|graph)(/[^/]+)?$', 'contract/ refers to domain and graph types with `import type`.', { allowTypeImports: true }),
+    ban(allBut('contract', 'domain', 'graph'), 'contract/ imports only domain and graph types.'),
   ),
   layer(
     ['src/graph/**'],

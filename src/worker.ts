@@ -1,10 +1,9 @@
 // Starts the canopy workers of one process: one on the shared task queue (the workflows and every
 // activity) and one on this host's own queue (the activities that need this machine's workdirs).
 import { DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel, type LogMetadata } from '@temporalio/worker';
-import type { LoopActivities } from './activities/contract';
 import { workerIdentity, type CanopyConfig } from './config';
 import { workflowSource } from './workflow-bundle';
-import { hostTaskQueue } from './workflows/shared';
+import { hostTaskQueue, type LoopActivities } from './contract';
 
 export interface WorkerSetup {
   connection: NativeConnection;

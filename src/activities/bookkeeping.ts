@@ -12,7 +12,7 @@ import { getLoop, setLoopStatus } from '../store/loops-repository';
 import { endRunningNodeRuns } from '../store/node-runs-repository';
 import { getQueue } from '../store/queues-repository';
 import { getSpec, nextPendingSpec, recordSpecFailure, updateSpec } from '../store/specs-repository';
-import type { ClaimedSpec, EnsembleRuntime, FinishLoopRunInput, HookPresence, SpecTopology } from './contract';
+import type { ClaimedSpec, EnsembleRuntime, FinishLoopRunInput, HookPresence, SpecTopology } from '../contract';
 import type { ActivityDeps } from './deps';
 import { readHead } from './git';
 import { notifyHuman } from './notify';

@@ -1,7 +1,7 @@
 // What activities need from the process that hosts them.
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/database';
-import type { ScheduledStart } from './contract';
+import type { ScheduledStart } from '../contract';
 
 export interface ActivityDeps {
   db: Kysely<Database>;

@@ -1,6 +1,6 @@
 // Every activity of the worker, bound to the process's store and settings.
 import { bookkeepingActivities } from './bookkeeping';
-import type { LoopActivities } from './contract';
+import type { LoopActivities } from '../contract';
 import type { ActivityDeps } from './deps';
 import { eventHookActivities } from './event-hooks';
 import { nonRetryableWhenDeterministic } from './failures';

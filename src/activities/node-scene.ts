@@ -8,7 +8,7 @@ import { getNodeByName } from '../store/graph-repository';
 import { getLoop } from '../store/loops-repository';
 import { getNodeRun } from '../store/node-runs-repository';
 import { getSpec, type StoredSpec } from '../store/specs-repository';
-import type { RunContext } from './contract';
+import type { RunContext } from '../contract';
 import type { ActivityDeps } from './deps';
 
 export interface NodeScene {

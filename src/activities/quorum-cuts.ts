@@ -1,7 +1,7 @@
 // Ensemble members a quorum grace cut short: their node runs end as failed with quorum_met, and a
 // member the cut kept from starting gets a run saying so, so the quorum has one run per member.
 import { findNodeRunByKey, insertNodeRun, updateNodeRun } from '../store/node-runs-repository';
-import type { RecordCutMembersInput } from './contract';
+import type { RecordCutMembersInput } from '../contract';
 import type { ActivityDeps } from './deps';
 import { loadScene } from './node-scene';
 import { newRunOf, subjectOf } from './run-record';

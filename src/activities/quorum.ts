@@ -3,7 +3,7 @@ import type { NodeRun } from '../domain/node-run';
 import { outputText } from '../graph/feedback';
 import type { Verdict } from '../graph/verdicts';
 import { getNode } from '../store/graph-repository';
-import type { QuorumMet } from './contract';
+import type { QuorumMet } from '../contract';
 import type { ActivityDeps } from './deps';
 import { memberLabel } from '../graph/ensemble-names';
 

@@ -6,7 +6,7 @@ import { redact } from '../graph/redact';
 import type { FailureKind } from '../domain/node-run';
 import type { HookEvent } from '../domain/hooks';
 import { findNodeRunByKey, insertNodeRun, updateNodeRun, type NodeRunChanges } from '../store/node-runs-repository';
-import type { NodeOutcome } from '../workflows/shared';
+import type { NodeOutcome } from '../contract';
 import type { ActivityDeps } from './deps';
 import type { NodeScene } from './node-scene';
 import { killProcessGroup } from './process-group';

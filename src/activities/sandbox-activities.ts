@@ -4,7 +4,7 @@ import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/activity';
 import { sandboxBranch } from '../domain/sandbox';
 import { getSandbox, insertSandbox, sandboxOfRun, updateSandbox } from '../store/sandboxes-repository';
-import type { OpenSandboxInput, OpenedSandbox } from './contract';
+import type { OpenSandboxInput, OpenedSandbox } from '../contract';
 import type { ActivityDeps } from './deps';
 import { addWorktree, repositoryRoot, workdirInWorktree } from './sandbox-git';
 

@@ -1,6 +1,6 @@
 // What a loop's recurring Schedule runs at each firing: start the loop's run, then wait for it to end.
 import { Context } from '@temporalio/activity';
-import type { LoopActivities } from './contract';
+import type { LoopActivities } from '../contract';
 import type { ActivityDeps } from './deps';
 
 const HEARTBEAT_MS = 5_000;

@@ -5,7 +5,7 @@ import { getLoop } from '../store/loops-repository';
 import { latestLoopRun } from '../store/loop-runs-repository';
 import { latestDirtyPathsRecord } from '../store/node-runs-repository';
 import { getSpec } from '../store/specs-repository';
-import type { SpecStart, SpecStartInput } from './contract';
+import type { SpecStart, SpecStartInput } from '../contract';
 import type { ActivityDeps } from './deps';
 import { dirtyPaths, readHead } from './git';
 

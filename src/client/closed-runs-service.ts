@@ -9,7 +9,7 @@ import { endRunningNodeRuns } from '../store/node-runs-repository';
 import { listSpecs, updateSpec } from '../store/specs-repository';
 import { temporalClientSdk } from '../temporal/sdk';
 import type { loopRunWorkflow } from '../workflows/loop-run';
-import { loopWorkflowId } from '../workflows/shared';
+import { loopWorkflowId } from '../contract';
 import { LIVE_STATE_CONNECT_TIMEOUT_MS, type ClientContext } from './context';
 
 /** Store statuses that mean a workflow of the loop should be open in Temporal. */

@@ -9,7 +9,7 @@ import { openDatabase, storeLocation } from '../store/database';
 import { loopCountsByHost } from '../store/loops-repository';
 import { findOnPath, resolveTemporalBinary } from '../temporal/binary';
 import { temporalClientSdk, temporalProto } from '../temporal/sdk';
-import { hostTaskQueue } from '../workflows/shared';
+import { hostTaskQueue } from '../contract';
 
 export interface DoctorReport {
   home: string;

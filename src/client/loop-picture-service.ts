@@ -12,7 +12,7 @@ import { getGraph } from '../store/graph-repository';
 import { latestLoopRun } from '../store/loop-runs-repository';
 import { listNodeRuns } from '../store/node-runs-repository';
 import { listSpecs } from '../store/specs-repository';
-import type { VertexState } from '../workflows/shared';
+import type { VertexState } from '../contract';
 import type { ClientContext } from './context';
 import { requireLoop } from './design-service';
 import { redact } from '../graph/redact';

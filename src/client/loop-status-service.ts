@@ -9,7 +9,7 @@ import { listHookRunsSince } from '../store/node-runs-repository';
 import { getQueue } from '../store/queues-repository';
 import { sandboxOfRun } from '../store/sandboxes-repository';
 import { getSpec, listSpecs } from '../store/specs-repository';
-import type { LiveState, ResumePoint } from '../workflows/shared';
+import type { LiveState, ResumePoint } from '../contract';
 import type { ClientContext } from './context';
 import { hasOpenRun, reconcileLoop } from './closed-runs-service';
 import { hostWarnings } from './doctor-service';

@@ -24,7 +24,7 @@ import {
   type LoopRunInput,
   type LoopRunResult,
   type ResumePoint,
-} from '../workflows/shared';
+} from '../contract';
 import { LIVE_STATE_CONNECT_TIMEOUT_MS, onThisHost, type ClientContext } from './context';
 import { hasOpenRun, reconcileLoop, recordHooksStopped, recordRunClosed } from './closed-runs-service';
 import { requireLoop } from './design-service';

@@ -9,7 +9,7 @@ import { checkScheduleTiming, drainedText, timingText, type LoopSchedule, type S
 import { getQueue } from '../store/queues-repository';
 import { deleteSchedule, getSchedule, putSchedule } from '../store/schedules-repository';
 import { temporalClientSdk } from '../temporal/sdk';
-import type { ScheduledRunInput } from '../workflows/scheduled-run';
+import type { ScheduledRunInput } from '../contract';
 import { LIVE_STATE_CONNECT_TIMEOUT_MS, type ClientContext } from './context';
 import { requireLoop } from './design-service';
 import { createOrUpdateSchedule, ignoringMissing, specRefusal } from './temporal-schedules';

@@ -1,10 +1,9 @@
 // What a loop's recurring schedule does when it fires: start the loop's run as `canopy loop run`
 // does, unless a run of it is open or there is nothing to run, and then wait for that run to end.
-import type { ScheduledStart } from '../activities/contract';
 import { CanopyError } from '../domain/errors';
 import { temporalClientSdk } from '../temporal/sdk';
 import type { loopRunWorkflow } from '../workflows/loop-run';
-import { loopWorkflowId } from '../workflows/shared';
+import { loopWorkflowId, type ScheduledStart } from '../contract';
 import type { ClientContext } from './context';
 import { hasOpenRun, reconcileLoop } from './closed-runs-service';
 import { requireLoop } from './design-service';

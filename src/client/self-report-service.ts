@@ -6,7 +6,7 @@ import type { NodeRun } from '../domain/node-run';
 import { redact } from '../graph/redact';
 import { getLoop, setLoopStatus } from '../store/loops-repository';
 import { getNodeRunByTokenHash, updateNodeRun } from '../store/node-runs-repository';
-import { blockSignal, loopWorkflowId } from '../workflows/shared';
+import { blockSignal, loopWorkflowId } from '../contract';
 import type { ClientContext } from './context';
 
 export interface CompleteNodeInput {

@@ -1,7 +1,7 @@
 // The search attributes every loop-run workflow carries, so the Temporal UI can find a loop's runs.
 import type { Connection } from '@temporalio/client';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
-import { LOOP_STATUS_ATTRIBUTE } from '../workflows/shared';
+import { LOOP_STATUS_ATTRIBUTE } from '../contract';
 import { temporalProto } from './sdk';
 
 export const LOOP_ID_KEY = defineSearchAttributeKey('CanopyLoopId', SearchAttributeType.KEYWORD);

@@ -1,6 +1,6 @@
 // Started by a loop's one-shot autorun Schedule: resumes the loop the way `canopy loop continue` would.
 import { proxyActivities } from '@temporalio/workflow';
-import type { LoopActivities } from '../activities/contract';
+import type { LoopActivities } from '../contract';
 
 const { resumeLoop } = proxyActivities<LoopActivities>({
   startToCloseTimeout: '1 minute',

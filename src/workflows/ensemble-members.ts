@@ -2,7 +2,7 @@
 // members passed no other member starts, and the ones running get that long (a workflow timer) to
 // finish; then those still running are cancelled, which kills their process groups.
 import { CancellationScope, condition } from '@temporalio/workflow';
-import type { NodeOutcome } from './shared';
+import type { NodeOutcome } from '../contract';
 
 export interface GracedMembers {
   members: string[];

@@ -2,7 +2,7 @@
 // backoff timer, each attempt a new execution with its own node run.
 import { sleep } from '@temporalio/workflow';
 import { infraBackoffMs, isInfraFailure } from '../graph/infra-failures';
-import type { NodeOutcome } from './shared';
+import type { NodeOutcome } from '../contract';
 
 /** Runs `attempt` (numbered from 1) until it ends other than in an infra failure or `retries` more attempts ran. */
 export async function withInfraRetries(retries: number, attempt: (number: number) => Promise<NodeOutcome>): Promise<NodeOutcome> {

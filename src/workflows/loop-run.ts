@@ -26,7 +26,7 @@ import type {
   RunNodeInput,
   SpecStart,
   SpecTopology,
-} from '../activities/contract';
+} from '../contract';
 import type { HookEvent } from '../domain/hooks';
 import { enterLoopback, roundOf, type Rounds } from '../graph/rounds';
 import { isInfraFailure } from '../graph/infra-failures';
@@ -49,7 +49,7 @@ import {
   NODE_MAX_ATTEMPTS,
   type NodeOutcome,
   type ResumePoint,
-} from './shared';
+} from '../contract';
 
 type FailedSpec = { status: 'failed'; vertex: string; outcome: Pick<NodeOutcome, 'failureKind' | 'reason'>; resume: ResumePoint | null };
 type SpecResult = { status: 'completed' } | { status: 'skipped' } | FailedSpec;

@@ -1,13 +1,7 @@
 // Started by a loop's recurring Schedule at each firing: starts the loop's run unless one is open,
 // then stays open until that run ends, so the Schedule's overlap policy skips the firings meanwhile.
 import { proxyActivities, upsertMemo } from '@temporalio/workflow';
-import type { LoopActivities } from '../activities/contract';
-
-export interface ScheduledRunInput {
-  loopId: string;
-  /** The queue to drain, or null for the loop's own specs. */
-  queueId: string | null;
-}
+import type { LoopActivities, ScheduledRunInput } from '../contract';
 
 /** The longest one wait for the run lasts before the workflow asks again (a run may go on for days). */
 const WAIT_SECONDS = 3600;

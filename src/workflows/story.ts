@@ -1,7 +1,7 @@
 // What a person reads in the Temporal UI about a loop run: a summary on every activity it
 // schedules and the workflow's current details (where it is, what it waits for). Pure text
 // from the workflow's own state, so it is deterministic.
-import type { LiveState } from './shared';
+import type { LiveState } from '../contract';
 
 export function nodeSummary(node: string, specName: string | null, round: number): string {
   return `${node} · spec "${specName ?? '?'}" · round ${round}`;

@@ -20,7 +20,7 @@ import { check, loopWithSpecs, runsOf, scratchDir } from '../helpers/loops';
 import { USAGE, type ModelApi, type ModelScript } from '../helpers/model-api';
 import { spawnCanopy, waitForOutput, type CanopyProcess } from '../helpers/processes';
 import { waitUntil } from '../helpers/wait';
-import { loopWorkflowId } from '../../src/workflows/shared';
+import { loopWorkflowId } from '../../src/contract';
 
 const skip = !process.env.CANOPY_TEST_TEMPORAL_ADDRESS ? 'needs the dev server that `npm test` starts' : missingClis();
 /** Quota messages that say when the limit lifts; opencode waits out a 429 itself and claude's API-key 429 names no time. */

@@ -2,8 +2,7 @@
 // sees it: between specs, and at the start of a fix loop's round inside one spec.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { ResumePoint } from '../../src/workflows/shared';
-import { loopWorkflowId } from '../../src/workflows/shared';
+import { loopWorkflowId, type ResumePoint } from '../../src/contract';
 import { startTestServer, SUGGEST_CONTINUE_AS_NEW_EARLY, type TestServer } from '../helpers/dev-server';
 import { engineHarness, type EngineHarness } from '../helpers/engine';
 import { chain, fixLoop, loopWithSpecs, runsOf, runToEnd, scratchDir } from '../helpers/loops';

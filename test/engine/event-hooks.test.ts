@@ -12,7 +12,7 @@ import { continueLoop, startLoopRun, waitForLoopRun } from '../../src/client/run
 import type { LoopHooks } from '../../src/domain/hooks';
 import type { NodeRun } from '../../src/domain/node-run';
 import { getLoop } from '../../src/store/loops-repository';
-import { loopWorkflowId } from '../../src/workflows/shared';
+import { loopWorkflowId } from '../../src/contract';
 import { useEngineHarness } from '../helpers/engine';
 import { agent, check, loopWithSpecs, runsOf, runToEnd, scratchDir } from '../helpers/loops';
 import { waitUntil } from '../helpers/wait';

@@ -7,7 +7,7 @@ import { importLoop } from '../../src/client/export-import-service';
 import { startLoopRun, waitForLoopRun } from '../../src/client/runs-service';
 import { createSpec } from '../../src/client/specs-service';
 import { CanopyError } from '../../src/domain/errors';
-import { loopWorkflowId } from '../../src/workflows/shared';
+import { loopWorkflowId } from '../../src/contract';
 import { checkDesignArb } from '../helpers/arbitraries';
 import { useEngineHarness } from '../helpers/engine';
 import { scratchDir } from '../helpers/loops';

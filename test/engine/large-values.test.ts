@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { temporal } from '@temporalio/proto';
-import { loopWorkflowId } from '../../src/workflows/shared';
+import { loopWorkflowId } from '../../src/contract';
 import { useEngineHarness } from '../helpers/engine';
 import { agent, check, loopWithSpecs, runsOf, runToEnd, scratchDir } from '../helpers/loops';
 

@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { temporal } from '@temporalio/proto';
-import { loopWorkflowId } from '../../src/workflows/shared';
+import { loopWorkflowId } from '../../src/contract';
 import { CANOPY_BIN, childEnv, useEngineHarness } from '../helpers/engine';
 import { check, loopWithSpecs, runsOf, runToEnd, scratchDir } from '../helpers/loops';
 import { leakyOutput, SECRET_PIECES } from '../helpers/secrets';

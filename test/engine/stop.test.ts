@@ -9,7 +9,7 @@ import { loopStatus } from '../../src/client/loop-status-service';
 import { updateLoop } from '../../src/client/loops-service';
 import { continueLoop, startLoopRun, stopLoop, waitForLoopRun } from '../../src/client/runs-service';
 import { resetLoop } from '../../src/client/reset-service';
-import { loopWorkflowId } from '../../src/workflows/shared';
+import { loopWorkflowId } from '../../src/contract';
 import { useEngineHarness } from '../helpers/engine';
 import { check, loopWithSpecs, runsOf, scratchDir } from '../helpers/loops';
 import { assertRefused } from '../helpers/store';

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before } from 'node:test';
 import { createActivities } from '../../src/activities';
-import type { LoopActivities } from '../../src/activities/contract';
+import type { LoopActivities } from '../../src/contract';
 import { loadConfig, type CanopyConfig } from '../../src/config';
 import { openContext, type ClientContext } from '../../src/client/context';
 import { activityDeps, startAgentEndpoint } from '../../src/daemon';

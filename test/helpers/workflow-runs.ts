@@ -1,6 +1,6 @@
 // The runs of one workflow id as Temporal's visibility lists them (a continued loop has several).
 import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
-import { loopWorkflowId } from '../../src/workflows/shared';
+import { loopWorkflowId } from '../../src/contract';
 import { waitUntil } from './wait';
 
 /** The workflow's runs, oldest first, once every one of them has closed and is visible. */

@@ -2,7 +2,7 @@
 // workflow run's event history to test/fixtures/histories/<era>/, the era of the current code.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { loopWorkflowId } from '../../src/workflows/shared';
+import { loopWorkflowId } from '../../src/contract';
 import { startTestServer, SUGGEST_CONTINUE_AS_NEW_EARLY, type TestServer } from '../helpers/dev-server';
 import { engineHarness } from '../helpers/engine';
 import { closedRuns } from '../helpers/workflow-runs';

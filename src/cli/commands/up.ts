@@ -1,7 +1,7 @@
 // `canopy up`: Temporal (embedded unless TEMPORAL_ADDRESS is set), the worker and the MCP endpoint, until Ctrl-C.
 import type { Command } from 'commander';
 import { loadConfig } from '../../config';
-import { hostTaskQueue } from '../../workflows/shared';
+import { hostTaskQueue } from '../../contract';
 import { operatorToken, operatorTokenPath } from '../../mcp/operator-token';
 import { daemonModule, mcpHttpModule } from '../load-on-use';
 import { action } from '../output';

@@ -1,7 +1,7 @@
 // `canopy worker`: a worker alone, against the Temporal server at TEMPORAL_ADDRESS (workers are stateless; run many).
 import type { Command } from 'commander';
 import { loadConfig } from '../../config';
-import { hostTaskQueue } from '../../workflows/shared';
+import { hostTaskQueue } from '../../contract';
 import { daemonModule } from '../load-on-use';
 import { action } from '../output';
 import { waitForStopSignal } from './up';

@@ -3,7 +3,7 @@ import type { HookEvent } from '../domain/hooks';
 import type { LoopStatus } from '../domain/loop';
 import type { FailureKind } from '../domain/node-run';
 import type { Topology } from '../graph/topology';
-import type { NodeOutcome } from '../workflows/shared';
+import type { NodeOutcome } from './loop-run';
 
 export interface EnsembleRuntime {
   members: string[];
