@@ -40,7 +40,6 @@ export function bookkeepingActivities(deps: ActivityDeps) {
       loopId: string;
       queueId: string | null;
       resumeSpecId: string | null;
-      enforceAttemptLimit?: boolean;
     }): Promise<ClaimedSpec | null> {
       const spec = input.resumeSpecId
         ? await getSpec(db, input.resumeSpecId)
@@ -49,13 +48,11 @@ export function bookkeepingActivities(deps: ActivityDeps) {
           : await nextPendingSpec(db, input.loopId);
       if (!spec) return null;
       const claimed = { specId: spec.id, specName: spec.name };
-      if (input.enforceAttemptLimit) {
-        const loop = await requireLoop(input.loopId);
-        const limit = loop.settings.spec_attempt_limit ?? DEFAULT_SPEC_ATTEMPT_LIMIT;
-        if (spec.failure_count >= limit) return { ...claimed, attemptsExhausted: attemptsExhausted(spec, limit, loop.id) };
-      }
+      const loop = await requireLoop(input.loopId);
+      const limit = loop.settings.spec_attempt_limit ?? DEFAULT_SPEC_ATTEMPT_LIMIT;
+      if (spec.failure_count >= limit) return { ...claimed, attemptsExhausted: attemptsExhausted(spec, limit, loop.id) };
       await updateSpec(db, spec.id, { status: 'running' });
-      return input.enforceAttemptLimit && input.resumeSpecId && spec.status === 'pending' ? { ...claimed, startsOver: true } : claimed;
+      return input.resumeSpecId && spec.status === 'pending' ? { ...claimed, startsOver: true } : claimed;
     },
 
     async loadTopology(input: { loopId: string }): Promise<SpecTopology> {
@@ -119,8 +116,7 @@ export function bookkeepingActivities(deps: ActivityDeps) {
         await killProcessGroups(await endRunningNodeRuns(db, input.loopId, failure, deps.hostId));
       }
       if (input.status === 'completed') notifyHuman('Loop completed', loop ? `${loop.name} completed.` : `Loop ${input.loopId} completed.`);
-      const ended = hasHooks(loop, input.status === 'completed' ? 'on_completed' : 'on_failed');
-      return { hasHooks: ended, hasCompletionHook: input.status === 'completed' && ended };
+      return { hasHooks: hasHooks(loop, input.status === 'completed' ? 'on_completed' : 'on_failed') };
     },
   };
 

@@ -23,10 +23,9 @@ import { notifyHuman } from './notify';
 import { cancelNodeRun, closeNodeRun, failNodeRun, openNodeRun } from './run-record';
 
 export function eventHookActivities(deps: ActivityDeps) {
-  /** Each (run, event occurrence, hook) has its own key: the record a retry finds. */
-  const runKeyOf = (input: RunHooksInput) => (index: number) => `hook:${input.loopRunId}:${input.event}:${input.occurrence}:${index}`;
-
-  async function runHooks(input: RunHooksInput, keyOf = runKeyOf(input)): Promise<void> {
+  async function runHooks(input: RunHooksInput): Promise<void> {
+    /** Each (run, event occurrence, hook) has its own key: the record a retry finds. */
+    const keyOf = (index: number) => `hook:${input.loopRunId}:${input.event}:${input.occurrence}:${index}`;
     const stored = await getLoop(deps.db, input.loopId);
     const hooks = stored?.hooks[input.event] ?? [];
     if (!stored || !hooks.length) return;
@@ -99,15 +98,6 @@ export function eventHookActivities(deps: ActivityDeps) {
 
   return {
     runHooks: (input: RunHooksInput) => runHooks(input),
-    /**
-     * The on_completed hooks, as runs recorded before the other events call them. The first keeps
-     * the key the single hook had, so a retry of an attempt made before the upgrade adopts its run.
-     */
-    runCompletionHook: (input: { loopId: string; loopRunId: string; completedSpecIds: string[]; workdir?: string }) => {
-      const hooks: RunHooksInput = { ...input, event: 'on_completed', occurrence: 'run', facts: {} };
-      const keyOf = runKeyOf(hooks);
-      return runHooks(hooks, (index) => (index === 0 ? `hook:${input.loopRunId}` : keyOf(index)));
-    },
   };
 }
 

@@ -56,6 +56,6 @@ export function templateValues(scene: NodeScene, input: RunContext & { round: nu
     previous_feedback: previous ? feedbackJson(previous) : '',
     spec_start_head: input.specStartHead,
     spec_committed_head: input.specCommittedHead,
-    spec_start_dirty: (input.specStartDirty ?? []).join('\n'),
+    spec_start_dirty: input.specStartDirty.join('\n'),
   };
 }

@@ -7,13 +7,13 @@ import type { NodeOutcome } from './loop-run';
 
 export interface EnsembleRuntime {
   members: string[];
-  /** platform/model of each member, in member order (absent in runs recorded before it existed). */
-  memberLabels?: string[];
+  /** platform/model of each member, in member order. */
+  memberLabels: string[];
   quorumNode: string;
   minPass: number;
   stragglerMinutes: number | null;
-  /** quorum_grace_minutes: null (or absent, in runs recorded before it existed) waits for every member. */
-  graceMinutes?: number | null;
+  /** quorum_grace_minutes: null waits for every member. */
+  graceMinutes: number | null;
 }
 
 export interface SpecTopology {
@@ -21,8 +21,8 @@ export interface SpecTopology {
   ensembles: Record<string, EnsembleRuntime>;
   /** Some node declares commit_rights: true, so HEAD moves are judged. */
   commitRightsEnforced: boolean;
-  /** The loop's infra_retries (absent in runs recorded before infra retries). */
-  infraRetries?: number;
+  /** The loop's infra_retries. */
+  infraRetries: number;
 }
 
 export interface RunContext {
@@ -32,9 +32,9 @@ export interface RunContext {
   specId: string;
   specStartHead: string;
   specCommittedHead: string;
-  /** The paths uncommitted in the workdir when the spec started (absent in runs recorded before it was read). */
-  specStartDirty?: string[];
-  /** Where the run works when it is not the loop's workdir: its sandbox (absent otherwise, and in runs recorded before sandboxes). */
+  /** The paths uncommitted in the workdir when the spec started. */
+  specStartDirty: string[];
+  /** Where the run works when it is not the loop's workdir: its sandbox (absent otherwise). */
   workdir?: string;
 }
 
@@ -162,15 +162,13 @@ export interface LoopActivities {
   beginLoopRun(input: { loopId: string; queueId: string | null; workflowId: string; loopRunId: string | null }): Promise<{
     loopRunId: string;
     workdir: string;
-    /** The host the workdir is on; null for a loop made before hosts, absent in runs recorded before them. */
-    host?: string | null;
+    /** The host the workdir is on; null for a loop made before hosts. */
+    host: string | null;
   }>;
   claimNextSpec(input: {
     loopId: string;
     queueId: string | null;
     resumeSpecId: string | null;
-    /** Leave a spec that failed the loop's spec_attempt_limit runs unclaimed (absent in runs recorded before the limit). */
-    enforceAttemptLimit?: boolean;
   }): Promise<ClaimedSpec | null>;
   loadTopology(input: { loopId: string }): Promise<SpecTopology>;
   readHead(input: { workdir: string }): Promise<string>;
@@ -187,12 +185,10 @@ export interface LoopActivities {
   finishSpec(input: { loopId: string; specId: string; status: 'completed' | 'failed' | 'skipped' }): Promise<HookPresence>;
   /** Entering blocked says whether on_blocked has hooks. */
   setLoopStatus(input: { loopId: string; status: LoopStatus }): Promise<HookPresence>;
-  /** Says whether the run's end has hooks: on_completed (hasCompletionHook too, as runs recorded before event hooks read it) or on_failed. */
-  finishLoopRun(input: FinishLoopRunInput): Promise<HookPresence & { hasCompletionHook: boolean }>;
+  /** Says whether the run's end has hooks: on_completed or on_failed. */
+  finishLoopRun(input: FinishLoopRunInput): Promise<HookPresence>;
   /** Runs each hook the loop has for the event, once, in order. */
   runHooks(input: RunHooksInput): Promise<void>;
-  /** The on_completed hooks, as runs recorded before event hooks call them. */
-  runCompletionHook(input: { loopId: string; loopRunId: string; completedSpecIds: string[]; workdir?: string }): Promise<void>;
   /** What an autorun Schedule does when it fires; returns what it did, for the Temporal UI. */
   resumeLoop(input: { loopId: string }): Promise<string>;
   /** What a recurring Schedule does when it fires: start the run as `canopy loop run` would, unless one is open or there is no work. */

@@ -31,8 +31,7 @@ export interface ResumePoint {
   strategy: ContinueStrategy;
   specStartHead: string;
   specCommittedHead: string;
-  /** Absent in resume points recorded before the spec's starting tree was read. */
-  specStartDirty?: string[];
+  specStartDirty: string[];
   previousRunId: string | null;
 }
 

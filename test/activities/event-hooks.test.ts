@@ -11,7 +11,7 @@ import { activityDeps } from '../../src/daemon';
 import { createLoop, updateLoop } from '../../src/client/loops-service';
 import type { LoopHooks } from '../../src/domain/hooks';
 import { insertLoopRun } from '../../src/store/loop-runs-repository';
-import { insertNodeRun, listNodeRuns } from '../../src/store/node-runs-repository';
+import { listNodeRuns } from '../../src/store/node-runs-repository';
 import { useTestStore } from '../helpers/store';
 
 const store = useTestStore();
@@ -96,25 +96,5 @@ describe('the event-hook activity', () => {
     const [size, note] = readFileSync(out, 'utf8').trim().split('\n');
     assert.equal(size.trim(), String(blocker.length));
     assert.match(note, /truncated; the full value \(70000 bytes\) is in \$CANOPY_HOOK_BLOCKER_FILE/);
-  });
-
-  it('runCompletionHook, which runs recorded before event hooks call, finds the single hook’s earlier record by its old key', async () => {
-    const workdir = store.workdir();
-    const log = path.join(workdir, 'fired.log');
-    const { loop, run, activities } = await hookedRun('upgraded', workdir, {
-      on_completed: [{ command: `echo first >> ${log}` }, { command: `echo second >> ${log}` }],
-    });
-    // What an attempt of the single on_completed hook left before the upgrade.
-    await insertNodeRun(store.ctx.db, {
-      loop_id: loop.id,
-      node_name: 'on_completed',
-      kind: 'hook',
-      round: 1,
-      status: 'pass',
-      run_key: `hook:${run.id}`,
-    });
-    const { runCompletionHook } = activities;
-    await new MockActivityEnvironment({ attempt: 2 }).run(runCompletionHook, { loopId: loop.id, loopRunId: run.id, completedSpecIds: [] });
-    assert.equal(readFileSync(log, 'utf8'), 'second\n');
   });
 });
