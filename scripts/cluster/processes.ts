@@ -2,7 +2,7 @@
 // so one can be killed alone (as a crash would) and what it printed is kept.
 import { execFile, spawn } from 'node:child_process';
 import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
-import { killProcessGroup } from '../../src/activities/process-group';
+import { killProcessGroup } from '../../src/process/process-group';
 
 export interface ClusterProcess {
   pid: number;

@@ -1,6 +1,5 @@
 // Agent nodes: render the prompt, ask the platform's adapter how to run its CLI for this run, spawn it
 // in its own process group, then let the adapter read its output, usage and limits. CLI-agnostic.
-import { createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { loadPlatforms, type Platform } from '../agents';
 import { agentEnvironment } from '../agents/environment';
@@ -10,20 +9,17 @@ import { DEFAULT_AGENT_TIMEOUT_MINUTES } from '../domain/defaults';
 import { AgentConfig } from '../domain/node';
 import { renderTemplate } from '../graph/templates';
 import { agentVerdict, type Verdict } from '../graph/verdicts';
+import { hashRunToken, newRunToken } from '../run-token';
 import { getNodeRun, updateNodeRun } from '../store/node-runs-repository';
+import type { GroupRunResult } from '../process/process-group';
+import { openRunDirectory, removeRunDirectory, writeRunFile } from '../process/run-directory';
+import { adoptSupervised, startSupervised, type SupervisionOptions } from '../process/supervision';
 import { writeCanopyShim } from './canopy-shim';
 import type { ActivityDeps } from './deps';
 import { supervisionOf, type Execution, type ExecutionResult } from './execution';
 import { agentPrompt } from './large-values';
-import type { GroupRunResult } from './process-group';
-import { openRunDirectory, removeRunDirectory, writeRunFile } from './run-directory';
-import { adoptSupervised, startSupervised, type SupervisionOptions } from './supervision';
 
 const TOKEN_ENV = 'CANOPY_RUN_TOKEN';
-
-export function hashRunToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
-}
 
 export async function executeAgent(deps: ActivityDeps, execution: Execution): Promise<ExecutionResult> {
   const { scene, run } = execution;
@@ -80,7 +76,7 @@ interface AgentStart {
 async function startAgent(deps: ActivityDeps, start: AgentStart): Promise<GroupRunResult> {
   const { execution, platform, model, supervision } = start;
   const { run, scene } = execution;
-  const token = randomBytes(24).toString('hex');
+  const token = newRunToken();
   await updateNodeRun(deps.db, run.id, { run_token_hash: hashRunToken(token), executed_platform: platform.name, executed_model: model });
   const inline = agentPrompt({ home: deps.home, nodeRunId: run.id }, start.prompt);
   const invocation = platform.adapter.invocation(

@@ -13,10 +13,10 @@ import { endRunningNodeRuns } from '../store/node-runs-repository';
 import { getQueue } from '../store/queues-repository';
 import { getSpec, nextPendingSpec, recordSpecFailure, updateSpec } from '../store/specs-repository';
 import type { ClaimedSpec, EnsembleRuntime, FinishLoopRunInput, HookPresence, SpecTopology } from '../contract';
+import { readHead } from '../git/workdir';
+import { notifyHuman } from '../notify';
+import { killProcessGroups } from '../process/process-group';
 import type { ActivityDeps } from './deps';
-import { readHead } from './git';
-import { notifyHuman } from './notify';
-import { killProcessGroups } from './process-group';
 
 export function bookkeepingActivities(deps: ActivityDeps) {
   const { db } = deps;

@@ -2,7 +2,7 @@
 // so `canopy node complete|block` works whether or not canopy is installed, with the run token alone.
 import { chmodSync } from 'node:fs';
 import { CANOPY_BIN } from '../project';
-import { writeRunFile } from './run-directory';
+import { writeRunFile } from '../process/run-directory';
 
 const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 

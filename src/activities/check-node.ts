@@ -3,11 +3,11 @@ import { DEFAULT_CHECK_TIMEOUT_MINUTES } from '../domain/defaults';
 import { CheckConfig } from '../domain/node';
 import { renderTemplate, toShellScript } from '../graph/templates';
 import { checkVerdict } from '../graph/verdicts';
+import { openRunDirectory, removeRunDirectory } from '../process/run-directory';
+import { adoptSupervised, startSupervised } from '../process/supervision';
 import type { ActivityDeps } from './deps';
 import { supervisionOf, type Execution, type ExecutionResult } from './execution';
 import { placeholderEnvironment } from './large-values';
-import { openRunDirectory, removeRunDirectory } from './run-directory';
-import { adoptSupervised, startSupervised } from './supervision';
 
 export async function executeCheck(deps: ActivityDeps, execution: Execution): Promise<ExecutionResult> {
   const config = CheckConfig.parse(execution.scene.node.config);

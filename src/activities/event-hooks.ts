@@ -12,6 +12,7 @@ import { getLoop } from '../store/loops-repository';
 import { findNodeRunByKey } from '../store/node-runs-repository';
 import { getSpec } from '../store/specs-repository';
 import { NODE_MAX_ATTEMPTS, type RunHooksInput } from '../contract';
+import { notifyHuman } from '../notify';
 import { executeAgent } from './agent-node';
 import { executeShell } from './check-node';
 import type { ActivityDeps } from './deps';
@@ -19,7 +20,6 @@ import { recordedExecution, type Execution, type ExecutionResult } from './execu
 import { nodeFailure } from './failures';
 import { placeholderEnvironment } from './large-values';
 import { workingIn } from './node-scene';
-import { notifyHuman } from './notify';
 import { cancelNodeRun, closeNodeRun, failNodeRun, openNodeRun } from './run-record';
 
 export function eventHookActivities(deps: ActivityDeps) {

@@ -3,9 +3,9 @@ import { Context } from '@temporalio/activity';
 import type { NodeRun } from '../domain/node-run';
 import type { Verdict } from '../graph/verdicts';
 import { updateNodeRun } from '../store/node-runs-repository';
+import type { ProcessRecord, SupervisionOptions } from '../process/supervision';
 import type { ActivityDeps } from './deps';
 import type { NodeScene } from './node-scene';
-import type { ProcessRecord, SupervisionOptions } from './supervision';
 
 export interface Execution {
   scene: Pick<NodeScene, 'loop' | 'node'>;

@@ -1,7 +1,7 @@
 // Values too large for argv or one environment variable (Linux caps each string at 128 KiB) go to
 // files in the node run's private directory; the process gets the path and a marked excerpt.
 import { placeholderEnv, placeholderVariable } from '../graph/templates';
-import { openRunDirectory, writeRunFile } from './run-directory';
+import { openRunDirectory, writeRunFile } from '../process/run-directory';
 
 /** Largest value passed inline, in bytes: half the kernel's per-string cap leaves room for the rest. */
 export const INLINE_VALUE_BYTES = 64 * 1024;

@@ -7,16 +7,16 @@ import { headMoveVerdict } from '../graph/verdicts';
 import { getNodeRun } from '../store/node-runs-repository';
 import type { NodeRun } from '../domain/node-run';
 import { NODE_MAX_ATTEMPTS, type JoinQuorumInput, type NodeOutcome, type RunNodeInput } from '../contract';
+import { dirtyPaths, readHead } from '../git/workdir';
+import type { ProcessRecord } from '../process/supervision';
 import { executeAgent } from './agent-node';
 import { executeCheck } from './check-node';
 import type { ActivityDeps } from './deps';
 import { recordedExecution } from './execution';
-import { dirtyPaths, readHead } from './git';
 import { loadScene, templateValues, type NodeScene } from './node-scene';
 import { buildQuorum } from './quorum';
 import { nodeFailure } from './failures';
 import { cancelNodeRun, closeNodeRun, failNodeRun, openNodeRun, subjectOf } from './run-record';
-import type { ProcessRecord } from './supervision';
 
 export function nodeActivities(deps: ActivityDeps) {
   /**

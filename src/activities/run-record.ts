@@ -7,11 +7,11 @@ import type { FailureKind } from '../domain/node-run';
 import type { HookEvent } from '../domain/hooks';
 import { findNodeRunByKey, insertNodeRun, updateNodeRun, type NodeRunChanges } from '../store/node-runs-repository';
 import type { NodeOutcome } from '../contract';
+import { killProcessGroup } from '../process/process-group';
+import { removeRunDirectory, runDirectoryPath } from '../process/run-directory';
+import { findEarlierProcess, type ProcessRecord } from '../process/supervision';
 import type { ActivityDeps } from './deps';
 import type { NodeScene } from './node-scene';
-import { killProcessGroup } from './process-group';
-import { removeRunDirectory, runDirectoryPath } from './run-directory';
-import { findEarlierProcess, type ProcessRecord } from './supervision';
 
 export interface OpenRunInput {
   runKey: string;

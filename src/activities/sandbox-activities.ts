@@ -5,8 +5,8 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { sandboxBranch } from '../domain/sandbox';
 import { getSandbox, insertSandbox, sandboxOfRun, updateSandbox } from '../store/sandboxes-repository';
 import type { OpenSandboxInput, OpenedSandbox } from '../contract';
+import { addWorktree, repositoryRoot, workdirInWorktree } from '../git/worktrees';
 import type { ActivityDeps } from './deps';
-import { addWorktree, repositoryRoot, workdirInWorktree } from './sandbox-git';
 
 /** Where a run's worktree lives: the worker's canopy home, outside every repository. */
 export const sandboxPath = (home: string, loopRunId: string): string => path.join(home, 'sandboxes', loopRunId);

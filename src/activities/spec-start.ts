@@ -6,8 +6,8 @@ import { latestLoopRun } from '../store/loop-runs-repository';
 import { latestDirtyPathsRecord } from '../store/node-runs-repository';
 import { getSpec } from '../store/specs-repository';
 import type { SpecStart, SpecStartInput } from '../contract';
+import { dirtyPaths, readHead } from '../git/workdir';
 import type { ActivityDeps } from './deps';
-import { dirtyPaths, readHead } from './git';
 
 export function specStartActivities(deps: ActivityDeps) {
   const { db } = deps;

@@ -2,7 +2,7 @@
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import path from 'node:path';
-import { findOnPath } from '../temporal/binary';
+import { findOnPath } from '../process/find-on-path';
 import { claude } from './claude';
 import { codex } from './codex';
 import { commandAdapter } from './command';

@@ -1,6 +1,6 @@
 // A loop whose workflow ended without finishing its own bookkeeping (stopped, or terminated,
 // cancelled, timed out or failed outside canopy) is recorded as failed, so it can be reset.
-import { killProcessGroups } from '../activities/process-group';
+import { killProcessGroups } from '../process/process-group';
 import type { Loop } from '../domain/loop';
 import type { FailureKind } from '../domain/node-run';
 import { insertLoopRun, latestLoopRun, updateLoopRun } from '../store/loop-runs-repository';

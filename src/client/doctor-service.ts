@@ -7,7 +7,8 @@ import type { Loop } from '../domain/loop';
 import { LIVE_STATE_CONNECT_TIMEOUT_MS, type ClientContext } from './context';
 import { openDatabase, storeLocation } from '../store/database';
 import { loopCountsByHost } from '../store/loops-repository';
-import { findOnPath, resolveTemporalBinary } from '../temporal/binary';
+import { findOnPath } from '../process/find-on-path';
+import { resolveTemporalBinary } from '../temporal/binary';
 import { temporalClientSdk, temporalProto } from '../temporal/sdk';
 import { hostTaskQueue } from '../contract';
 

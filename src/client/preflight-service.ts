@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { loadPlatforms, locateCommand, platformBinary } from '../agents';
 import { probePlatforms } from './probe-service';
-import { repositoryState } from '../activities/git';
+import { repositoryState } from '../git/workdir';
 import type { Design } from '../domain/design';
 import { memberNodeName } from '../graph/ensemble-names';
 import { validateDesign } from '../graph/validate-design';

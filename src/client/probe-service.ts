@@ -4,8 +4,8 @@ import { randomBytes } from 'node:crypto';
 import { loadPlatforms, locateCommand, platformBinary, type Platform } from '../agents';
 import { lastJsonDocument } from '../agents/json-lines';
 import { agentEnvironment } from '../agents/environment';
-import { runInProcessGroup } from '../activities/process-group';
-import { openRunDirectory, removeRunDirectory, writeRunFile } from '../activities/run-directory';
+import { runInProcessGroup } from '../process/process-group';
+import { openRunDirectory, removeRunDirectory, writeRunFile } from '../process/run-directory';
 
 export type ProbeState = 'reachable' | 'not installed' | 'misconfigured' | 'timed out';
 

@@ -2,7 +2,7 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { loadFileConfig } from '../agents/config';
 import { DEFAULT_ENSEMBLE_CONCURRENCY } from '../domain/defaults';
-import { repositoryRoot } from '../activities/sandbox-git';
+import { repositoryRoot } from '../git/worktrees';
 import { CanopyError, invalidInput, notFound } from '../domain/errors';
 import type { Loop, LoopStatus } from '../domain/loop';
 import { latestLoopRun, type LoopRun } from '../store/loop-runs-repository';

@@ -1,7 +1,7 @@
 // Sandboxes of sandboxed runs: list them, land one (merge its branch into the workdir's), discard one.
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
-import { commitsAhead, checkedOutBranch, mergeBranch, removeWorktree, repositoryRoot, uncommittedPaths } from '../activities/sandbox-git';
+import { commitsAhead, checkedOutBranch, mergeBranch, removeWorktree, repositoryRoot, uncommittedPaths } from '../git/worktrees';
 import { Id } from '../domain/common';
 import { CanopyError, notFound, parseOrThrow } from '../domain/errors';
 import type { Loop } from '../domain/loop';

@@ -1,6 +1,6 @@
 // Agents reporting on their own run, authorised by the run token canopy gave them and nothing else.
-import { hashRunToken } from '../activities/agent-node';
-import { notifyHuman } from '../activities/notify';
+import { hashRunToken } from '../run-token';
+import { notifyHuman } from '../notify';
 import { CanopyError } from '../domain/errors';
 import type { NodeRun } from '../domain/node-run';
 import { redact } from '../graph/redact';

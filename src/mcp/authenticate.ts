@@ -1,6 +1,6 @@
 // Who an HTTP request to the MCP endpoint comes from: the operator, an agent of a running node run, or nobody.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { hashRunToken } from '../activities/agent-node';
+import { hashRunToken } from '../run-token';
 import type { ClientContext } from '../client/context';
 import { getNodeRunByTokenHash } from '../store/node-runs-repository';
 import type { McpAccess } from './access';

@@ -1,6 +1,6 @@
 // Finds the Temporal CLI: $CANOPY_TEMPORAL_BIN, `temporal` on PATH, then the project-local build.
-import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
+import { findOnPath, isExecutable } from '../process/find-on-path';
 import { PROJECT_ROOT } from '../project';
 
 export const PINNED_TEMPORAL_CLI = 'v1.5.1';
@@ -36,22 +36,4 @@ export function missingBinaryMessage(env: NodeJS.ProcessEnv = process.env): stri
     `Install Go (https://go.dev/dl) and run \`npm run setup\` to build ${TEMPORAL_CLI_MODULE}@${PINNED_TEMPORAL_CLI},`,
     'or install the Temporal CLI yourself and put `temporal` on PATH, or set TEMPORAL_ADDRESS to use an existing server.',
   ].join('\n');
-}
-
-export function findOnPath(name: string, pathVar: string): string | null {
-  for (const dir of pathVar.split(path.delimiter)) {
-    if (!dir) continue;
-    const candidate = path.join(dir, name);
-    if (isExecutable(candidate)) return candidate;
-  }
-  return null;
-}
-
-function isExecutable(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -4,7 +4,7 @@ import { openSync } from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { devServerSearchAttributeFlags } from './search-attributes';
-import { killProcessGroup } from '../activities/process-group';
+import { killProcessGroup } from '../process/process-group';
 import { ensurePrivateDirectory, ensurePrivateFile, narrowIfExists, withPrivateUmask } from '../private-files';
 
 export interface DevServerOptions {

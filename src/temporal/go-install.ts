@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { findOnPath } from './binary';
+import { findOnPath } from '../process/find-on-path';
 
 const GO_FALLBACK_LOCATIONS = ['/usr/local/go/bin/go'];
 

@@ -1,7 +1,7 @@
 // The embedded dev server under `canopy up`: restarted on the same database file when it dies,
 // its pid kept in <home>/temporal.pid so a `canopy up` after a crash recognises and adopts it.
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { isGroupAlive, killProcessGroup } from '../activities/process-group';
+import { isGroupAlive, killProcessGroup } from '../process/process-group';
 import type { DevServer } from './dev-server';
 
 const WATCH_INTERVAL_MS = 1_000;

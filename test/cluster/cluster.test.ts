@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
-import { isGroupAlive } from '../../src/activities/process-group';
+import { isGroupAlive } from '../../src/process/process-group';
 import { openContext, type ClientContext } from '../../src/client/context';
 import { startLoopRun, waitForLoopRun } from '../../src/client/runs-service';
 import { loadConfig } from '../../src/config';

@@ -2,7 +2,7 @@
 // period, then the ones still running are cancelled, their process groups killed, and recorded as quorum_met.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isGroupAlive } from '../../src/activities/process-group';
+import { isGroupAlive } from '../../src/process/process-group';
 import { startLoopRun, stopLoop, waitForLoopRun } from '../../src/client/runs-service';
 import type { NodeRun } from '../../src/domain/node-run';
 import { useEngineHarness, withConfigChanges } from '../helpers/engine';

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { isGroupAlive } from '../../src/activities/process-group';
+import { isGroupAlive } from '../../src/process/process-group';
 import { loopStatus } from '../../src/client/loop-status-service';
 import { updateLoop } from '../../src/client/loops-service';
 import { continueLoop, startLoopRun, stopLoop, waitForLoopRun } from '../../src/client/runs-service';

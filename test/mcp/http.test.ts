@@ -6,7 +6,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { hashRunToken } from '../../src/activities/agent-node';
+import { hashRunToken } from '../../src/run-token';
 import { openContext, type ClientContext } from '../../src/client/context';
 import { createLoop, listLoops } from '../../src/client/loops-service';
 import { loadConfig } from '../../src/config';

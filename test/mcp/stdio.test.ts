@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync, rmSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { hashRunToken } from '../../src/activities/agent-node';
+import { hashRunToken } from '../../src/run-token';
 import { openContext, type ClientContext } from '../../src/client/context';
 import { loadConfig } from '../../src/config';
 import { getNodeRun, insertNodeRun } from '../../src/store/node-runs-repository';

@@ -5,8 +5,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { identify } from '../../src/activities/process-identity';
-import { adoptSupervised, findEarlierProcess, startSupervised } from '../../src/activities/supervision';
+import { identify } from '../../src/process/process-identity';
+import { adoptSupervised, findEarlierProcess, startSupervised } from '../../src/process/supervision';
 
 const runDir = () => mkdtempSync(path.join(os.tmpdir(), 'canopy-supervision-'));
 const start = (dir: string, script: string, timeoutMs = 30_000) =>

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, statSync, utimesSync, writeFileSync } from 'nod
 import os from 'node:os';
 import path from 'node:path';
 import { it } from 'node:test';
-import { dirtyPaths, readHead, repositoryState } from '../../src/activities/git';
+import { dirtyPaths, readHead, repositoryState } from '../../src/git/workdir';
 import { git, headOf, tempGitRepo } from '../helpers/git';
 
 it('reads HEAD in a repository and in a subdirectory of one', async () => {

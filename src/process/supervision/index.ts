@@ -2,7 +2,7 @@
 // sends the command's output to files in the node run's directory and records its exit status
 // when it ends. The worker follows those files instead of pipes, so a worker that dies loses
 // nothing: its retry adopts the process while it runs, or takes the outcome it recorded.
-import { findOnPath } from '../../temporal/binary';
+import { findOnPath } from '../find-on-path';
 import { launch } from '../launcher';
 import { isGroupAlive, killProcessGroup, type GroupRunResult } from '../process-group';
 import { identify, stillRunning } from '../process-identity';

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { launch, launchCaptured, type LaunchedProcess } from '../../src/activities/launcher';
+import { launch, launchCaptured, type LaunchedProcess } from '../../src/process/launcher';
 
 function closed(child: LaunchedProcess): Promise<{ exitCode: number | null; signal: string | null }> {
   return new Promise((resolve) => child.once('close', (exitCode: number | null, signal: string | null) => resolve({ exitCode, signal })));

@@ -1,7 +1,7 @@
-// Git facts the engine needs: HEAD of a workdir, its uncommitted paths, and whether it is a clean repository.
+// Git facts of a workdir: its HEAD, its uncommitted paths, and whether it is a clean repository.
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { launchCaptured } from './launcher';
+import { launchCaptured } from '../process/launcher';
 import { CanopyError } from '../domain/errors';
 
 /**

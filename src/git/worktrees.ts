@@ -6,7 +6,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { CanopyError } from '../domain/errors';
-import { pathsOfStatus } from './git';
+import { pathsOfStatus } from './workdir';
 
 const execFileAsync = promisify(execFile);
 
