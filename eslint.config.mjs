@@ -29,6 +29,28 @@ const layer = (files, why, ...patterns) => ({
   },
 });
 
+/** `require('x')`, `import('x')` and `typeof import('x')` of a banned path, which the import bans do not see. */
+const onUse = ({ regex, message }) => {
+  const path = `/${regex.replaceAll('/', '\\/')}/`;
+  return [
+    { selector: `CallExpression[callee.name='require'][arguments.0.value=${path}]`, message },
+    { selector: `ImportExpression[source.value=${path}]`, message },
+    { selector: `TSImportType[source.value=${path}]`, message },
+  ];
+};
+
+/** Like `layer`, for a folder that may load modules on use: require() and import() are banned only where they reach a banned part. */
+const reach = (files, ...patterns) => ({
+  files,
+  rules: {
+    '@typescript-eslint/no-restricted-imports': ['error', { patterns }],
+    'no-restricted-syntax': ['error', ...patterns.flatMap(onUse)],
+  },
+});
+
+const NO_ACTIVITIES =
+  'Only the worker (src/worker.ts, src/daemon.ts) loads activities/; put what this needs from there in a neutral room (process/, git/, contract/ or a top-level module) and import it from both sides.';
+
 export default defineConfig(
   { ignores: ['dist/', 'node_modules/', '.tools/'] },
   js.configs.recommended,
@@ -88,8 +110,13 @@ export default defineConfig(
   layer(
     ['src/contract/**'],
     'contract/ is shared by the workflow bundle and every other side: types and constants only.',
-    ban(onlyPackages('@temporalio/workflow'), 'contract/ holds types, constants and message definitions: no Node built-in, no package but @temporalio/workflow.'),
-    ban('^(\\.\\./)+(domain|graph)(/[^/]+)?$', 'contract/ refers to domain and graph types with `import type`.', { allowTypeImports: true }),
+    ban(
+      onlyPackages('@temporalio/workflow'),
+      'contract/ holds types, constants and message definitions: no Node built-in, no package but @temporalio/workflow.',
+    ),
+    ban('^(\\.\\./)+(domain|graph)(/[^/]+)?$', 'contract/ refers to domain and graph types with `import type`.', {
+      allowTypeImports: true,
+    }),
     ban(allBut('contract', 'domain', 'graph'), 'contract/ imports only domain and graph types.'),
   ),
   layer(
@@ -107,17 +134,26 @@ export default defineConfig(
     ban(onlyPackages('zod'), 'domain/ knows nothing of storage, Temporal or processes: no Node built-in, no package but zod.'),
     ban(allBut('domain'), 'domain/ imports only itself.'),
   ),
-  {
-    files: ['src/client/**'],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            ban(into(['cli', 'mcp', 'daemon']), 'client/ is the service layer under the CLI, MCP and daemon; it never imports them.'),
-          ],
-        },
-      ],
-    },
-  },
+  reach(
+    ['src/client/**'],
+    ban(into(['cli', 'mcp', 'daemon']), 'client/ is the service layer under the CLI, MCP and daemon; it never imports them.'),
+    ban(into(['activities']), `client/ never imports activities/. ${NO_ACTIVITIES}`),
+  ),
+  reach(['src/mcp/**'], ban(into(['activities']), `mcp/ never imports activities/: it is a thin interface over client/. ${NO_ACTIVITIES}`)),
+  reach(['src/cli/**'], ban(into(['activities']), `cli/ never imports activities/: it is thin over client/. ${NO_ACTIVITIES}`)),
+  reach(['src/temporal/**'], ban(into(['activities']), `temporal/ never imports activities/. ${NO_ACTIVITIES}`)),
+  reach(
+    ['src/activities/**'],
+    ban(
+      into(['workflows', 'temporal']),
+      'activities/ never import workflows/ or temporal/: what they share with the workflows is in contract/, and the process and git utilities they need are in process/ and git/.',
+    ),
+  ),
+  reach(
+    ['src/process/**', 'src/git/**'],
+    ban(
+      into(['activities', 'workflows', 'client', 'cli', 'mcp', 'temporal']),
+      'process/ and git/ are utilities the engine, the client and temporal/ all use: they import none of activities/, workflows/, client/, cli/, mcp/ or temporal/.',
+    ),
+  ),
 );
