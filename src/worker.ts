@@ -59,7 +59,7 @@ export async function createWorkers(setup: WorkerSetup): Promise<CanopyWorkers> 
     activities: setup.activities,
     identity: workerIdentity(setup.config.hostId),
     shutdownGraceTime: '10 seconds',
-  };
+  } as const;
   const shared = await Worker.create({ ...common, taskQueue: setup.config.taskQueue, ...workflowSource() });
   const host = await Worker.create({ ...common, taskQueue: hostTaskQueue(setup.config.taskQueue, setup.config.hostId) });
   const both = [shared, host];

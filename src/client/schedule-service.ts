@@ -1,6 +1,7 @@
 // Recurring schedules: a Temporal Schedule `schedule-<loop id>` that runs the loop's pending specs
 // (or a queue's) at cron times or at an interval, recorded in the store so reads know of it.
 import type { Client, ScheduleDescription } from '@temporalio/client';
+import type { Duration } from '@temporalio/common';
 import { z } from 'zod';
 import { Id } from '../domain/common';
 import { CanopyError, invalidInput, notFound, parseOrThrow } from '../domain/errors';
@@ -86,7 +87,7 @@ function temporalSchedule(ctx: ClientContext, loop: Loop, schedule: LoopSchedule
   const args: [ScheduledRunInput] = [{ loopId: loop.id, queueId: schedule.queue_id }];
   return {
     spec: {
-      ...(schedule.cron === null ? { intervals: [{ every: schedule.every! }] } : { cronExpressions: [schedule.cron] }),
+      ...(schedule.cron === null ? { intervals: [{ every: schedule.every as Duration }] } : { cronExpressions: [schedule.cron] }),
       timezone: schedule.timezone,
     },
     action: {

@@ -91,6 +91,8 @@ export interface LoopRunResult {
   completedSpecIds: string[];
 }
 
+export type LoopRunWorkflow = (input: LoopRunInput) => Promise<LoopRunResult>;
+
 export const pauseSignal = defineSignal('pause');
 export const continueSignal = defineSignal<[{ strategy: ContinueStrategy }]>('continue');
 export const blockSignal = defineSignal<[{ reason: string }]>('block');

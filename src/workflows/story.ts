@@ -1,7 +1,14 @@
 // What a person reads in the Temporal UI about a loop run: a summary on every activity it
-// schedules and the workflow's current details (where it is, what it waits for). Pure text
-// from the workflow's own state, so it is deterministic.
-import type { LiveState } from '../contract';
+// schedules, the workflow's current details (where it is, what it waits for) and its status
+// search attribute. Text from the workflow's own state, so it is deterministic.
+import { setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
+import { LOOP_STATUS_ATTRIBUTE, type LiveState } from '../contract';
+
+/** Says where the run is now in the Temporal UI, and keeps the list's status filter true when the status changed. */
+export function tell(state: LiveState, statusChanged = false): void {
+  setCurrentDetails(currentDetails(state));
+  if (statusChanged) upsertSearchAttributes([{ key: LOOP_STATUS_ATTRIBUTE, value: state.status }]);
+}
 
 export function nodeSummary(node: string, specName: string | null, round: number): string {
   return `${node} · spec "${specName ?? '?'}" · round ${round}`;

@@ -1,16 +1,17 @@
 // The recorded event histories of loop runs (test/fixtures/histories/<era>/<scenario>[.<run>].json),
 // shared by the recorder and the replay test. An era is named after the newest workflow patch the
-// recording code had, so recordings made before a patch stay beside those made after it.
+// recording code had, or the baseline version before any, so recordings made before a patch stay
+// beside those made after it.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { temporal } from '@temporalio/proto';
 import { PROJECT_ROOT } from '../../src/project';
-import { PATCHES } from '../../src/workflows/patches';
+import { PATCHES, REPLAYS_FROM } from '../../src/workflows/patches';
 
 export const HISTORIES_DIR = path.join(PROJECT_ROOT, 'test', 'fixtures', 'histories');
 
 export function currentEra(): string {
-  return Object.values<string>(PATCHES).at(-1) ?? 'unpatched';
+  return Object.values<string>(PATCHES).at(-1) ?? REPLAYS_FROM;
 }
 
 /** The files a scenario's runs are recorded in within an era: `<name>.json`, or `<name>.<n>.json` for run n of several. */

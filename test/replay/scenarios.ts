@@ -3,6 +3,7 @@
 import { updateLoop } from '../../src/client/loops-service';
 import { addQueueSpec, createQueue } from '../../src/client/queues-service';
 import { writeFileSync } from 'node:fs';
+import { updateLoop as updateStoredLoop } from '../../src/store/loops-repository';
 import path from 'node:path';
 import { resetLoop } from '../../src/client/reset-service';
 import { continueLoop, pauseLoop, startLoopRun, waitForLoopRun } from '../../src/client/runs-service';
@@ -193,6 +194,19 @@ export const SCENARIOS: Scenario[] = [
       }
       await startLoopRun(h.ctx, loopId, { queueId: queue.id });
       return expectStatus(loopId, (await waitForLoopRun(h.ctx, loopId)).status, 'completed');
+    },
+  },
+  {
+    // A local activity that fails for good (a loop with no host reads its start locally, and its workdir is a file) fails the run with the reason.
+    name: 'unrunnable-workdir',
+    runs: 1,
+    async play(h) {
+      const loopId = await loopWithSpecs(h.ctx, scratchDir(), chain(['any', 'true']), [{ name: 'spec' }]);
+      const file = path.join(scratchDir(), 'not-a-dir');
+      writeFileSync(file, '');
+      await updateLoop(h.ctx, { loop_id: loopId, host: null });
+      await updateStoredLoop(h.ctx.db, loopId, { workdir: file });
+      return expectStatus(loopId, (await runToEnd(h.ctx, loopId)).status, 'failed');
     },
   },
   {

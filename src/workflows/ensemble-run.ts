@@ -1,0 +1,93 @@
+// An ensemble to its outcome: its members side by side (with the quorum grace when it has one),
+// then the join in its quorum node, which judges min_pass and the group's HEAD move.
+import type { EnsembleRuntime, NodeOutcome, QuorumMet } from '../contract';
+import { mapWithConcurrency, runGracedMembers } from './ensemble-members';
+import type { ExecutionBase, LoopRun, SpecWalk } from './run-state';
+import { graceSummary, memberSummary, quorumSummary, tell } from './story';
+
+interface MembersEnd {
+  memberRunIds: string[];
+  passed: number;
+  quorumMet?: QuorumMet;
+}
+
+export async function runEnsemble(run: LoopRun, walk: SpecWalk, name: string, base: ExecutionBase): Promise<NodeOutcome> {
+  const ensemble = walk.graph.ensembles[name];
+  const { commitRightsEnforced } = walk.graph;
+  const headBefore = commitRightsEnforced
+    ? await run.activities.workdirReads(`HEAD before ${name}`).readHead({ workdir: run.workdir })
+    : '';
+  run.live.memberStates = Object.fromEntries(ensemble.members.map((member) => [member, 'pending' as const]));
+  const members = ensemble.graceMinutes === null ? await everyMember(run, ensemble, base) : await gracedMembers(run, walk, name, base);
+  const { memberRunIds, passed, quorumMet } = members;
+  return run.activities.execution(quorumSummary(name, passed, memberRunIds.length, ensemble.minPass)).joinQuorum({
+    ...walk.context,
+    ensembleName: name,
+    quorumNode: ensemble.quorumNode,
+    memberRunIds,
+    minPass: ensemble.minPass,
+    round: base.round,
+    runKey: base.runKey,
+    headBefore,
+    judgeCommitRights: commitRightsEnforced,
+    ...(quorumMet && { quorumMet }),
+  });
+}
+
+const memberKey = (base: ExecutionBase, index: number) => `${base.runKey}:${index}`;
+
+/** Runs one member, keeping its live state for `loop watch` and the UI. */
+function memberRunner(run: LoopRun, ensemble: EnsembleRuntime, base: ExecutionBase) {
+  return async (member: string, index: number): Promise<NodeOutcome> => {
+    run.live.memberStates[member] = 'running';
+    tell(run.live);
+    const result = await run.activities.execution(memberSummary(member, ensemble.memberLabels[index])).runNode({
+      ...base,
+      nodeName: member,
+      runKey: memberKey(base, index),
+      judgeCommitRights: false,
+      stragglerMinutes: ensemble.stragglerMinutes,
+    });
+    run.live.memberStates[member] = result.outcome === 'pass' ? 'pass' : 'fail';
+    tell(run.live);
+    return result;
+  };
+}
+
+async function everyMember(run: LoopRun, ensemble: EnsembleRuntime, base: ExecutionBase): Promise<MembersEnd> {
+  const members = await mapWithConcurrency(ensemble.members, run.engine.ensembleConcurrency, memberRunner(run, ensemble, base));
+  return { memberRunIds: members.map((member) => member.nodeRunId), passed: members.filter((member) => member.outcome === 'pass').length };
+}
+
+/** The members the grace cut short end on record as quorum_met, so the quorum reads a run for every member. */
+async function gracedMembers(run: LoopRun, walk: SpecWalk, name: string, base: ExecutionBase): Promise<MembersEnd> {
+  const ensemble = walk.graph.ensembles[name];
+  const graceMinutes = ensemble.graceMinutes ?? 0;
+  const { outcomes, quorumMetAt } = await runGracedMembers({
+    members: ensemble.members,
+    concurrency: run.engine.ensembleConcurrency,
+    minPass: ensemble.minPass,
+    graceMinutes,
+    run: memberRunner(run, ensemble, base),
+    graceSummary: graceSummary(name, graceMinutes),
+  });
+  const cut = ensemble.members.flatMap((member, index) => (outcomes[index] ? [] : [{ nodeName: member, runKey: memberKey(base, index) }]));
+  const cutRunIds =
+    cut.length && quorumMetAt
+      ? await run.activities.bookkeeping(`members of ${name} cut short`).recordCutMembers({
+          ...walk.context,
+          round: base.round,
+          minPass: ensemble.minPass,
+          quorumMetAt,
+          graceMinutes,
+          members: cut,
+        })
+      : [];
+  for (const { nodeName } of cut) run.live.memberStates[nodeName] = 'fail';
+  let nextCut = 0;
+  return {
+    memberRunIds: outcomes.map((outcome) => outcome?.nodeRunId ?? cutRunIds[nextCut++]),
+    passed: outcomes.filter((outcome) => outcome?.outcome === 'pass').length,
+    quorumMet: quorumMetAt ? { at: quorumMetAt, graceMinutes } : undefined,
+  };
+}

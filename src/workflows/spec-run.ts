@@ -1,0 +1,146 @@
+// One spec's run, the seed's walk of the graph read top-down: start at the entry node (or where a
+// failed run left off), run each node, take the edge its outcome matches, count a round for every
+// loopback into a head (its body goes stale), and end when no edge matches: completed after a pass,
+// failed after a fail, or failed with iteration_limit when a round would pass the head's budget.
+import { workflowInfo } from '@temporalio/workflow';
+import type { NodeOutcome, ResumePoint, RunContext } from '../contract';
+import { isInfraFailure } from '../graph/infra-failures';
+import { enterLoopback, type Rounds, roundOf } from '../graph/rounds';
+import { entryVertex, errorSteps, nextSteps } from '../graph/topology';
+import { checkpoint } from './checkpoint';
+import { dispatchNode } from './node-dispatch';
+import { continueRunAsNew, type LoopRun, type SpecWalk } from './run-state';
+
+export interface FailedSpec {
+  status: 'failed';
+  vertex: string;
+  outcome: Pick<NodeOutcome, 'failureKind' | 'reason'>;
+  /** Where a continue picks up; null when the failure left nothing to resume (the run could not go on at all). */
+  resume: ResumePoint | null;
+}
+
+export type SpecResult = { status: 'completed' } | { status: 'skipped' } | FailedSpec;
+
+export async function runSpec(run: LoopRun, specId: string, from: ResumePoint | null): Promise<SpecResult> {
+  const walk = await openWalk(run, specId, from);
+  if (!walk) return { status: 'skipped' };
+  let vertex = from?.vertex ?? entryVertex(walk.graph.topology);
+  if (!vertex)
+    return failSpec(walk, '(graph)', { failureKind: null, reason: 'The loop has no nodes to run; add nodes with loop_add_node.' });
+  for (;;) {
+    const outcome = await outcomeAt(run, walk, vertex);
+    // A blocker lifted with retry: the node runs again.
+    if (!outcome) continue;
+    const next = await follow(run, walk, vertex, outcome);
+    if (typeof next !== 'string') return next;
+    vertex = next;
+  }
+}
+
+/** The spec's graph and starting tree; null when a person skipped the spec while a failed run's leftovers held it. */
+async function openWalk(run: LoopRun, specId: string, from: ResumePoint | null): Promise<SpecWalk | null> {
+  const start = from ?? (await startingTree(run, specId));
+  if (!start) return null;
+  const graph = await run.activities.bookkeeping('read the graph').loadTopology({ loopId: run.loopId });
+  const { loopId, loopRunId, workflowId, live } = run;
+  const context: RunContext = {
+    loopId,
+    loopRunId,
+    workflowId,
+    specId,
+    specStartHead: start.specStartHead,
+    specCommittedHead: from?.specCommittedHead ?? '',
+    specStartDirty: start.specStartDirty,
+    ...run.sandboxWorkdir,
+  };
+  const rounds = from?.rounds ?? {};
+  live.rounds = rounds;
+  live.vertexStates = Object.fromEntries(graph.topology.vertices.map((vertex) => [vertex.name, 'pending' as const]));
+  const previousRunId = from?.previousRunId ?? null;
+  return { specId, graph, context, rounds, previousRunId, skipNext: from?.strategy === 'skip', visits: new Map() };
+}
+
+/** HEAD and the uncommitted paths a fresh spec starts on; null when a person skipped the spec while a failed run's leftovers held it. */
+async function startingTree(run: LoopRun, specId: string): Promise<Pick<ResumePoint, 'specStartHead' | 'specStartDirty'> | null> {
+  const { loopId, loopRunId, workdir } = run;
+  for (;;) {
+    const start = await run.activities
+      .workdirReads('the workdir at the start of the spec')
+      .inspectSpecStart({ loopId, loopRunId, specId, workdir });
+    if (!start.refusal) return { specStartHead: start.head, specStartDirty: start.dirtyPaths };
+    run.live.blockedReason = start.refusal;
+    if ((await checkpoint(run, null)) === 'skip') return null;
+  }
+}
+
+/** Runs the node at `vertex`, or takes it as passed when a continue skipped it; null when a lifted blocker asks to run it again. */
+async function outcomeAt(run: LoopRun, walk: SpecWalk, vertex: string): Promise<NodeOutcome | null> {
+  run.live.vertex = vertex;
+  run.live.vertexStates[vertex] = 'running';
+  if (walk.skipNext) {
+    walk.skipNext = false;
+    return skipped(walk.previousRunId);
+  }
+  const outcome = await dispatchNode(run, walk, vertex, roundOf(walk.graph.topology, walk.rounds, vertex));
+  run.live.vertexStates[vertex] = outcome.outcome === 'fail' ? 'fail' : 'pass';
+  const lifted = await checkpoint(run, vertex);
+  if (lifted === 'retry') return null;
+  return lifted === 'skip' ? skipped(outcome.nodeRunId) : outcome;
+}
+
+/**
+ * Takes the edge the outcome matches (an agent or check that failed for infrastructure reasons takes
+ * its error edge): the next vertex, or the spec's end when none matches or a loop's budget ran out.
+ */
+async function follow(run: LoopRun, walk: SpecWalk, vertex: string, outcome: NodeOutcome): Promise<string | SpecResult> {
+  run.live.vertexStates[vertex] = outcome.outcome === 'fail' ? 'fail' : 'pass';
+  if (outcome.committedHead) walk.context.specCommittedHead = outcome.committedHead;
+  walk.previousRunId = outcome.nodeRunId;
+  const { topology } = walk.graph;
+  const [step] = isInfraFailure(outcome.failureKind) ? errorSteps(topology, vertex) : nextSteps(topology, vertex, outcome.outcome);
+  if (!step) return outcome.outcome === 'fail' ? failSpec(walk, vertex, outcome) : { status: 'completed' };
+  if (step.type === 'loopback') {
+    const exhausted = await enterRound(run, walk, step.target);
+    if (exhausted) return exhausted;
+  }
+  return step.target;
+}
+
+/** A loopback into `head` starts its next round and makes its body stale; past the head's budget the spec fails. */
+async function enterRound(run: LoopRun, walk: SpecWalk, head: string): Promise<FailedSpec | null> {
+  const entered = enterLoopback(walk.graph.topology, walk.rounds, head);
+  if (entered.kind === 'exhausted') {
+    // A continue gives the exhausted loop a fresh budget.
+    const freshBudget = { ...walk.rounds };
+    delete freshBudget[entered.head];
+    return failSpec(walk, entered.head, { failureKind: 'iteration_limit', reason: entered.reason }, freshBudget);
+  }
+  walk.rounds = entered.rounds;
+  run.live.rounds = entered.rounds;
+  for (const stale of entered.stale) run.live.vertexStates[stale] = 'stale';
+  // A long fix loop outgrows its history inside one spec: start the new round in a fresh run
+  // that resumes the spec here (the topology is read again there, as on any resume).
+  if (workflowInfo().continueAsNewSuggested) await continueRunAsNew(run, resumeAt(walk, head));
+  return null;
+}
+
+function resumeAt(walk: SpecWalk, vertex: string, rounds: Rounds = walk.rounds): ResumePoint {
+  const { specStartHead, specCommittedHead, specStartDirty } = walk.context;
+  const { specId, previousRunId } = walk;
+  return { specId, vertex, rounds, strategy: 'retry', specStartHead, specCommittedHead, specStartDirty, previousRunId };
+}
+
+function failSpec(walk: SpecWalk, at: string, outcome: FailedSpec['outcome'], rounds?: Rounds): FailedSpec {
+  return { status: 'failed', vertex: at, outcome, resume: resumeAt(walk, at, rounds) };
+}
+
+function skipped(nodeRunId: string | null): NodeOutcome {
+  return {
+    nodeRunId: nodeRunId ?? '',
+    outcome: 'pass',
+    failureKind: null,
+    reason: 'skipped by loop_continue',
+    excerpt: '',
+    committedHead: null,
+  };
+}
