@@ -4,23 +4,21 @@ import { Context } from '@temporalio/activity';
 import { DEFAULT_CHECK_TIMEOUT_MINUTES, DEFAULT_HOOK_TIMEOUT_MINUTES } from '../domain/defaults';
 import { hookRunName, isCommandHook, type Hook, type HookEvent } from '../domain/hooks';
 import type { Loop } from '../domain/loop';
-import type { NodeRun } from '../domain/node-run';
 import { redact } from '../graph/redact';
 import { hookVariable, HOOK_PLACEHOLDERS, renderTemplate, toShellScript } from '../graph/templates';
 import { updateLoopRun } from '../store/loop-runs-repository';
 import { getLoop } from '../store/loops-repository';
 import { findNodeRunByKey } from '../store/node-runs-repository';
 import { getSpec } from '../store/specs-repository';
-import { NODE_MAX_ATTEMPTS, type RunHooksInput } from '../contract';
+import type { RunHooksInput } from '../contract';
 import { notifyHuman } from '../notify';
 import { executeAgent } from './agent-node';
 import { executeShell } from './check-node';
 import type { ActivityDeps } from './deps';
 import { recordedExecution, type Execution, type ExecutionResult } from './execution';
-import { nodeFailure } from './failures';
 import { placeholderEnvironment } from './large-values';
 import { workingIn } from './node-scene';
-import { cancelNodeRun, closeNodeRun, failNodeRun, openNodeRun } from './run-record';
+import { closeExecution, failOrRethrow, openNodeRun } from './run-record';
 
 export function eventHookActivities(deps: ActivityDeps) {
   async function runHooks(input: RunHooksInput): Promise<void> {
@@ -67,12 +65,8 @@ export function eventHookActivities(deps: ActivityDeps) {
       adopted,
     });
     const outcome = await execute(hook, execution, input.event).then(
-      (result) => closeHookRun(run, result, execution.renderedInput()),
-      (error: unknown) => {
-        const failure = nodeFailure(error, activity.attempt, NODE_MAX_ATTEMPTS);
-        if (!failure) throw error;
-        return failNodeRun(deps, run, failure);
-      },
+      (result) => closeExecution(deps, run, result, execution.renderedInput()),
+      failOrRethrow(deps, run),
     );
     if (outcome.outcome === 'fail') notifyHuman(`${name} hook failed`, `${loop.name}: ${outcome.reason ?? 'no reason given'}`);
   }
@@ -89,11 +83,6 @@ export function eventHookActivities(deps: ActivityDeps) {
       env: placeholderEnvironment({ home: deps.home, nodeRunId: run.id }, hookValues),
       limitMinutes: hook.timeout_minutes ?? DEFAULT_CHECK_TIMEOUT_MINUTES,
     });
-  }
-
-  async function closeHookRun(run: NodeRun, result: ExecutionResult, input: string) {
-    if (result.cancelled) await cancelNodeRun(deps, run, { input, stdout: result.stdout, stderr: result.stderr });
-    return closeNodeRun(deps, run, { ...result, input, headAfter: null, committedHead: null });
   }
 
   return {

@@ -6,7 +6,7 @@ import { evaluateGate, routeLabel } from '../graph/outcomes';
 import { headMoveVerdict } from '../graph/verdicts';
 import { getNodeRun } from '../store/node-runs-repository';
 import type { NodeRun } from '../domain/node-run';
-import { NODE_MAX_ATTEMPTS, type JoinQuorumInput, type NodeOutcome, type RunNodeInput } from '../contract';
+import type { JoinQuorumInput, NodeOutcome, RunNodeInput } from '../contract';
 import { dirtyPaths, readHead } from '../git/workdir';
 import type { ProcessRecord } from '../process/supervision';
 import { executeAgent } from './agent-node';
@@ -15,24 +15,9 @@ import type { ActivityDeps } from './deps';
 import { recordedExecution } from './execution';
 import { loadScene, templateValues, type NodeScene } from './node-scene';
 import { buildQuorum } from './quorum';
-import { nodeFailure } from './failures';
-import { cancelNodeRun, closeNodeRun, failNodeRun, openNodeRun, subjectOf } from './run-record';
+import { closeExecution, closeNodeRun, failOrRethrow, openNodeRun, subjectOf } from './run-record';
 
 export function nodeActivities(deps: ActivityDeps) {
-  /**
-   * A deterministic error, or a transient one on the last attempt, fails the node with the reason
-   * instead of reaching Temporal's retries: nothing is retried forever or silently.
-   */
-  async function guarded(run: NodeRun, work: () => Promise<NodeOutcome>): Promise<NodeOutcome> {
-    try {
-      return await work();
-    } catch (error) {
-      const failure = nodeFailure(error, Context.current().info.attempt, NODE_MAX_ATTEMPTS);
-      if (!failure) throw error;
-      return failNodeRun(deps, run, failure);
-    }
-  }
-
   async function runNode(input: RunNodeInput): Promise<NodeOutcome> {
     const scene = await loadScene(deps, input);
     const headBefore = await readHead(scene.loop.workdir);
@@ -42,7 +27,9 @@ export function nodeActivities(deps: ActivityDeps) {
       headBefore,
     });
     // An adopted process may have moved HEAD already: judge it from where its attempt began.
-    return guarded(run, () => executeProcess(scene, run, input, adopted ? (run.head_before ?? headBefore) : headBefore, adopted));
+    return executeProcess(scene, run, input, adopted ? (run.head_before ?? headBefore) : headBefore, adopted).catch(
+      failOrRethrow(deps, run),
+    );
   }
 
   async function executeProcess(
@@ -60,27 +47,22 @@ export function nodeActivities(deps: ActivityDeps) {
       adopted,
     });
     const result = scene.node.kind === 'check' ? await executeCheck(deps, execution) : await executeAgent(deps, execution);
-    const renderedInput = execution.renderedInput();
-    if (result.cancelled) await cancelNodeRun(deps, run, { input: renderedInput, stdout: result.stdout, stderr: result.stderr });
-    const [headAfter, dirtyAfter] = await Promise.all([readHead(scene.loop.workdir), dirtyPaths(scene.loop.workdir)]);
-    const head = headMoveVerdict({
-      subject: `Node '${scene.node.name}'`,
-      hasCommitRights: scene.node.config.commit_rights === true,
-      enforced: input.judgeCommitRights,
-      before: headBefore,
-      after: headAfter,
-    });
-    const verdict = head.violation ?? result.verdict;
-    return closeNodeRun(deps, run, {
-      verdict,
-      input: renderedInput,
-      stdout: head.violation ? `${result.stdout}\n[canopy] ${head.violation.reason}\n` : result.stdout,
-      stderr: result.stderr,
-      exitCode: result.exitCode,
-      headAfter,
-      committedHead: head.committedHead,
-      unreported: result.unreported,
-      dirtyPaths: dirtyAfter,
+    return closeExecution(deps, run, result, execution.renderedInput(), async () => {
+      const [headAfter, dirtyAfter] = await Promise.all([readHead(scene.loop.workdir), dirtyPaths(scene.loop.workdir)]);
+      const head = headMoveVerdict({
+        subject: `Node '${scene.node.name}'`,
+        hasCommitRights: scene.node.config.commit_rights === true,
+        enforced: input.judgeCommitRights,
+        before: headBefore,
+        after: headAfter,
+      });
+      return {
+        verdict: head.violation ?? result.verdict,
+        stdout: head.violation ? `${result.stdout}\n[canopy] ${head.violation.reason}\n` : result.stdout,
+        headAfter,
+        committedHead: head.committedHead,
+        dirtyPaths: dirtyAfter,
+      };
     });
   }
 
@@ -88,22 +70,24 @@ export function nodeActivities(deps: ActivityDeps) {
   async function evaluateNode(input: RunNodeInput): Promise<NodeOutcome> {
     const scene = await loadScene(deps, input);
     const { run } = await openNodeRun(deps, subjectOf(scene), { ...input, infraAttempt: Context.current().info.attempt });
-    return guarded(run, async () => {
-      const upstream = scene.previous ? outputText(scene.previous) : '';
-      const verdict =
-        scene.node.kind === 'gate'
-          ? evaluateGate(GateConfig.parse(scene.node.config), upstream)
-          : routed(RouterConfig.parse(scene.node.config), upstream);
-      return closeNodeRun(deps, run, {
-        verdict: { outcome: verdict.outcome, failureKind: verdict.outcome === 'fail' ? 'gate' : null, reason: verdict.reason },
-        input: scene.previous ? `output of '${scene.previous.node_name}'` : '(no upstream output)',
-        stdout: upstream,
-        stderr: '',
-        exitCode: null,
-        headAfter: null,
-        committedHead: null,
-        unreported: false,
-      });
+    return judgeUpstream(scene, run).catch(failOrRethrow(deps, run));
+  }
+
+  async function judgeUpstream(scene: NodeScene, run: NodeRun): Promise<NodeOutcome> {
+    const upstream = scene.previous ? outputText(scene.previous) : '';
+    const verdict =
+      scene.node.kind === 'gate'
+        ? evaluateGate(GateConfig.parse(scene.node.config), upstream)
+        : routed(RouterConfig.parse(scene.node.config), upstream);
+    return closeNodeRun(deps, run, {
+      verdict: { outcome: verdict.outcome, failureKind: verdict.outcome === 'fail' ? 'gate' : null, reason: verdict.reason },
+      input: scene.previous ? `output of '${scene.previous.node_name}'` : '(no upstream output)',
+      stdout: upstream,
+      stderr: '',
+      exitCode: null,
+      headAfter: null,
+      committedHead: null,
+      unreported: false,
     });
   }
 
@@ -115,7 +99,7 @@ export function nodeActivities(deps: ActivityDeps) {
       infraAttempt: Context.current().info.attempt,
       headBefore: input.headBefore || null,
     });
-    return guarded(run, () => consolidate(scene, run, input));
+    return consolidate(scene, run, input).catch(failOrRethrow(deps, run));
   }
 
   async function consolidate(scene: NodeScene, run: NodeRun, input: JoinQuorumInput): Promise<NodeOutcome> {

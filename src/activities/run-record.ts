@@ -1,16 +1,18 @@
 // The node-run record of one execution: opened once, reused by infra retries, closed with the outcome.
-import { CancelledFailure } from '@temporalio/activity';
+import { CancelledFailure, Context } from '@temporalio/activity';
 import type { NodeRun } from '../domain/node-run';
 import { excerpt, outputText } from '../graph/feedback';
 import { redact } from '../graph/redact';
 import type { FailureKind } from '../domain/node-run';
 import type { HookEvent } from '../domain/hooks';
 import { findNodeRunByKey, insertNodeRun, updateNodeRun, type NodeRunChanges } from '../store/node-runs-repository';
-import type { NodeOutcome } from '../contract';
+import { NODE_MAX_ATTEMPTS, type NodeOutcome } from '../contract';
 import { killProcessGroup } from '../process/process-group';
 import { removeRunDirectory, runDirectoryPath } from '../process/run-directory';
 import { findEarlierProcess, type ProcessRecord } from '../process/supervision';
 import type { ActivityDeps } from './deps';
+import type { ExecutionResult } from './execution';
+import { nodeFailure } from './failures';
 import type { NodeScene } from './node-scene';
 
 export interface OpenRunInput {
@@ -178,6 +180,35 @@ export async function cancelNodeRun(
 ): Promise<never> {
   await updateNodeRun(deps.db, run.id, { status: 'cancelled', ...end, pgid: null, ended_at: new Date().toISOString() });
   throw new CancelledFailure(`Run ${run.node_name} cancelled; its process group was killed.`);
+}
+
+/**
+ * Ends the run of a process's execution: a cancelled one is recorded as cancelled and the
+ * cancellation passed on; any other is closed with its result, amended by what `after` reads once
+ * the process has ended uncancelled (HEAD, the tree, a verdict of its own).
+ */
+export async function closeExecution(
+  deps: ActivityDeps,
+  run: NodeRun,
+  result: ExecutionResult,
+  input: string,
+  after: () => Promise<Partial<RunEnd>> = () => Promise.resolve({}),
+): Promise<NodeOutcome> {
+  if (result.cancelled) await cancelNodeRun(deps, run, { input, stdout: result.stdout, stderr: result.stderr });
+  return closeNodeRun(deps, run, { ...result, input, headAfter: null, committedHead: null, ...(await after()) });
+}
+
+/**
+ * How a node run's work ends when it throws: a deterministic error, or a transient one on the last
+ * attempt, fails the run with the reason instead of reaching Temporal's retries, so nothing is
+ * retried forever or silently; any other error is rethrown for the next attempt.
+ */
+export function failOrRethrow(deps: ActivityDeps, run: NodeRun): (error: unknown) => Promise<NodeOutcome> {
+  return (error) => {
+    const failure = nodeFailure(error, Context.current().info.attempt, NODE_MAX_ATTEMPTS);
+    if (!failure) throw error;
+    return failNodeRun(deps, run, failure);
+  };
 }
 
 /** Ends the run as a node failure that no retry could have avoided (or that retries did not). */
