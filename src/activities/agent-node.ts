@@ -12,11 +12,11 @@ import { agentVerdict, type Verdict } from '../graph/verdicts';
 import { hashRunToken, newRunToken } from '../run-token';
 import { getNodeRun, updateNodeRun } from '../store/node-runs-repository';
 import type { GroupRunResult } from '../process/process-group';
-import { openRunDirectory, removeRunDirectory, writeRunFile } from '../process/run-directory';
-import { adoptSupervised, startSupervised, type SupervisionOptions } from '../process/supervision';
+import { writeRunFile } from '../process/run-directory';
+import { startSupervised, type SupervisionOptions } from '../process/supervision';
 import { writeCanopyShim } from './canopy-shim';
 import type { ActivityDeps } from './deps';
-import { supervisionOf, type Execution, type ExecutionResult } from './execution';
+import { superviseInRunDirectory, type Execution, type ExecutionResult } from './execution';
 import { agentPrompt } from './large-values';
 
 const TOKEN_ENV = 'CANOPY_RUN_TOKEN';
@@ -40,12 +40,9 @@ export async function executeAgent(deps: ActivityDeps, execution: Execution): Pr
   const ownLimit = config.timeout_minutes ?? DEFAULT_AGENT_TIMEOUT_MINUTES;
   const straggler = execution.stragglerMinutes !== null && execution.stragglerMinutes < ownLimit;
   const limitMinutes = straggler ? execution.stragglerMinutes! : ownLimit;
-  const runDir = openRunDirectory(deps.home, run.id);
-  try {
-    const supervision = supervisionOf(execution, runDir, limitMinutes);
-    const result = execution.adopted
-      ? await adoptSupervised(execution.adopted, supervision)
-      : await startAgent(deps, { execution, platform, model: config.model ?? platform.settings.model, prompt, supervision });
+  const model = config.model ?? platform.settings.model;
+  const start = (supervision: SupervisionOptions) => startAgent(deps, { execution, platform, model, prompt, supervision });
+  return superviseInRunDirectory(deps, execution, limitMinutes, start, async (result) => {
     const reading = platform.adapter.read(result.stdout, result.stderr);
     const stdout = reading.finalMessage ?? result.stdout;
     const reported = await getNodeRun(deps.db, run.id);
@@ -59,9 +56,7 @@ export async function executeAgent(deps: ActivityDeps, execution: Execution): Pr
     else verdict = outageVerdict(verdict, platform.adapter.outage(result.stdout, result.stderr));
     await recordUsage(deps, run.id, reading);
     return { ...result, stdout, verdict, unreported: report === null };
-  } finally {
-    removeRunDirectory(deps.home, run.id);
-  }
+  });
 }
 
 interface AgentStart {

@@ -3,10 +3,9 @@ import { DEFAULT_CHECK_TIMEOUT_MINUTES } from '../domain/defaults';
 import { CheckConfig } from '../domain/node';
 import { renderTemplate, toShellScript } from '../graph/templates';
 import { checkVerdict } from '../graph/verdicts';
-import { openRunDirectory, removeRunDirectory } from '../process/run-directory';
-import { adoptSupervised, startSupervised } from '../process/supervision';
+import { startSupervised } from '../process/supervision';
 import type { ActivityDeps } from './deps';
-import { supervisionOf, type Execution, type ExecutionResult } from './execution';
+import { superviseInRunDirectory, type Execution, type ExecutionResult } from './execution';
 import { placeholderEnvironment } from './large-values';
 
 export async function executeCheck(deps: ActivityDeps, execution: Execution): Promise<ExecutionResult> {
@@ -25,19 +24,17 @@ export async function executeShell(
   execution: Execution,
   { script, env, limitMinutes }: { script: string; env: Record<string, string>; limitMinutes: number },
 ): Promise<ExecutionResult> {
-  const runDir = openRunDirectory(deps.home, execution.run.id);
-  try {
-    const supervision = supervisionOf(execution, runDir, limitMinutes);
-    const result = execution.adopted
-      ? await adoptSupervised(execution.adopted, supervision)
-      : await startSupervised('bash', ['-c', script], {
-          ...supervision,
-          cwd: execution.scene.loop.workdir,
-          env: { ...process.env, ...env },
-          onSpawn: execution.recordProcessGroup,
-        });
-    return { ...result, verdict: checkVerdict({ ...result, limitMinutes, straggler: false }), unreported: false };
-  } finally {
-    removeRunDirectory(deps.home, execution.run.id);
-  }
+  return superviseInRunDirectory(
+    deps,
+    execution,
+    limitMinutes,
+    (supervision) =>
+      startSupervised('bash', ['-c', script], {
+        ...supervision,
+        cwd: execution.scene.loop.workdir,
+        env: { ...process.env, ...env },
+        onSpawn: execution.recordProcessGroup,
+      }),
+    (result) => ({ ...result, verdict: checkVerdict({ ...result, limitMinutes, straggler: false }), unreported: false }),
+  );
 }

@@ -3,7 +3,9 @@ import { Context } from '@temporalio/activity';
 import type { NodeRun } from '../domain/node-run';
 import type { Verdict } from '../graph/verdicts';
 import { updateNodeRun } from '../store/node-runs-repository';
-import type { ProcessRecord, SupervisionOptions } from '../process/supervision';
+import type { GroupRunResult } from '../process/process-group';
+import { openRunDirectory, removeRunDirectory } from '../process/run-directory';
+import { adoptSupervised, type ProcessRecord, type SupervisionOptions } from '../process/supervision';
 import type { ActivityDeps } from './deps';
 import type { NodeScene } from './node-scene';
 
@@ -53,11 +55,33 @@ export function recordedExecution(
 }
 
 /**
+ * Runs an execution's process under its supervisor in the run's private directory: it follows the
+ * process an earlier attempt left when there is one, else starts it with `start`. `judge` reads the
+ * result before the directory is removed, which it is however the execution ends.
+ */
+export async function superviseInRunDirectory<T>(
+  deps: ActivityDeps,
+  execution: Execution,
+  limitMinutes: number,
+  start: (supervision: SupervisionOptions) => Promise<GroupRunResult>,
+  judge: (result: GroupRunResult) => T | Promise<T>,
+): Promise<T> {
+  const runDir = openRunDirectory(deps.home, execution.run.id);
+  try {
+    const supervision = supervisionOf(execution, runDir, limitMinutes);
+    const result = execution.adopted ? await adoptSupervised(execution.adopted, supervision) : await start(supervision);
+    return await judge(result);
+  } finally {
+    removeRunDirectory(deps.home, execution.run.id);
+  }
+}
+
+/**
  * How an execution's process is watched: within its limit, killed when its activity is cancelled,
  * heartbeating while it runs. The activity is taken here, in its own async context: the
  * supervision's timers fire outside it.
  */
-export function supervisionOf(execution: Execution, runDir: string, limitMinutes: number): SupervisionOptions {
+function supervisionOf(execution: Execution, runDir: string, limitMinutes: number): SupervisionOptions {
   const activity = Context.current();
   return {
     runDir,
