@@ -2,7 +2,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { DEFAULT_INFRA_RETRIES, DEFAULT_MAX_ITERATIONS, DEFAULT_SPEC_ATTEMPT_LIMIT } from '../domain/loop';
 import type { HookEvent } from '../domain/hooks';
-import type { Loop, LoopStatus } from '../domain/loop';
+import type { Loop } from '../domain/loop';
 import { memberLabel } from '../graph/ensemble-names';
 import { designFromStored } from '../graph/stored-graph';
 import { buildTopology } from '../graph/topology';
@@ -12,13 +12,30 @@ import { getLoop, setLoopStatus } from '../store/loops-repository';
 import { endRunningNodeRuns } from '../store/node-runs-repository';
 import { getQueue } from '../store/queues-repository';
 import { getSpec, nextPendingSpec, recordSpecFailure, updateSpec } from '../store/specs-repository';
-import type { ClaimedSpec, EnsembleRuntime, FinishLoopRunInput, HookPresence, SpecTopology } from '../contract';
+import type {
+  BeginLoopRunInput,
+  BegunLoopRun,
+  ClaimedSpec,
+  ClaimNextSpecInput,
+  EnsembleRuntime,
+  FinishLoopRunInput,
+  FinishSpecInput,
+  HookPresence,
+  LoopActivities,
+  SetLoopStatusInput,
+  SpecTopology,
+} from '../contract';
 import { readHead } from '../git/workdir';
 import { notifyHuman } from '../notify';
 import { killProcessGroups } from '../process/process-group';
 import type { ActivityDeps } from './deps';
 
-export function bookkeepingActivities(deps: ActivityDeps) {
+type Bookkeeping = Pick<
+  LoopActivities,
+  'beginLoopRun' | 'claimNextSpec' | 'loadTopology' | 'readHead' | 'finishSpec' | 'setLoopStatus' | 'finishLoopRun'
+>;
+
+export function bookkeepingActivities(deps: ActivityDeps): Bookkeeping {
   const { db } = deps;
 
   async function requireLoop(loopId: string) {
@@ -28,7 +45,7 @@ export function bookkeepingActivities(deps: ActivityDeps) {
   }
 
   return {
-    async beginLoopRun(input: { loopId: string; queueId: string | null; workflowId: string; loopRunId: string | null }) {
+    async beginLoopRun(input: BeginLoopRunInput): Promise<BegunLoopRun> {
       const loop = await requireLoop(input.loopId);
       await setLoopStatus(db, loop.id, 'running');
       const loopRunId =
@@ -36,11 +53,7 @@ export function bookkeepingActivities(deps: ActivityDeps) {
       return { loopRunId, workdir: loop.workdir, host: loop.host };
     },
 
-    async claimNextSpec(input: {
-      loopId: string;
-      queueId: string | null;
-      resumeSpecId: string | null;
-    }): Promise<ClaimedSpec | null> {
+    async claimNextSpec(input: ClaimNextSpecInput): Promise<ClaimedSpec | null> {
       const spec = input.resumeSpecId
         ? await getSpec(db, input.resumeSpecId)
         : input.queueId
@@ -55,7 +68,7 @@ export function bookkeepingActivities(deps: ActivityDeps) {
       return input.resumeSpecId && spec.status === 'pending' ? { ...claimed, startsOver: true } : claimed;
     },
 
-    async loadTopology(input: { loopId: string }): Promise<SpecTopology> {
+    async loadTopology(input): Promise<SpecTopology> {
       const loop = await requireLoop(input.loopId);
       const graph = await getGraph(db, loop.id);
       const topology = buildTopology(designFromStored(graph), loop.settings.max_iterations ?? DEFAULT_MAX_ITERATIONS);
@@ -81,17 +94,17 @@ export function bookkeepingActivities(deps: ActivityDeps) {
       return { topology, ensembles, commitRightsEnforced, infraRetries: loop.settings.infra_retries ?? DEFAULT_INFRA_RETRIES };
     },
 
-    async readHead(input: { workdir: string }) {
+    async readHead(input) {
       return readHead(input.workdir);
     },
 
-    async finishSpec(input: { loopId: string; specId: string; status: 'completed' | 'failed' | 'skipped' }): Promise<HookPresence> {
+    async finishSpec(input: FinishSpecInput): Promise<HookPresence> {
       if (input.status === 'failed') await recordSpecFailure(db, input.specId);
       else await updateSpec(db, input.specId, { status: input.status });
       return { hasHooks: input.status === 'completed' && hasHooks(await getLoop(db, input.loopId), 'on_spec_completed') };
     },
 
-    async setLoopStatus(input: { loopId: string; status: LoopStatus }): Promise<HookPresence> {
+    async setLoopStatus(input: SetLoopStatusInput): Promise<HookPresence> {
       const loop = await setLoopStatus(db, input.loopId, input.status);
       return { hasHooks: input.status === 'blocked' && hasHooks(loop, 'on_blocked') };
     },

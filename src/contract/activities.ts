@@ -78,6 +78,39 @@ export interface RecordCutMembersInput extends RunContext {
   members: { nodeName: string; runKey: string }[];
 }
 
+export interface BeginLoopRunInput {
+  loopId: string;
+  queueId: string | null;
+  workflowId: string;
+  /** The run's record, carried across continue-as-new; null records a new run. */
+  loopRunId: string | null;
+}
+
+export interface BegunLoopRun {
+  loopRunId: string;
+  workdir: string;
+  /** The host the workdir is on; null for a loop made before hosts. */
+  host: string | null;
+}
+
+export interface ClaimNextSpecInput {
+  loopId: string;
+  queueId: string | null;
+  /** The resume point's spec, claimed instead of the next pending one. */
+  resumeSpecId: string | null;
+}
+
+export interface FinishSpecInput {
+  loopId: string;
+  specId: string;
+  status: 'completed' | 'failed' | 'skipped';
+}
+
+export interface SetLoopStatusInput {
+  loopId: string;
+  status: LoopStatus;
+}
+
 export interface FinishLoopRunInput {
   loopId: string;
   loopRunId: string;
@@ -159,17 +192,8 @@ export interface OpenedSandbox {
 }
 
 export interface LoopActivities {
-  beginLoopRun(input: { loopId: string; queueId: string | null; workflowId: string; loopRunId: string | null }): Promise<{
-    loopRunId: string;
-    workdir: string;
-    /** The host the workdir is on; null for a loop made before hosts. */
-    host: string | null;
-  }>;
-  claimNextSpec(input: {
-    loopId: string;
-    queueId: string | null;
-    resumeSpecId: string | null;
-  }): Promise<ClaimedSpec | null>;
+  beginLoopRun(input: BeginLoopRunInput): Promise<BegunLoopRun>;
+  claimNextSpec(input: ClaimNextSpecInput): Promise<ClaimedSpec | null>;
   loadTopology(input: { loopId: string }): Promise<SpecTopology>;
   readHead(input: { workdir: string }): Promise<string>;
   /** HEAD and the uncommitted paths at a spec's start, refusing a tree a failed run left dirty unless the loop allows it. */
@@ -182,9 +206,9 @@ export interface LoopActivities {
   /** Records each cut member's node run as failed with quorum_met; returns their ids, in the order given. */
   recordCutMembers(input: RecordCutMembersInput): Promise<string[]>;
   /** A failed spec also counts the run it failed in; a completed one says whether on_spec_completed has hooks. */
-  finishSpec(input: { loopId: string; specId: string; status: 'completed' | 'failed' | 'skipped' }): Promise<HookPresence>;
+  finishSpec(input: FinishSpecInput): Promise<HookPresence>;
   /** Entering blocked says whether on_blocked has hooks. */
-  setLoopStatus(input: { loopId: string; status: LoopStatus }): Promise<HookPresence>;
+  setLoopStatus(input: SetLoopStatusInput): Promise<HookPresence>;
   /** Says whether the run's end has hooks: on_completed or on_failed. */
   finishLoopRun(input: FinishLoopRunInput): Promise<HookPresence>;
   /** Runs each hook the loop has for the event, once, in order. */
