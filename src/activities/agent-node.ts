@@ -1,7 +1,7 @@
 // Agent nodes: render the prompt, ask the platform's adapter how to run its CLI for this run, spawn it
 // in its own process group, then let the adapter read its output, usage and limits. CLI-agnostic.
 import path from 'node:path';
-import { loadPlatforms, type Platform } from '../agents';
+import { loadPlatforms, platformModel, type Platform } from '../agents';
 import { agentEnvironment } from '../agents/environment';
 import { resumeAfterReset } from '../agents/reset-time';
 import type { AgentReading, QuotaHit } from '../agents/types';
@@ -40,7 +40,7 @@ export async function executeAgent(deps: ActivityDeps, execution: Execution): Pr
   const ownLimit = config.timeout_minutes ?? DEFAULT_AGENT_TIMEOUT_MINUTES;
   const straggler = execution.stragglerMinutes !== null && execution.stragglerMinutes < ownLimit;
   const limitMinutes = straggler ? execution.stragglerMinutes! : ownLimit;
-  const model = config.model ?? platform.settings.model;
+  const model = platformModel(platform, config.model);
   const start = (supervision: SupervisionOptions) => startAgent(deps, { execution, platform, model, prompt, supervision });
   return superviseInRunDirectory(deps, execution, limitMinutes, start, async (result) => {
     const reading = platform.adapter.read(result.stdout, result.stderr);

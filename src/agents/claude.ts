@@ -11,7 +11,6 @@ export const claude: AgentAdapter = {
   binary: 'claude',
   invocation(run: AgentRun, settings: PlatformSettings): AgentInvocation {
     const mcp = { mcpServers: { canopy: { type: 'http', url: run.mcpUrl, headers: { Authorization: `Bearer \${${run.tokenEnv}}` } } } };
-    const model = run.model ?? settings.model;
     return {
       command: settings.command ?? 'claude',
       args: [
@@ -21,7 +20,7 @@ export const claude: AgentAdapter = {
         '--dangerously-skip-permissions',
         '--mcp-config',
         `${run.runDir}/${MCP_CONFIG}`,
-        ...(model ? ['--model', model] : []),
+        ...(run.model ? ['--model', run.model] : []),
         ...settings.args,
         '--',
         run.prompt,

@@ -8,7 +8,6 @@ import type { AgentAdapter, AgentInvocation, AgentRun, PlatformSettings, QuotaHi
 export const codex: AgentAdapter = {
   binary: 'codex',
   invocation(run: AgentRun, settings: PlatformSettings): AgentInvocation {
-    const model = run.model ?? settings.model;
     const overrides = [
       `mcp_servers.canopy.url=${JSON.stringify(run.mcpUrl)}`,
       `mcp_servers.canopy.bearer_token_env_var=${JSON.stringify(run.tokenEnv)}`,
@@ -25,7 +24,7 @@ export const codex: AgentAdapter = {
         '--skip-git-repo-check',
         '--dangerously-bypass-approvals-and-sandbox',
         ...overrides.flatMap((override) => ['-c', override]),
-        ...(model ? ['--model', model] : []),
+        ...(run.model ? ['--model', run.model] : []),
         ...settings.args,
         '--',
         run.prompt,

@@ -1,6 +1,6 @@
 // Any agent CLI given by argv in config.json: a template whose placeholders canopy fills for the run.
 // An inner array is a group dropped whole when one of its placeholders has no value (e.g. no model).
-import type { AgentAdapter, AgentInvocation, AgentRun, PlatformSettings } from './types';
+import type { AgentAdapter, AgentInvocation, AgentRun } from './types';
 
 export type ArgvEntry = string | string[];
 
@@ -17,10 +17,10 @@ export function commandAdapter(argv: ArgvEntry[]): AgentAdapter {
   const wantsMcpConfig = argv.flat().some((entry) => placeholdersOf(entry).includes('mcp_config'));
   return {
     binary: typeof argv[0] === 'string' ? argv[0] : argv[0][0],
-    invocation(run: AgentRun, settings: PlatformSettings): AgentInvocation {
+    invocation(run: AgentRun): AgentInvocation {
       const values: Record<string, string> = {
         prompt: run.prompt,
-        model: run.model ?? settings.model ?? '',
+        model: run.model ?? '',
         workdir: run.workdir,
         mcp_url: run.mcpUrl,
         run_token_env: run.tokenEnv,

@@ -11,7 +11,6 @@ const SETTINGS = 'gemini-settings.json';
 export const gemini: AgentAdapter = {
   binary: 'gemini',
   invocation(run: AgentRun, settings: PlatformSettings): AgentInvocation {
-    const model = run.model ?? settings.model;
     const file = { mcpServers: { canopy: { httpUrl: run.mcpUrl, headers: { Authorization: `Bearer $${run.tokenEnv}` } } } };
     return {
       command: settings.command ?? 'gemini',
@@ -21,7 +20,7 @@ export const gemini: AgentAdapter = {
         '--yolo',
         '--output-format',
         'json',
-        ...(model ? ['--model', model] : []),
+        ...(run.model ? ['--model', run.model] : []),
         ...settings.args,
         `--prompt=${run.prompt}`,
       ],

@@ -38,6 +38,11 @@ export function loadPlatforms(home: string): Record<string, Platform> {
   );
 }
 
+/** The model a platform runs for a node: the node's, else the platform's default from config.json; null leaves it to the CLI. */
+export function platformModel(platform: Platform, nodeModel: string | null | undefined): string | null {
+  return nodeModel ?? platform.settings.model;
+}
+
 /** The binary a platform runs, as found on PATH or given as a path. */
 export function platformBinary(platform: Platform): string {
   return platform.settings.command ?? platform.adapter.binary;

@@ -7,13 +7,12 @@ import type { AgentAdapter, AgentInvocation, AgentRun, PlatformSettings } from '
 export const opencode: AgentAdapter = {
   binary: 'opencode',
   invocation(run: AgentRun, settings: PlatformSettings): AgentInvocation {
-    const model = run.model ?? settings.model;
     const given = settings.env.OPENCODE_CONFIG_CONTENT ? (JSON.parse(settings.env.OPENCODE_CONFIG_CONTENT) as Record<string, unknown>) : {};
     const canopy = { type: 'remote', url: run.mcpUrl, headers: { Authorization: `Bearer {env:${run.tokenEnv}}` }, oauth: false };
     const content = { ...given, mcp: { ...(given.mcp ?? {}), canopy } };
     return {
       command: settings.command ?? 'opencode',
-      args: ['run', '--format', 'json', '--auto', ...(model ? ['--model', model] : []), ...settings.args, '--', run.prompt],
+      args: ['run', '--format', 'json', '--auto', ...(run.model ? ['--model', run.model] : []), ...settings.args, '--', run.prompt],
       env: { OPENCODE_CONFIG_CONTENT: JSON.stringify(content) },
       files: {},
     };

@@ -3,6 +3,7 @@
 /** One run as the adapter sees it: everything it may put into argv, env and the run's private files. */
 export interface AgentRun {
   prompt: string;
+  /** The model to run, the platform's default already applied (`platformModel`); null leaves it to the CLI. */
   model: string | null;
   workdir: string;
   /** The run's private directory (mode 0700); files the adapter asks for are written here and removed with it. */
@@ -22,7 +23,7 @@ export interface PlatformSettings {
   /** Extra arguments, placed before the prompt. */
   args: string[];
   env: Record<string, string>;
-  /** The model used when a node names none. */
+  /** The model used when a node names none, applied by `platformModel` before the adapter sees the run. */
   model: string | null;
 }
 

@@ -1,7 +1,7 @@
 // A real probe of agent platforms: run each CLI once, headless, with a tiny prompt, and say whether it
 // answered, is not installed, is misconfigured (with the CLI's own error line) or timed out.
 import { randomBytes } from 'node:crypto';
-import { loadPlatforms, locateCommand, platformBinary, type Platform } from '../agents';
+import { loadPlatforms, locateCommand, platformBinary, platformModel, type Platform } from '../agents';
 import { lastJsonDocument } from '../agents/json-lines';
 import { agentEnvironment } from '../agents/environment';
 import { runInProcessGroup } from '../process/process-group';
@@ -40,7 +40,7 @@ async function probePlatform(home: string, platform: Platform, timeoutMs: number
     const invocation = platform.adapter.invocation(
       {
         prompt: PROBE_PROMPT,
-        model: null,
+        model: platformModel(platform, null),
         workdir: runDir,
         runDir,
         mcpUrl: NO_CALLBACK_URL,

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { loadPlatforms } from '../../src/agents';
+import { loadPlatforms, platformModel } from '../../src/agents';
 import type { AgentRun } from '../../src/agents/types';
 import { tempDir } from '../helpers/store';
 
@@ -26,7 +26,7 @@ const RUN: AgentRun = {
 
 function invocationOf(home: string, name: string, run: Partial<AgentRun> = {}) {
   const platform = loadPlatforms(home)[name];
-  return platform.adapter.invocation({ ...RUN, ...run }, platform.settings);
+  return platform.adapter.invocation({ ...RUN, ...run, model: platformModel(platform, run.model) }, platform.settings);
 }
 
 describe('agent platform configuration', () => {
