@@ -1,6 +1,7 @@
 // Claude Code (`@anthropic-ai/claude-code`): `claude -p` headless, JSON result on stdout, canopy's MCP
 // server from a per-run --mcp-config file whose header names the token variable (claude expands it).
 import { lastJsonDocument, numberOrNull } from './json-lines';
+import { mcpConfigFile } from './mcp-config';
 import { firstMatch } from './outage';
 import { datedClockTime, nextClockTime, resetTimeOf } from './reset-time';
 import type { AgentAdapter, AgentInvocation, AgentRun, PlatformSettings, QuotaHit } from './types';
@@ -10,7 +11,6 @@ const MCP_CONFIG = 'claude-mcp.json';
 export const claude: AgentAdapter = {
   binary: 'claude',
   invocation(run: AgentRun, settings: PlatformSettings): AgentInvocation {
-    const mcp = { mcpServers: { canopy: { type: 'http', url: run.mcpUrl, headers: { Authorization: `Bearer \${${run.tokenEnv}}` } } } };
     return {
       command: settings.command ?? 'claude',
       args: [
@@ -27,7 +27,7 @@ export const claude: AgentAdapter = {
       ],
       // As root claude refuses --dangerously-skip-permissions unless told it runs in a sandbox.
       env: run.asRoot ? { IS_SANDBOX: '1' } : {},
-      files: { [MCP_CONFIG]: JSON.stringify(mcp) },
+      files: { [MCP_CONFIG]: mcpConfigFile(run) },
     };
   },
   read(stdout) {

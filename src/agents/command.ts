@@ -1,12 +1,13 @@
 // Any agent CLI given by argv in config.json: a template whose placeholders canopy fills for the run.
 // An inner array is a group dropped whole when one of its placeholders has no value (e.g. no model).
+import { mcpConfigFile } from './mcp-config';
 import type { AgentAdapter, AgentInvocation, AgentRun } from './types';
 
 export type ArgvEntry = string | string[];
 
 export const ARGV_PLACEHOLDERS = ['prompt', 'model', 'workdir', 'mcp_url', 'run_token_env', 'mcp_config'] as const;
 const PLACEHOLDER = /\{\{\s*(\w+)\s*\}\}/g;
-/** Written only when the template asks for {{mcp_config}}: the MCP client config most CLIs read (claude's format). */
+/** Written only when the template asks for {{mcp_config}}. */
 const MCP_CONFIG = 'mcp-config.json';
 
 export function placeholdersOf(text: string): string[] {
@@ -27,8 +28,7 @@ export function commandAdapter(argv: ArgvEntry[]): AgentAdapter {
         mcp_config: wantsMcpConfig ? `${run.runDir}/${MCP_CONFIG}` : '',
       };
       const [command, ...args] = renderArgv(argv, values);
-      const mcp = { mcpServers: { canopy: { type: 'http', url: run.mcpUrl, headers: { Authorization: `Bearer \${${run.tokenEnv}}` } } } };
-      return { command, args, env: {}, files: wantsMcpConfig ? { [MCP_CONFIG]: JSON.stringify(mcp) } : {} };
+      return { command, args, env: {}, files: wantsMcpConfig ? { [MCP_CONFIG]: mcpConfigFile(run) } : {} };
     },
     read: () => ({ finalMessage: null, usage: null, model: null }),
     quota: () => null,
