@@ -1,9 +1,10 @@
 // The versioning of the loop-run workflow. canopy 0.2.0 is its baseline: no branches. Every later
 // change to workflow code that open runs may replay goes behind `patched(PATCHES.<name>)`, the
 // newest id last, so runs started before it replay on the path they took; the histories recorded
-// with each patch stay in test/fixtures/histories/<id>/ beside the baseline's. One minor release
-// after a patch ships it becomes `deprecatePatch()`; the release after removes it, its older eras,
-// and moves REPLAYS_FROM up. See docs/contributing.md.
+// with each patch stay in test/fixtures/histories/<id>/ beside the older eras. One minor release
+// after a patch ships it becomes `deprecatePatch()` (the eras from before it go, REPLAYS_FROM moves
+// up to the release that shipped it); the release after removes the call (REPLAYS_FROM moves up to
+// the deprecating release). See docs/contributing.md.
 export const PATCHES = {} as const satisfies Record<string, string>;
 
 /**
