@@ -5,6 +5,7 @@ import { createActivities } from './activities';
 import type { ActivityDeps } from './activities/deps';
 import { openContext, type ClientContext } from './client/context';
 import { scheduleAutorun } from './client/autorun-service';
+import { refuseUnreplayableRuns } from './client/run-versions-service';
 import { resumeLoop } from './client/runs-service';
 import { loopRunEnd, startScheduledRun } from './client/scheduled-run-service';
 import type { CanopyConfig } from './config';
@@ -38,9 +39,16 @@ export async function startDaemon(config: CanopyConfig, options: DaemonOptions):
     ? await ensureTemporal(config, options.progress)
     : { address: config.temporalAddress, server: null, description: `server at ${config.temporalAddress}` };
   const ctx = await openContext({ ...config, temporalAddress: endpoint.address });
-  await seedBuiltinBlueprints(ctx.db);
   const connection = await connectWorker(endpoint.address);
-  await ensureSearchAttributes(connection, config.namespace);
+  try {
+    await ensureSearchAttributes(connection, config.namespace);
+    await refuseUnreplayableRuns(ctx);
+  } catch (error) {
+    await Promise.all([connection.close(), ctx.close()]);
+    await endpoint.server?.stop();
+    throw error;
+  }
+  await seedBuiltinBlueprints(ctx.db);
   const agentEndpoint = await startAgentEndpoint(ctx);
   const activities = createActivities(activityDeps(ctx, agentEndpoint.url));
   const workers = await createWorkers({ connection, config, activities });

@@ -11,6 +11,7 @@ import { findOnPath } from '../process/find-on-path';
 import { resolveTemporalBinary } from '../temporal/binary';
 import { temporalClientSdk, temporalProto } from '../temporal/sdk';
 import { hostTaskQueue } from '../contract';
+import { openLoopRuns, runsPerVersion } from './run-versions-service';
 
 export interface DoctorReport {
   home: string;
@@ -30,6 +31,8 @@ export interface DoctorReport {
    * with the workers polling its own queue; null when Temporal does not answer.
    */
   hosts: HostReport[] | null;
+  /** Open loop runs per canopy version that started them ('unrecorded' for none), or null when Temporal does not answer. */
+  open_runs_per_version: Record<string, number> | null;
   store: { location: string; ok: boolean; error: string | null };
   platforms: { name: string; command: string; path: string | null }[];
 }
@@ -64,6 +67,7 @@ export async function diagnose(config: CanopyConfig): Promise<DoctorReport> {
     workers_polling: temporalState.pollers,
     host_id: config.hostId,
     hosts: temporalState.hosts,
+    open_runs_per_version: temporalState.openRuns,
     store,
     platforms: platformBinaries(config.home),
   };
@@ -121,16 +125,24 @@ export async function hostWarnings(ctx: ClientContext, loop: Pick<Loop, 'name' |
 async function probeTemporal(
   config: CanopyConfig,
   loopHosts: Promise<Map<string, number>>,
-): Promise<{ reachable: boolean; pollers: number | null; hosts: HostReport[] | null; error: string | null }> {
+): Promise<{
+  reachable: boolean;
+  pollers: number | null;
+  hosts: HostReport[] | null;
+  openRuns: Record<string, number> | null;
+  error: string | null;
+}> {
   let connection: Connection | undefined;
   try {
-    const { Connection } = temporalClientSdk();
+    const { Client, Connection } = temporalClientSdk();
     connection = await Connection.connect({ address: config.temporalAddress, connectTimeout: LIVE_STATE_CONNECT_TIMEOUT_MS });
     const identities = await pollerIdentities(connection, config.namespace, config.taskQueue, 'workflow');
     const hosts = await describeHosts(connection, config, identities, await loopHosts);
-    return { reachable: true, pollers: identities.length, hosts, error: null };
+    const client = new Client({ connection, namespace: config.namespace });
+    const openRuns = runsPerVersion(await openLoopRuns(client, config.taskQueue));
+    return { reachable: true, pollers: identities.length, hosts, openRuns, error: null };
   } catch (error) {
-    return { reachable: false, pollers: null, hosts: null, error: (error as Error).message };
+    return { reachable: false, pollers: null, hosts: null, openRuns: null, error: (error as Error).message };
   } finally {
     await connection?.close();
   }

@@ -11,7 +11,8 @@ import { runningNodeRuns } from '../store/node-runs-repository';
 import { getQueue } from '../store/queues-repository';
 import { sandboxOfRun } from '../store/sandboxes-repository';
 import { listSpecs } from '../store/specs-repository';
-import { LOOP_ID_KEY, LOOP_NAME_KEY, LOOP_STATUS_KEY, WORKDIR_KEY } from '../temporal/search-attributes';
+import { LOOP_ID_KEY, LOOP_NAME_KEY, LOOP_STATUS_KEY, VERSION_KEY, WORKDIR_KEY } from '../temporal/search-attributes';
+import { packageVersion } from '../project';
 import type { loopRunWorkflow } from '../workflows/loop-run';
 import {
   continueSignal,
@@ -222,6 +223,7 @@ async function startWorkflow(ctx: ClientContext, loop: Loop, input: Omit<LoopRun
         { key: LOOP_NAME_KEY, value: loop.name },
         { key: WORKDIR_KEY, value: loop.workdir },
         { key: LOOP_STATUS_KEY, value: 'running' },
+        { key: VERSION_KEY, value: packageVersion() },
       ],
       staticSummary: `loop ${loop.name}`,
       staticDetails: [`workdir ${loop.workdir}`, input.queueId ? `queue ${input.queueId}` : 'its own specs'].join('\n'),

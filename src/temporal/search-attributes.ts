@@ -10,7 +10,10 @@ export const WORKDIR_KEY = defineSearchAttributeKey('CanopyWorkdir', SearchAttri
 /** The loop's status as its run moves (running, paused, blocked, completed, failed), so the UI's list can be filtered by it. */
 export const LOOP_STATUS_KEY = defineSearchAttributeKey(LOOP_STATUS_ATTRIBUTE.name, SearchAttributeType.KEYWORD);
 
-export const CANOPY_SEARCH_ATTRIBUTES = [LOOP_ID_KEY, LOOP_NAME_KEY, WORKDIR_KEY, LOOP_STATUS_KEY];
+/** The canopy version that started the run, so a worker can tell the open runs its workflow code no longer replays. */
+export const VERSION_KEY = defineSearchAttributeKey('CanopyVersion', SearchAttributeType.KEYWORD);
+
+export const CANOPY_SEARCH_ATTRIBUTES = [LOOP_ID_KEY, LOOP_NAME_KEY, WORKDIR_KEY, LOOP_STATUS_KEY, VERSION_KEY];
 
 /** `--search-attribute` flags for `temporal server start-dev`. */
 export function devServerSearchAttributeFlags(): string[] {

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { loadConfig } from '../../config';
 import { diagnose, type DoctorReport } from '../../client/doctor-service';
 import { probePlatforms, type PlatformProbe } from '../../client/probe-service';
+import { replays, UNRECORDED } from '../../client/run-versions-service';
 import { CanopyError } from '../../domain/errors';
 import { action, emit } from '../output';
 
@@ -28,8 +29,9 @@ export function registerDoctor(program: Command): void {
     );
 }
 
+const mark = (ok: boolean) => (ok ? 'ok ' : 'NO ');
+
 function describe(report: DoctorReport & { probes: PlatformProbe[] | null }): string {
-  const mark = (ok: boolean) => (ok ? 'ok ' : 'NO ');
   const binary = report.temporal_binary;
   const pollers = report.workers_polling;
   return [
@@ -45,6 +47,7 @@ function describe(report: DoctorReport & { probes: PlatformProbe[] | null }): st
           h.workers_polling > 0 ? `${h.workers_polling} polling '${h.task_queue}'` : `no worker polls '${h.task_queue}'`
         }, ${h.loops} loop(s)${h.workers_polling > 0 || h.loops === 0 ? '' : `; start one with CANOPY_HOST_ID=${h.host_id}`}`,
     ),
+    ...openRunsLine(report.open_runs_per_version),
     `${mark(report.store.ok)}store        ${report.store.location}${report.store.error ? ` (${report.store.error})` : ''}`,
     // A platform not installed is information: a machine needs only the CLIs its loops use.
     ...report.platforms.map(
@@ -55,4 +58,16 @@ function describe(report: DoctorReport & { probes: PlatformProbe[] | null }): st
         `${p.state === 'reachable' ? 'ok ' : p.state === 'not installed' ? '-- ' : 'NO '}probe        ${p.name}: ${p.state} (${p.ms} ms): ${p.detail}`,
     ),
   ].join('\n');
+}
+
+/** Open loop runs per version that started them, marking the ones this canopy's workers refuse to replay. */
+function openRunsLine(perVersion: Record<string, number> | null): string[] {
+  if (perVersion === null) return [];
+  const versions = Object.entries(perVersion);
+  const replayable = (version: string) => version !== UNRECORDED && replays(version);
+  const counts = versions.map(([version, count]) => `${version}: ${count}${replayable(version) ? '' : ' (not replayable here)'}`);
+  const ok = versions.every(([version]) => replayable(version));
+  return [
+    `${mark(ok)}open runs    ${versions.length ? counts.join(', ') : 'none'}${ok ? '' : '; finish or stop those with the version that started them'}`,
+  ];
 }
