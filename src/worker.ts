@@ -1,6 +1,6 @@
 // Starts the canopy workers of one process: one on the shared task queue (the workflows and every
 // activity) and one on this host's own queue (the activities that need this machine's workdirs).
-import { DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel, type LogMetadata } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel, type LogMetadata, type WorkerOptions } from '@temporalio/worker';
 import { workerIdentity, type CanopyConfig } from './config';
 import { workflowSource } from './workflow-bundle';
 import { hostTaskQueue, type LoopActivities } from './contract';
@@ -10,6 +10,8 @@ export interface WorkerSetup {
   /** The namespace, the shared task queue, and this machine's host id, whose queue is `hostTaskQueue(taskQueue, hostId)`. */
   config: Pick<CanopyConfig, 'namespace' | 'taskQueue' | 'hostId'>;
   activities: LoopActivities;
+  /** The workflow code the shared queue's worker runs: the built bundle by default (another copy only in tests). */
+  workflows?: Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'>;
 }
 
 /** A TS SDK worker serves one task queue, so a canopy worker is two, started and stopped together. */
@@ -60,7 +62,7 @@ export async function createWorkers(setup: WorkerSetup): Promise<CanopyWorkers> 
     identity: workerIdentity(setup.config.hostId),
     shutdownGraceTime: '10 seconds',
   } as const;
-  const shared = await Worker.create({ ...common, taskQueue: setup.config.taskQueue, ...workflowSource() });
+  const shared = await Worker.create({ ...common, taskQueue: setup.config.taskQueue, ...(setup.workflows ?? workflowSource()) });
   const host = await Worker.create({ ...common, taskQueue: hostTaskQueue(setup.config.taskQueue, setup.config.hostId) });
   const both = [shared, host];
 

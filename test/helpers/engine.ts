@@ -11,7 +11,7 @@ import type { LoopActivities } from '../../src/contract';
 import { loadConfig, type CanopyConfig } from '../../src/config';
 import { openContext, type ClientContext } from '../../src/client/context';
 import { activityDeps, startAgentEndpoint } from '../../src/daemon';
-import { connectWorker, createWorkers } from '../../src/worker';
+import { connectWorker, createWorkers, type WorkerSetup } from '../../src/worker';
 import { PROJECT_ROOT } from '../../src/project';
 
 export const FAKE_AGENT = path.join(PROJECT_ROOT, 'examples', 'fake-agent.js');
@@ -57,8 +57,8 @@ export function childEnv(config: CanopyConfig): NodeJS.ProcessEnv {
 export interface EngineHarness {
   config: CanopyConfig;
   ctx: ClientContext;
-  /** Runs `work` while an in-process worker polls the harness's task queue and its host's. */
-  withWorker<T>(work: () => Promise<T>): Promise<T>;
+  /** Runs `work` while an in-process worker polls the harness's task queue and its host's; `workflows` runs other workflow code. */
+  withWorker<T>(work: () => Promise<T>, workflows?: WorkerSetup['workflows']): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -72,8 +72,8 @@ export async function engineHarness(env: Record<string, string> = {}, replaced: 
   return {
     config,
     ctx,
-    async withWorker(work) {
-      const workers = await createWorkers({ connection, config, activities });
+    async withWorker(work, workflows) {
+      const workers = await createWorkers({ connection, config, activities, workflows });
       return workers.runUntil(work);
     },
     async close() {
@@ -101,7 +101,7 @@ export function useEngineHarness(): EngineHarness {
     get ctx() {
       return opened().ctx;
     },
-    withWorker: (work) => opened().withWorker(work),
+    withWorker: (work, workflows) => opened().withWorker(work, workflows),
     close: () => opened().close(),
   };
 }
