@@ -140,6 +140,10 @@ export default defineConfig(
     ['src/client/**'],
     ban(into(['cli', 'mcp', 'daemon']), 'client/ is the service layer under the CLI, MCP and daemon; it never imports them.'),
     ban(into(['activities']), `client/ never imports activities/. ${NO_ACTIVITIES}`),
+    ban(
+      into(['workflows']),
+      'client/ knows the workflows through contract/ (their inputs, results, messages and LoopRunWorkflow), never their code.',
+    ),
   ),
   reach(['src/mcp/**'], ban(into(['activities']), `mcp/ never imports activities/: it is a thin interface over client/. ${NO_ACTIVITIES}`)),
   reach(['src/cli/**'], ban(into(['activities']), `cli/ never imports activities/: it is thin over client/. ${NO_ACTIVITIES}`)),

@@ -8,8 +8,7 @@ import { getLoop, setLoopStatus } from '../store/loops-repository';
 import { endRunningNodeRuns } from '../store/node-runs-repository';
 import { listSpecs, updateSpec } from '../store/specs-repository';
 import { temporalClientSdk } from '../temporal/sdk';
-import type { loopRunWorkflow } from '../workflows/loop-run';
-import { loopWorkflowId } from '../contract';
+import { loopWorkflowId, type LoopRunWorkflow } from '../contract';
 import { LIVE_STATE_CONNECT_TIMEOUT_MS, type ClientContext } from './context';
 
 /** Store statuses that mean a workflow of the loop should be open in Temporal. */
@@ -70,7 +69,7 @@ export async function reconcileLoop(ctx: ClientContext, loop: Loop): Promise<Loo
 async function closedWorkflow(ctx: ClientContext, loopId: string): Promise<string | null> {
   const client = await ctx.temporal(LIVE_STATE_CONNECT_TIMEOUT_MS);
   const { WorkflowNotFoundError, WorkflowFailedError } = temporalClientSdk();
-  const handle = client.workflow.getHandle<typeof loopRunWorkflow>(loopWorkflowId(loopId));
+  const handle = client.workflow.getHandle<LoopRunWorkflow>(loopWorkflowId(loopId));
   return client.connection.withDeadline(Date.now() + DESCRIBE_DEADLINE_MS, async () => {
     let status: string;
     try {

@@ -4,7 +4,7 @@ import type { Client } from '@temporalio/client';
 import { CanopyError } from '../domain/errors';
 import { packageVersion } from '../project';
 import { LOOP_NAME_KEY, VERSION_KEY } from '../temporal/search-attributes';
-import { REPLAYS_FROM } from '../workflows/patches';
+import { REPLAYS_FROM } from '../contract';
 import type { ClientContext } from './context';
 
 export interface OpenRun {

@@ -13,7 +13,6 @@ import { sandboxOfRun } from '../store/sandboxes-repository';
 import { listSpecs } from '../store/specs-repository';
 import { LOOP_ID_KEY, LOOP_NAME_KEY, LOOP_STATUS_KEY, VERSION_KEY, WORKDIR_KEY } from '../temporal/search-attributes';
 import { packageVersion } from '../project';
-import type { loopRunWorkflow } from '../workflows/loop-run';
 import {
   continueSignal,
   loopWorkflowId,
@@ -25,6 +24,7 @@ import {
   type LoopRunInput,
   type LoopRunResult,
   type ResumePoint,
+  type LoopRunWorkflow,
 } from '../contract';
 import { LIVE_STATE_CONNECT_TIMEOUT_MS, onThisHost, type ClientContext } from './context';
 import { hasOpenRun, reconcileLoop, recordHooksStopped, recordRunClosed } from './closed-runs-service';
@@ -167,7 +167,7 @@ const LIVE_STATE_DEADLINE_MS = 1_500;
 export async function liveState(ctx: ClientContext, loopId: string): Promise<LiveState | null> {
   const client = await ctx.temporal(LIVE_STATE_CONNECT_TIMEOUT_MS);
   const { WorkflowNotFoundError } = temporalClientSdk();
-  const handle = client.workflow.getHandle<typeof loopRunWorkflow>(loopWorkflowId(loopId));
+  const handle = client.workflow.getHandle<LoopRunWorkflow>(loopWorkflowId(loopId));
   try {
     return await client.connection.withDeadline(Date.now() + LIVE_STATE_DEADLINE_MS, async () => {
       const description = await handle.describe();
@@ -214,7 +214,7 @@ async function startWorkflow(ctx: ClientContext, loop: Loop, input: Omit<LoopRun
     ensembleConcurrency: loadFileConfig(ctx.config.home).ensemble_concurrency ?? DEFAULT_ENSEMBLE_CONCURRENCY,
   };
   try {
-    const handle = await client.workflow.start<typeof loopRunWorkflow>('loopRunWorkflow', {
+    const handle = await client.workflow.start<LoopRunWorkflow>('loopRunWorkflow', {
       taskQueue: ctx.config.taskQueue,
       workflowId,
       args: [{ ...input, engine }],
@@ -314,14 +314,14 @@ async function sandboxToContinueIn(ctx: ClientContext, loop: Loop, run: LoopRun)
   return { sandbox: true, sandboxId: sandbox.id };
 }
 
-async function handleOf(ctx: ClientContext, loopId: string): Promise<WorkflowHandle<typeof loopRunWorkflow>> {
+async function handleOf(ctx: ClientContext, loopId: string): Promise<WorkflowHandle<LoopRunWorkflow>> {
   return (await ctx.temporal()).workflow.getHandle(loopWorkflowId(loopId));
 }
 
 async function signalRunning(
   ctx: ClientContext,
   loop: Loop,
-  send: (handle: WorkflowHandle<typeof loopRunWorkflow>) => Promise<void>,
+  send: (handle: WorkflowHandle<LoopRunWorkflow>) => Promise<void>,
 ): Promise<void> {
   try {
     await send(await handleOf(ctx, loop.id));

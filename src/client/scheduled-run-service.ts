@@ -2,8 +2,7 @@
 // does, unless a run of it is open or there is nothing to run, and then wait for that run to end.
 import { CanopyError } from '../domain/errors';
 import { temporalClientSdk } from '../temporal/sdk';
-import type { loopRunWorkflow } from '../workflows/loop-run';
-import { loopWorkflowId, type ScheduledStart } from '../contract';
+import { loopWorkflowId, type ScheduledStart, type LoopRunWorkflow } from '../contract';
 import type { ClientContext } from './context';
 import { hasOpenRun, reconcileLoop } from './closed-runs-service';
 import { requireLoop } from './design-service';
@@ -37,7 +36,7 @@ function openRunSkipped(loopId: string, status: string): ScheduledStart {
 export async function loopRunEnd(ctx: ClientContext, run: { workflowId: string; runId: string }, signal: AbortSignal): Promise<string> {
   const client = await ctx.temporal();
   const { WorkflowFailedError, WorkflowNotFoundError } = temporalClientSdk();
-  const handle = client.workflow.getHandle<typeof loopRunWorkflow>(run.workflowId, undefined, { firstExecutionRunId: run.runId });
+  const handle = client.workflow.getHandle<LoopRunWorkflow>(run.workflowId, undefined, { firstExecutionRunId: run.runId });
   try {
     const result = await client.withAbortSignal(signal, () => handle.result());
     return result.status === 'completed'

@@ -4,3 +4,4 @@
 export * from './activities';
 export * from './loop-run';
 export * from './scheduled-run';
+export * from './workflow-version';

@@ -2,13 +2,7 @@
 // change to workflow code that open runs may replay goes behind `patched(PATCHES.<name>)`, the
 // newest id last, so runs started before it replay on the path they took; the histories recorded
 // with each patch stay in test/fixtures/histories/<id>/ beside the older eras. One minor release
-// after a patch ships it becomes `deprecatePatch()` (the eras from before it go, REPLAYS_FROM moves
-// up to the release that shipped it); the release after removes the call (REPLAYS_FROM moves up to
+// after a patch ships it becomes `deprecatePatch()` (the eras from before it go, REPLAYS_FROM in
+// contract/ moves up to the release that shipped it); the release after removes the call (REPLAYS_FROM moves up to
 // the deprecating release). See docs/contributing.md.
 export const PATCHES = {} as const satisfies Record<string, string>;
-
-/**
- * The oldest canopy version whose loop runs this workflow code replays: a worker refuses to start
- * while runs started by an older version (or by one that recorded no version) are open.
- */
-export const REPLAYS_FROM = '0.2.0';

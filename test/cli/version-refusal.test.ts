@@ -2,11 +2,10 @@
 // longer replays: taking their tasks would fail every one. `canopy doctor` lists open runs per version.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { loopWorkflowId, type LoopRunInput } from '../../src/contract';
+import { loopWorkflowId, REPLAYS_FROM, type LoopRunInput } from '../../src/contract';
 import { packageVersion } from '../../src/project';
 import { VERSION_KEY } from '../../src/temporal/search-attributes';
 import { freePort } from '../../src/temporal/free-port';
-import { REPLAYS_FROM } from '../../src/workflows/patches';
 import { childEnv, engineHarness, type EngineHarness } from '../helpers/engine';
 import { runCanopy, spawnCanopy, waitForOutput } from '../helpers/processes';
 import { waitUntil } from '../helpers/wait';

@@ -6,7 +6,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { temporal } from '@temporalio/proto';
 import { PROJECT_ROOT } from '../../src/project';
-import { PATCHES, REPLAYS_FROM } from '../../src/workflows/patches';
+import { REPLAYS_FROM } from '../../src/contract';
+import { PATCHES } from '../../src/workflows/patches';
 
 export const HISTORIES_DIR = path.join(PROJECT_ROOT, 'test', 'fixtures', 'histories');
 
