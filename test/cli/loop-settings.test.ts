@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { getLoop } from '../../src/store/loops-repository';
 import { CANOPY_BIN, childEnv, useEngineHarness } from '../helpers/engine';
 import { check, loopWithSpecs, scratchDir } from '../helpers/loops';
-import { callOk, callRefused, connectStdio, type StdioSession } from '../mcp/mcp-client';
+import { callOk, callRefused, connectStdio, type StdioSession } from '../helpers/mcp-client';
 
 describe(
   'loop settings through the CLI and MCP',

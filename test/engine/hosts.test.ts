@@ -15,7 +15,7 @@ import { childEnv, tempHome, testConfig } from '../helpers/engine';
 import { chain, check, loopWithSpecs, runsOf, scratchDir, type LoopShape } from '../helpers/loops';
 import { runCanopy, spawnCanopy, waitForOutput, type CanopyProcess } from '../helpers/processes';
 import { waitUntil } from '../helpers/wait';
-import { callOk, callRefused, connectStdio, type StdioSession } from '../mcp/mcp-client';
+import { callOk, callRefused, connectStdio, type StdioSession } from '../helpers/mcp-client';
 
 /** Checks, an ensemble of two agents joined by a quorum, and a hook: every kind of activity that runs in the workdir. */
 const EVERY_WORKDIR_ACTIVITY: LoopShape = {

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { CANOPY_BIN, childEnv, engineHarness, type EngineHarness } from '../helpers/engine';
 import { agent, check, loopWithSpecs, runsOf, runToEnd, scratchDir } from '../helpers/loops';
-import { postgres, type ScratchStore } from '../store/helpers';
+import { postgres, type ScratchStore } from '../helpers/store-dialects';
 
 describe('loop runs on a PostgreSQL store', async () => {
   const unavailable = await postgres.unavailable();

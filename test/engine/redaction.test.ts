@@ -9,7 +9,7 @@ import { loopWorkflowId } from '../../src/contract';
 import { CANOPY_BIN, childEnv, useEngineHarness } from '../helpers/engine';
 import { check, loopWithSpecs, runsOf, runToEnd, scratchDir } from '../helpers/loops';
 import { leakyOutput, SECRET_PIECES } from '../helpers/secrets';
-import { callOk, connectStdio } from '../mcp/mcp-client';
+import { callOk, connectStdio } from '../helpers/mcp-client';
 
 function assertNoSecret(where: string, text: string): void {
   const shown = SECRET_PIECES.filter((piece) => text.includes(piece));

@@ -21,7 +21,7 @@ import { git, headOf, tempGitRepo } from '../helpers/git';
 import { agent, check, loopWithSpecs, runsOf, scratchDir, type LoopShape } from '../helpers/loops';
 import { runCanopy } from '../helpers/processes';
 import { waitUntil } from '../helpers/wait';
-import { callOk, callRefused, connectStdio, type StdioSession } from '../mcp/mcp-client';
+import { callOk, callRefused, connectStdio, type StdioSession } from '../helpers/mcp-client';
 
 /** The committer's commit is HEAD of the tree the check runs in, which is the sandbox on its own branch. */
 const COMMITTED_IN_SANDBOX =

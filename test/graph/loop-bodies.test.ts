@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { loopBodies, type TypedEdge } from '../../src/graph';
-import { repoRoot } from './fixtures';
+import { repoRoot } from '../helpers/designs';
 
 interface Vector {
   name: string;

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildTopology } from '../../src/graph';
 import { enterLoopback, roundOf } from '../../src/graph/rounds';
-import { agent, check, design, edge } from './fixtures';
+import { agent, check, design, edge } from '../helpers/designs';
 
 test('loop heads named like Object.prototype keys count rounds like any other name', () => {
   for (const head of ['__proto__', 'constructor', 'toString']) {

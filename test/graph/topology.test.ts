@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildTopology, ensemblePosition, entryVertex, nextSteps, topologicalOrder, type Topology } from '../../src/graph';
-import { agent, check, design, edge, ensemble, router } from './fixtures';
+import { agent, check, design, edge, ensemble, router } from '../helpers/designs';
 
 const implementAndReview = design({
   nodes: [agent('implement', 1, { max_iterations: 3 }), check('tests', 2), agent('commit', 4), agent('notes', 9)],

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { Design } from '../../src/domain/design';
 import type { Issue } from '../../src/domain/errors';
 import { memberNodeName, quorumNodeName, validateDesign } from '../../src/graph';
-import { agent, check, design, edge, ensemble, router } from './fixtures';
+import { agent, check, design, edge, ensemble, router } from '../helpers/designs';
 
 /** The seed's hand-written example (seeds/loops.txt, "Export and import"), as a design. */
 const seedExample = design({

@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { CANOPY_BIN } from '../helpers/engine';
+import { CANOPY_BIN } from './engine';
 
 export const SELF_REPORT_TOOLS = ['loop_complete_node', 'loop_report_blocker'];
 

@@ -13,7 +13,7 @@ import { connectWorker, createWorkers } from '../../src/worker';
 import { tempHome, testConfig } from '../helpers/engine';
 import { check, loopWithSpecs, runsOf } from '../helpers/loops';
 import { tempDir } from '../helpers/store';
-import { SELF_REPORT_TOOLS } from './mcp-client';
+import { SELF_REPORT_TOOLS } from '../helpers/mcp-client';
 
 const MCP_AGENT = path.join(__dirname, 'mcp-agent.js');
 

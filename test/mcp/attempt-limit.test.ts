@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { childEnv, useEngineHarness } from '../helpers/engine';
 import { check, loopWithSpecs, runToEnd, scratchDir } from '../helpers/loops';
-import { callOk, callRefused, connectStdio, type StdioSession } from './mcp-client';
+import { callOk, callRefused, connectStdio, type StdioSession } from '../helpers/mcp-client';
 
 describe(
   'spec_attempt_limit over MCP',

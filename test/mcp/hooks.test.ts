@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { directoryIn, tempDir } from '../helpers/store';
-import { callOk, callRefused, connectStdio, type StdioSession } from './mcp-client';
+import { callOk, callRefused, connectStdio, type StdioSession } from '../helpers/mcp-client';
 
 describe('event hooks over MCP', () => {
   let home: string;

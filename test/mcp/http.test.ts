@@ -17,7 +17,7 @@ import { hostOrOriginRefusal } from '../../src/mcp/request-origin';
 import { getNodeRun, insertNodeRun, updateNodeRun } from '../../src/store/node-runs-repository';
 import { freePort } from '../../src/temporal/free-port';
 import { directoryIn, tempDir } from '../helpers/store';
-import { ALL_TOOLS, callOk, callRefused, connectHttp, SELF_REPORT_TOOLS, toolNames } from './mcp-client';
+import { ALL_TOOLS, callOk, callRefused, connectHttp, SELF_REPORT_TOOLS, toolNames } from '../helpers/mcp-client';
 
 const INITIALIZE = {
   jsonrpc: '2.0',

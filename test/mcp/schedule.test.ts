@@ -5,7 +5,7 @@ import { rmSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { testTemporalAddress } from '../helpers/engine';
 import { directoryIn, tempDir } from '../helpers/store';
-import { callOk, callRefused, connectStdio, type StdioSession } from './mcp-client';
+import { callOk, callRefused, connectStdio, type StdioSession } from '../helpers/mcp-client';
 
 describe('loop schedules over MCP', { skip: !process.env.CANOPY_TEST_TEMPORAL_ADDRESS && 'needs the dev server `npm test` starts' }, () => {
   let home: string;

@@ -7,7 +7,7 @@ import { openContext, type ClientContext } from '../../src/client/context';
 import { loadConfig } from '../../src/config';
 import { getNodeRun, insertNodeRun } from '../../src/store/node-runs-repository';
 import { directoryIn, SEED_EXAMPLE_PATH, tempDir } from '../helpers/store';
-import { ALL_TOOLS, callOk, callRefused, connectStdio, type StdioSession } from './mcp-client';
+import { ALL_TOOLS, callOk, callRefused, connectStdio, type StdioSession } from '../helpers/mcp-client';
 
 const ENV_RUN_TOKEN = 'token-from-the-environment';
 

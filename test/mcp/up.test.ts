@@ -7,7 +7,7 @@ import { freePort } from '../../src/temporal/free-port';
 import { tempHome } from '../helpers/engine';
 import { directoryIn } from '../helpers/store';
 import { spawnCanopy, waitForOutput } from '../helpers/processes';
-import { callOk, connectHttp } from './mcp-client';
+import { callOk, connectHttp } from '../helpers/mcp-client';
 
 it('canopy up prints the MCP endpoint and its token file, serves every tool with that token, and stops it on SIGINT', async () => {
   const home = tempHome();

@@ -11,7 +11,7 @@ import {
   listBlueprints,
   seedBuiltinBlueprints,
 } from '../../src/store';
-import { describeOnEachDialect } from './helpers';
+import { describeOnEachDialect } from '../helpers/store-dialects';
 
 const BUILTIN_NAMES = ['implementer-claude', 'cargo-gates', 'reviewer-committer-mimo', 'commit-check', 'resilience-mimo'];
 

@@ -25,7 +25,7 @@ import {
   replaceGraph,
   storeLocation,
 } from '../../src/store';
-import { describeOnEachDialect, insertTestLoop, makeTempDir } from './helpers';
+import { describeOnEachDialect, insertTestLoop, makeTempDir } from '../helpers/store-dialects';
 
 const execFileAsync = promisify(execFile);
 const STORE_MODULE = path.resolve(__dirname, '../../src/store');

@@ -29,7 +29,7 @@ import {
   type StoredEnsemble,
   type StoredNode,
 } from '../../src/store';
-import { describeOnEachDialect, insertTestLoop } from './helpers';
+import { describeOnEachDialect, insertTestLoop } from '../helpers/store-dialects';
 
 function checkNode(loopId: string, name: string, position: number): StoredNode {
   return {

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { beforeEach, it } from 'node:test';
 import { createQueue, deleteQueue, getLoopRun, insertLoopRun, latestLoopRun, markLoopRunHookFired, updateLoopRun } from '../../src/store';
-import { describeOnEachDialect, insertTestLoop } from './helpers';
+import { describeOnEachDialect, insertTestLoop } from '../helpers/store-dialects';
 
 describeOnEachDialect('loop-runs repository', (store) => {
   let loopId: string;

@@ -13,7 +13,7 @@ import {
   setLoopStatus,
   updateLoop,
 } from '../../src/store';
-import { describeOnEachDialect, insertTestLoop } from './helpers';
+import { describeOnEachDialect, insertTestLoop } from '../helpers/store-dialects';
 
 describeOnEachDialect('loops repository', (store) => {
   it('inserts a pending, unarchived loop and reads it back', async () => {

@@ -6,7 +6,7 @@ import { Kysely, Migrator, sql } from 'kysely';
 import { getLoop, openDatabase } from '../../src/store';
 import { postgresDialect, sqliteDialect } from '../../src/store/dialects';
 import { MIGRATIONS } from '../../src/store/migrations';
-import { postgres, sqlite } from './helpers';
+import { postgres, sqlite } from '../helpers/store-dialects';
 
 for (const dialect of [sqlite, postgres]) {
   describe(`store migrations [${dialect.name}]`, async () => {

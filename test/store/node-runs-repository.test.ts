@@ -18,7 +18,7 @@ import {
   updateNodeRun,
   type NewNodeRun,
 } from '../../src/store';
-import { describeOnEachDialect, insertTestLoop } from './helpers';
+import { describeOnEachDialect, insertTestLoop } from '../helpers/store-dialects';
 
 describeOnEachDialect('node-runs repository', (store) => {
   let loopId: string;

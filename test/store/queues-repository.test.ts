@@ -15,7 +15,7 @@ import {
   removeSpecFromQueue,
   reorderQueue,
 } from '../../src/store';
-import { describeOnEachDialect } from './helpers';
+import { describeOnEachDialect } from '../helpers/store-dialects';
 
 describeOnEachDialect('queues repository', (store) => {
   let specIds: string[];

@@ -11,7 +11,7 @@ import {
   updateSandbox,
   type NewSandbox,
 } from '../../src/store';
-import { describeOnEachDialect, insertTestLoop } from './helpers';
+import { describeOnEachDialect, insertTestLoop } from '../helpers/store-dialects';
 
 describeOnEachDialect('sandboxes repository', (store) => {
   let loopId: string;

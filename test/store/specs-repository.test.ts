@@ -12,7 +12,7 @@ import {
   updateSpec,
   type NewSpec,
 } from '../../src/store';
-import { describeOnEachDialect, insertTestLoop } from './helpers';
+import { describeOnEachDialect, insertTestLoop } from '../helpers/store-dialects';
 
 describeOnEachDialect('specs repository', (store) => {
   let loopId: string;
