@@ -3,28 +3,22 @@
 // token and that URL but none of canopy's settings.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { ClientContext } from '../../src/client/context';
-import { startLoopRun, waitForLoopRun } from '../../src/client/runs-service';
 import { freePort } from '../../src/temporal/free-port';
-import { missingClis, openRealCliSetup, REAL_CLIS, type RealCli, type RealCliSetup } from '../helpers/agent-clis';
+import { missingClis, openRealCliSetup, REAL_CLIS, runOneAgent, type RealCli, type RealCliSetup } from '../helpers/agent-clis';
 import { childEnv } from '../helpers/engine';
-import { loopWithSpecs, runsOf, scratchDir } from '../helpers/loops';
-import type { ModelApi, ModelScript } from '../helpers/model-api';
+import type { ModelScript } from '../helpers/model-api';
 import { spawnCanopy, waitForOutput, type CanopyProcess } from '../helpers/processes';
 
 const skip = !process.env.CANOPY_TEST_TEMPORAL_ADDRESS ? 'needs the dev server that `npm test` starts' : missingClis();
 
 describe('real agent CLIs under `canopy up`', { skip }, () => {
   let setup: RealCliSetup;
-  let api: ModelApi;
-  let ctx: ClientContext;
   let up: CanopyProcess;
   let mcpPort: number;
   let agentUrl: string;
 
   before(async () => {
     setup = await openRealCliSetup();
-    ({ api, ctx } = setup);
     mcpPort = await freePort();
     up = spawnCanopy(['up'], { ...childEnv(setup.config), CANOPY_MCP_PORT: String(mcpPort) });
     await waitForOutput(up, /canopy is up/);
@@ -37,20 +31,8 @@ describe('real agent CLIs under `canopy up`', { skip }, () => {
     await setup?.close();
   });
 
-  async function runAgent(cli: RealCli, script: ModelScript) {
-    api.script(script);
-    const node = {
-      name: 'work',
-      kind: 'agent',
-      position: 1,
-      config: { platform: cli, prompt_template: 'Report with loop_complete_node.', require_report: true, timeout_minutes: 1 },
-    };
-    const loopId = await loopWithSpecs(ctx, scratchDir(), { nodes: [node] }, [{ name: 'spec' }]);
-    await startLoopRun(ctx, loopId);
-    const result = await waitForLoopRun(ctx, loopId);
-    const [run] = await runsOf(ctx, loopId);
-    return { result, run };
-  }
+  const runAgent = (cli: RealCli, script: ModelScript) =>
+    runOneAgent(setup, cli, script, { prompt_template: 'Report with loop_complete_node.', timeout_minutes: 1 });
 
   it('serves the agents an endpoint of their own, apart from the operator’s', () => {
     assert.ok(agentUrl && !agentUrl.includes(`:${mcpPort}/`), up.output());

@@ -14,7 +14,7 @@ import { getLoop } from '../../src/store/loops-repository';
 import { loopStatus } from '../../src/client/loop-status-service';
 import { listRuns } from '../../src/client/node-runs-service';
 import { describeStatus } from '../../src/cli/commands/loop/info';
-import { REAL_CLIS, missingClis, openRealCliSetup, type RealCli, type RealCliSetup } from '../helpers/agent-clis';
+import { REAL_CLIS, missingClis, openRealCliSetup, runOneAgent, type RealCli, type RealCliSetup } from '../helpers/agent-clis';
 import { childEnv } from '../helpers/engine';
 import { check, loopWithSpecs, runsOf, scratchDir } from '../helpers/loops';
 import { USAGE, type ModelApi, type ModelScript } from '../helpers/model-api';
@@ -46,24 +46,6 @@ describe('real agent CLIs through a `canopy worker`', { skip }, () => {
     await worker?.exited;
     await setup?.close();
   });
-
-  /** One agent node (require_report) then nothing; returns the loop's result and its one node run. */
-  async function runAgent(cli: RealCli, script: ModelScript, extra: Record<string, unknown> = {}) {
-    api.script(script);
-    const workdir = scratchDir();
-    const node = {
-      name: 'work',
-      kind: 'agent',
-      position: 1,
-      config: { platform: cli, prompt_template: 'Do {{spec_name}}, then report with loop_complete_node.', require_report: true, ...extra },
-    };
-    const loopId = await loopWithSpecs(ctx, workdir, { nodes: [node] }, [{ name: 'the spec' }]);
-    const started = Date.now();
-    await startLoopRun(ctx, loopId);
-    const result = await waitForLoopRun(ctx, loopId);
-    const [run] = await runsOf(ctx, loopId);
-    return { loopId, result, run, workdir, ms: Date.now() - started };
-  }
 
   /** The agent with one infra retry and an error edge to a check that handles its failure. */
   async function startWithErrorEdge(cli: RealCli) {
@@ -107,7 +89,7 @@ describe('real agent CLIs through a `canopy worker`', { skip }, () => {
   const SHELL_TOOLS = { claude: { tool: 'Bash', arg: 'command' }, codex: { tool: 'exec_command', arg: 'cmd' } } as const;
   for (const [cli, shell] of Object.entries(SHELL_TOOLS) as [RealCli, (typeof SHELL_TOOLS)['claude' | 'codex']][]) {
     it(`${cli}: \`canopy node complete\` from its shell tool reaches the worker with the run token alone`, async () => {
-      const { result, run } = await runAgent(cli, {
+      const { result, run } = await runOneAgent(setup, cli, {
         action: { kind: 'tool', tool: shell.tool, args: { [shell.arg]: 'canopy node complete --status pass --output from-the-shell' } },
         final: 'Reported from the shell.',
       });
@@ -118,7 +100,7 @@ describe('real agent CLIs through a `canopy worker`', { skip }, () => {
 
   for (const cli of REAL_CLIS) {
     it(`${cli}: reports pass through loop_complete_node over MCP; platform, model and tokens are recorded`, async () => {
-      const { loopId, result, run, ms } = await runAgent(cli, {
+      const { loopId, result, run, ms } = await runOneAgent(setup, cli, {
         action: { kind: 'tool', tool: 'loop_complete_node', args: { status: 'pass', output: `${cli} did the spec` } },
         final: 'All done.',
       });
@@ -148,7 +130,7 @@ describe('real agent CLIs through a `canopy worker`', { skip }, () => {
     });
 
     it(`${cli}: a report of fail fails the node with the agent's output`, async () => {
-      const { result, run } = await runAgent(cli, {
+      const { result, run } = await runOneAgent(setup, cli, {
         action: { kind: 'tool', tool: 'loop_complete_node', args: { status: 'fail', output: 'tests still fail' } },
         final: 'Reported.',
       });
@@ -171,7 +153,7 @@ describe('real agent CLIs through a `canopy worker`', { skip }, () => {
       },
       async () => {
         const resetAt = new Date(Date.now() + 3 * 3600_000);
-        const { loopId, result, run } = await runAgent(cli, { action: { kind: 'quota', resetAt }, final: '' });
+        const { loopId, result, run } = await runOneAgent(setup, cli, { action: { kind: 'quota', resetAt }, final: '' });
         assert.equal(result.status, 'failed');
         assert.equal(run.failure_kind, 'quota', `${run.reason}\n${run.stdout}\n${run.stderr}`);
         const client = await ctx.temporal();
@@ -236,7 +218,7 @@ describe('real agent CLIs through a `canopy worker`', { skip }, () => {
     });
 
     it(`${cli}: a hung CLI is killed at its timeout with no process left behind`, async () => {
-      const { result, run, workdir, ms } = await runAgent(cli, { action: { kind: 'hang' }, final: '' }, { timeout_minutes: 0.1 });
+      const { result, run, workdir, ms } = await runOneAgent(setup, cli, { action: { kind: 'hang' }, final: '' }, { timeout_minutes: 0.1 });
       assert.equal(result.status, 'failed');
       assert.equal(run.failure_kind, 'timeout', run.reason ?? '');
       assert.ok(ms < 30_000, `took ${ms} ms`);

@@ -1,12 +1,11 @@
 // spec_attempt_limit and `loop reset --specs` through `canopy` child processes, on the run's dev server.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { continueLoop, stopLoop } from '../../src/client/runs-service';
 import { getLoop } from '../../src/store/loops-repository';
-import { CANOPY_BIN, childEnv, useEngineHarness } from '../helpers/engine';
+import { childEnv, useEngineHarness } from '../helpers/engine';
 import { check, loopWithSpecs, runToEnd, scratchDir } from '../helpers/loops';
-import { runCanopy } from '../helpers/processes';
+import { canopySync, runCanopy } from '../helpers/processes';
 import { waitUntil } from '../helpers/wait';
 
 describe(
@@ -14,7 +13,7 @@ describe(
   { skip: !process.env.CANOPY_TEST_TEMPORAL_ADDRESS && 'needs the dev server `npm test` starts' },
   () => {
     const h = useEngineHarness();
-    const canopy = (...args: string[]) => spawnSync(process.execPath, [CANOPY_BIN, ...args], { encoding: 'utf8', env: childEnv(h.config) });
+    const canopy = (...args: string[]) => canopySync(childEnv(h.config), args);
 
     it(
       'sets the limit keeping the other settings, shows the block and the failure counts, and resets the named spec',

@@ -1,22 +1,16 @@
 // The CLI end to end as a real child process (run after the build: bin/canopy.js loads dist/).
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { CANOPY_BIN } from '../../src/project';
+import { canopySync, homeOnlyEnv } from '../helpers/processes';
 import { directoryIn, SEED_EXAMPLE_PATH, tempDir } from '../helpers/store';
 
 /** A fresh canopy home per test, and canopy run against it only, whatever store the environment points at. */
 function useIsolatedHome() {
   const cli = {
     home: '',
-    canopyIn: (cwd: string, ...args: string[]) =>
-      spawnSync(process.execPath, [CANOPY_BIN, ...args], {
-        cwd,
-        encoding: 'utf8',
-        env: { ...process.env, CANOPY_HOME: cli.home, CANOPY_DATABASE_URL: '' },
-      }),
+    canopyIn: (cwd: string, ...args: string[]) => canopySync(homeOnlyEnv(cli.home), args, { cwd }),
     canopy: (...args: string[]) => cli.canopyIn(process.cwd(), ...args),
   };
   beforeEach(() => {

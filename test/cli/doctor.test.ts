@@ -1,13 +1,13 @@
 // `canopy doctor` reports what canopy would use and what answers, for people and as JSON.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { it } from 'node:test';
 import { freePort } from '../../src/temporal/free-port';
-import { CANOPY_BIN, tempHome, testTemporalAddress } from '../helpers/engine';
+import { tempHome, testTemporalAddress } from '../helpers/engine';
+import { canopySync } from '../helpers/processes';
 
 function doctor(env: NodeJS.ProcessEnv) {
-  const result = spawnSync(process.execPath, [CANOPY_BIN, 'doctor', '--json'], { env: { ...process.env, ...env }, encoding: 'utf8' });
+  const result = canopySync({ ...process.env, ...env }, ['doctor', '--json']);
   return { status: result.status, report: JSON.parse(result.stdout) };
 }
 

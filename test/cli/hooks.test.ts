@@ -1,10 +1,9 @@
 // `canopy loop hook add|list|remove` and `loop update --on-completed` as real processes: what a person
 // types, what they read back, and a refusal that changes nothing for each bad value.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { CANOPY_BIN } from '../helpers/engine';
+import { canopySync, homeOnlyEnv } from '../helpers/processes';
 import { directoryIn, tempDir } from '../helpers/store';
 
 describe('canopy loop hook (CLI)', () => {
@@ -17,10 +16,7 @@ describe('canopy loop hook (CLI)', () => {
   after(() => rmSync(home, { recursive: true, force: true }));
 
   function canopy(...args: string[]) {
-    return spawnSync(process.execPath, [CANOPY_BIN, ...args], {
-      encoding: 'utf8',
-      env: { ...process.env, CANOPY_HOME: home, CANOPY_DATABASE_URL: '' },
-    });
+    return canopySync(homeOnlyEnv(home), args);
   }
   function ok(...args: string[]) {
     const result = canopy(...args);

@@ -2,10 +2,10 @@
 // with the SDK's client: each option changes only its own setting, and every bad value is refused
 // naming the field, changing nothing.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { getLoop } from '../../src/store/loops-repository';
-import { CANOPY_BIN, childEnv, useEngineHarness } from '../helpers/engine';
+import { childEnv, useEngineHarness } from '../helpers/engine';
+import { canopySync } from '../helpers/processes';
 import { check, loopWithSpecs, scratchDir } from '../helpers/loops';
 import { callOk, callRefused, connectStdio, type StdioSession } from '../helpers/mcp-client';
 
@@ -14,7 +14,7 @@ describe(
   { skip: !process.env.CANOPY_TEST_TEMPORAL_ADDRESS && 'needs the dev server `npm test` starts' },
   () => {
     const h = useEngineHarness();
-    const canopy = (...args: string[]) => spawnSync(process.execPath, [CANOPY_BIN, ...args], { encoding: 'utf8', env: childEnv(h.config) });
+    const canopy = (...args: string[]) => canopySync(childEnv(h.config), args);
     let session: StdioSession;
 
     before(async () => {

@@ -1,7 +1,6 @@
 // Read commands as a person meets them first: `--version`, and what the store knows printed at once
 // when no Temporal server answers, with one line saying the live state is unavailable.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -13,7 +12,7 @@ import { PROJECT_ROOT } from '../../src/project';
 import { setLoopStatus } from '../../src/store/loops-repository';
 import { putSchedule } from '../../src/store/schedules-repository';
 import { freePort } from '../../src/temporal/free-port';
-import { CANOPY_BIN } from '../helpers/engine';
+import { canopySync } from '../helpers/processes';
 import { SEED_EXAMPLE_PATH, tempDir } from '../helpers/store';
 
 const VERSION = (JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
@@ -50,7 +49,7 @@ describe('canopy read commands', () => {
 
   function canopy(...args: string[]) {
     const started = Date.now();
-    const result = spawnSync(process.execPath, [CANOPY_BIN, ...args], { encoding: 'utf8', env });
+    const result = canopySync(env, args);
     return { ...result, elapsedMs: Date.now() - started };
   }
 

@@ -1,13 +1,13 @@
 // `canopy loop schedule|unschedule` as child processes, and the schedule in `canopy loop info`, on the run's dev server.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { describe, it } from 'node:test';
-import { CANOPY_BIN, childEnv, useEngineHarness } from '../helpers/engine';
+import { childEnv, useEngineHarness } from '../helpers/engine';
+import { canopySync } from '../helpers/processes';
 import { check, loopWithSpecs, scratchDir } from '../helpers/loops';
 
 describe('canopy loop schedule', { skip: !process.env.CANOPY_TEST_TEMPORAL_ADDRESS && 'needs the dev server `npm test` starts' }, () => {
   const h = useEngineHarness();
-  const canopy = (...args: string[]) => spawnSync(process.execPath, [CANOPY_BIN, ...args], { encoding: 'utf8', env: childEnv(h.config) });
+  const canopy = (...args: string[]) => canopySync(childEnv(h.config), args);
   const loop = () => loopWithSpecs(h.ctx, scratchDir(), { nodes: [check('only', 1, 'true')] }, []);
 
   it('schedules a loop, shows the schedule in loop info, and unschedules it', async () => {

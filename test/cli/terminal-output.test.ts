@@ -1,11 +1,10 @@
 // Stored free text printed for people cannot drive the terminal: control characters are shown escaped.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { terminalSafe } from '../../src/cli/output';
 import { insertLoop } from '../../src/store/loops-repository';
 import { insertNodeRun, updateNodeRun } from '../../src/store/node-runs-repository';
-import { CANOPY_BIN } from '../helpers/engine';
+import { canopySync, homeOnlyEnv } from '../helpers/processes';
 import { useTestStore } from '../helpers/store';
 
 const CLEAR_SCREEN = '\u001b[2J\u001b[H';
@@ -28,10 +27,7 @@ describe('terminalSafe', () => {
 describe('the CLI prints stored text escaped', () => {
   const store = useTestStore();
   const canopy = (...args: string[]) => {
-    const result = spawnSync(process.execPath, [CANOPY_BIN, ...args], {
-      encoding: 'utf8',
-      env: { ...process.env, CANOPY_HOME: store.home, CANOPY_DATABASE_URL: '' },
-    });
+    const result = canopySync(homeOnlyEnv(store.home), args);
     assert.equal(result.status, 0, result.stderr);
     return result.stdout;
   };

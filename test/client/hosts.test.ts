@@ -1,7 +1,6 @@
 // Hosts as records: the host id a machine goes by (CANOPY_HOST_ID, else its hostname), the host a
 // loop records at create and import and that `loop update --host` moves, and every refusal of a bad one.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { describe, it } from 'node:test';
@@ -10,7 +9,7 @@ import { exportLoop, importLoop } from '../../src/client/export-import-service';
 import { createLoop, getLoop, updateLoop } from '../../src/client/loops-service';
 import { loadConfig } from '../../src/config';
 import { CanopyError } from '../../src/domain/errors';
-import { CANOPY_BIN } from '../helpers/engine';
+import { canopySync, homeOnlyEnv } from '../helpers/processes';
 import { assertRefusedUnchanged, SEED_EXAMPLE_PATH, tempDir, useTestStore } from '../helpers/store';
 
 const BAD_HOST_IDS = ['', 'two words', 'a/b', 'host:1', 'tab\there', 'é', 'x'.repeat(254)];
@@ -39,11 +38,7 @@ describe('the host id of a machine', () => {
   it('makes every command refuse to start with a bad CANOPY_HOST_ID, saying how to fix it', () => {
     const home = tempDir('canopy-host-home-');
     for (const args of [['loop', 'list'], ['worker']]) {
-      const run = spawnSync(process.execPath, [CANOPY_BIN, ...args], {
-        encoding: 'utf8',
-        env: { ...process.env, CANOPY_HOME: home, CANOPY_DATABASE_URL: '', CANOPY_HOST_ID: 'my laptop' },
-        timeout: 30_000,
-      });
+      const run = canopySync(homeOnlyEnv(home, { CANOPY_HOST_ID: 'my laptop' }), args, { timeout: 30_000 });
       assert.equal(run.status, 2, `${args.join(' ')}: ${run.stdout}${run.stderr}`);
       assert.match(run.stderr, /^canopy: CANOPY_HOST_ID 'my laptop' is not 1 to 253 letters, digits.*CANOPY_HOST_ID=build-1/);
     }
@@ -86,11 +81,7 @@ describe('the host of a loop', () => {
 
   it('moves with `canopy loop update --host`, clears with --no-host, and refuses a bad host id', async () => {
     const loop = await createLoop(store.ctx, { name: 'by cli', workdir: store.workdir() });
-    const canopy = (...args: string[]) =>
-      spawnSync(process.execPath, [CANOPY_BIN, 'loop', 'update', loop.id, ...args], {
-        encoding: 'utf8',
-        env: { ...process.env, CANOPY_HOME: store.home, CANOPY_DATABASE_URL: '' },
-      });
+    const canopy = (...args: string[]) => canopySync(homeOnlyEnv(store.home), ['loop', 'update', loop.id, ...args]);
     const moved = canopy('--host', 'host-b');
     assert.equal(moved.status, 0, moved.stderr);
     assert.match(moved.stdout, / on host-b\.$/m);

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { loopBodies, type TypedEdge } from '../../src/graph';
-import { repoRoot } from '../helpers/designs';
+import { PROJECT_ROOT } from '../../src/project';
 
 interface Vector {
   name: string;
@@ -12,7 +12,7 @@ interface Vector {
 }
 
 test('loop-body vectors of the product description', async (t) => {
-  const file = path.join(repoRoot(), 'test', 'fixtures', 'loop-bodies.json');
+  const file = path.join(PROJECT_ROOT, 'test', 'fixtures', 'loop-bodies.json');
   const vectors = JSON.parse(fs.readFileSync(file, 'utf8')) as Vector[];
   assert.ok(vectors.length > 0, `${file} holds no vectors`);
   for (const vector of vectors) {

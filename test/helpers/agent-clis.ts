@@ -6,9 +6,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { AGENT_TOOLS_BIN } from '../../src/agents/pinned';
 import { openContext, type ClientContext } from '../../src/client/context';
+import { startLoopRun, waitForLoopRun } from '../../src/client/runs-service';
 import type { CanopyConfig } from '../../src/config';
 import { testConfig } from './engine';
-import { startModelApi, type ModelApi } from './model-api';
+import { loopWithSpecs, runsOf, scratchDir } from './loops';
+import { startModelApi, type ModelApi, type ModelScript } from './model-api';
 
 export const REAL_CLIS = ['claude', 'codex', 'opencode', 'gemini'] as const;
 export type RealCli = (typeof REAL_CLIS)[number];
@@ -115,4 +117,25 @@ export async function openRealCliSetup(): Promise<RealCliSetup> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * One require_report agent node of `cli` on a loop of one spec, run to its end with `script` as what
+ * the model does; `config` adds to the node's config or replaces it. The loop's result and its one node run.
+ */
+export async function runOneAgent(setup: RealCliSetup, cli: RealCli, script: ModelScript, config: Record<string, unknown> = {}) {
+  setup.api.script(script);
+  const workdir = scratchDir();
+  const node = {
+    name: 'work',
+    kind: 'agent',
+    position: 1,
+    config: { platform: cli, prompt_template: 'Do {{spec_name}}, then report with loop_complete_node.', require_report: true, ...config },
+  };
+  const loopId = await loopWithSpecs(setup.ctx, workdir, { nodes: [node] }, [{ name: 'the spec' }]);
+  const started = Date.now();
+  await startLoopRun(setup.ctx, loopId);
+  const result = await waitForLoopRun(setup.ctx, loopId);
+  const [run] = await runsOf(setup.ctx, loopId);
+  return { loopId, result, run, workdir, ms: Date.now() - started };
 }

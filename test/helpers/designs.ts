@@ -1,15 +1,5 @@
-// Builders for designs in graph tests, and the repository root the test fixtures live under.
-import fs from 'node:fs';
-import path from 'node:path';
+// Builders of designs (nodes, edges, ensembles) for the graph tests.
 import type { Design, DesignEdge, DesignEnsemble, DesignNode } from '../../src/domain/design';
-
-/** The nearest directory above this file holding package.json; works from src and from dist. */
-export function repoRoot(): string {
-  for (let dir = __dirname; ; dir = path.dirname(dir)) {
-    if (fs.existsSync(path.join(dir, 'package.json'))) return dir;
-    if (path.dirname(dir) === dir) throw new Error(`no package.json above ${__dirname}`);
-  }
-}
 
 export function agent(name: string, position: number, config: Record<string, unknown> = {}): DesignNode {
   return { name, kind: 'agent', position, config: { prompt_template: `Work on {{spec_content}} as ${name}`, ...config } };

@@ -1,7 +1,21 @@
-// Child `canopy` processes (worker, up) for tests that kill and restart them.
-import { spawn, type ChildProcess } from 'node:child_process';
+// Child `canopy` processes: commands run to their end, and workers or `up` for tests that kill and restart them.
+import { spawn, spawnSync, type ChildProcess, type SpawnSyncReturns } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { CANOPY_BIN } from './engine';
+import { CANOPY_BIN } from '../../src/project';
+
+/** The environment of a canopy that uses the store in `home` only, whatever store this process's environment points at. */
+export function homeOnlyEnv(home: string, extra: Record<string, string> = {}): Record<string, string> {
+  return { ...(process.env as Record<string, string>), CANOPY_HOME: home, CANOPY_DATABASE_URL: '', ...extra };
+}
+
+/** Runs a canopy command to its end, blocking this process: for tests with no in-process worker to keep polling. */
+export function canopySync(
+  env: NodeJS.ProcessEnv,
+  args: string[],
+  options: { cwd?: string; timeout?: number } = {},
+): SpawnSyncReturns<string> {
+  return spawnSync(process.execPath, [CANOPY_BIN, ...args], { encoding: 'utf8', env, ...options });
+}
 
 export interface CanopyProcess {
   child: ChildProcess;

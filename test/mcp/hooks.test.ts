@@ -5,13 +5,14 @@ import { rmSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { directoryIn, tempDir } from '../helpers/store';
 import { callOk, callRefused, connectStdio, type StdioSession } from '../helpers/mcp-client';
+import { homeOnlyEnv } from '../helpers/processes';
 
 describe('event hooks over MCP', () => {
   let home: string;
   let session: StdioSession;
   before(async () => {
     home = tempDir('canopy-mcp-hooks-');
-    session = await connectStdio({ ...(process.env as Record<string, string>), CANOPY_HOME: home, CANOPY_DATABASE_URL: '' });
+    session = await connectStdio(homeOnlyEnv(home));
   });
   after(async () => {
     await session.client.close();

@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { testTemporalAddress } from '../helpers/engine';
 import { directoryIn, tempDir } from '../helpers/store';
 import { callOk, callRefused, connectStdio, type StdioSession } from '../helpers/mcp-client';
+import { homeOnlyEnv } from '../helpers/processes';
 
 describe('loop schedules over MCP', { skip: !process.env.CANOPY_TEST_TEMPORAL_ADDRESS && 'needs the dev server `npm test` starts' }, () => {
   let home: string;
@@ -13,14 +14,13 @@ describe('loop schedules over MCP', { skip: !process.env.CANOPY_TEST_TEMPORAL_AD
 
   before(async () => {
     home = tempDir('canopy-mcp-schedule-');
-    session = await connectStdio({
-      ...(process.env as Record<string, string>),
-      CANOPY_HOME: home,
-      CANOPY_DATABASE_URL: '',
-      TEMPORAL_ADDRESS: testTemporalAddress(),
-      // No worker polls this queue: the schedules here are read, never run.
-      CANOPY_TASK_QUEUE: `test-${randomBytes(6).toString('hex')}`,
-    });
+    session = await connectStdio(
+      homeOnlyEnv(home, {
+        TEMPORAL_ADDRESS: testTemporalAddress(),
+        // No worker polls this queue: the schedules here are read, never run.
+        CANOPY_TASK_QUEUE: `test-${randomBytes(6).toString('hex')}`,
+      }),
+    );
   });
 
   after(async () => {

@@ -8,6 +8,7 @@ import { loadConfig } from '../../src/config';
 import { getNodeRun, insertNodeRun } from '../../src/store/node-runs-repository';
 import { directoryIn, SEED_EXAMPLE_PATH, tempDir } from '../helpers/store';
 import { ALL_TOOLS, callOk, callRefused, connectStdio, type StdioSession } from '../helpers/mcp-client';
+import { homeOnlyEnv } from '../helpers/processes';
 
 const ENV_RUN_TOKEN = 'token-from-the-environment';
 
@@ -19,12 +20,7 @@ describe('canopy mcp (stdio)', () => {
 
   before(async () => {
     home = tempDir('canopy-mcp-stdio-');
-    session = await connectStdio({
-      ...(process.env as Record<string, string>),
-      CANOPY_HOME: home,
-      CANOPY_DATABASE_URL: '',
-      CANOPY_RUN_TOKEN: ENV_RUN_TOKEN,
-    });
+    session = await connectStdio(homeOnlyEnv(home, { CANOPY_RUN_TOKEN: ENV_RUN_TOKEN }));
     ctx = await openContext(loadConfig({ CANOPY_HOME: home }));
   });
 
