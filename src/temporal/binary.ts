@@ -1,4 +1,4 @@
-// Finds the Temporal CLI: $CANOPY_TEMPORAL_BIN, `temporal` on PATH, then the project-local build.
+// Finds the Temporal CLI: $CANOPY_TEMPORAL_BIN, `temporal` on PATH, then the project's own (downloaded or built).
 import path from 'node:path';
 import { findOnPath, isExecutable } from '../process/find-on-path';
 import { PROJECT_ROOT } from '../project';
@@ -33,7 +33,8 @@ export function missingBinaryMessage(env: NodeJS.ProcessEnv = process.env): stri
   }
   return [
     'No Temporal CLI found (looked at $CANOPY_TEMPORAL_BIN, `temporal` on PATH, .tools/bin/temporal).',
-    `Install Go (https://go.dev/dl) and run \`npm run setup\` to build ${TEMPORAL_CLI_MODULE}@${PINNED_TEMPORAL_CLI},`,
+    `Run \`npm run setup\`: it downloads the Temporal CLI ${PINNED_TEMPORAL_CLI} release (from GitHub, or $CANOPY_TEMPORAL_RELEASE_URL),`,
+    `or where that cannot be reached builds ${TEMPORAL_CLI_MODULE}@${PINNED_TEMPORAL_CLI} with Go (https://go.dev/dl);`,
     'or install the Temporal CLI yourself and put `temporal` on PATH, or set TEMPORAL_ADDRESS to use an existing server.',
   ].join('\n');
 }
