@@ -1,8 +1,9 @@
 // The versioning of the loop-run workflow. canopy 0.2.0 is its baseline: no branches. Every later
-// change to workflow code that open runs may replay goes behind `patched(PATCHES.<name>)`, the
-// newest id last, so runs started before it replay on the path they took; the histories recorded
-// with each patch stay in test/fixtures/histories/<id>/ beside the older eras. One minor release
-// after a patch ships it becomes `deprecatePatch()` (the eras from before it go, REPLAYS_FROM in
-// contract/ moves up to the release that shipped it); the release after removes the call (REPLAYS_FROM moves up to
-// the deprecating release). See docs/contributing.md.
+// change to workflow code that open runs may replay goes behind a patch check on an id from here
+// (`patched` from @temporalio/workflow), the newest id last, so runs started before it replay on the
+// path they took; the histories recorded with each patch stay in test/fixtures/histories/<id>/
+// beside the older eras. One minor release after a patch ships, its check becomes `deprecatePatch`
+// (the eras from before it go, and REPLAYS_FROM in contract/ moves up to the release that shipped
+// it); the release after removes the call (REPLAYS_FROM moves up to the deprecating release).
+// See docs/contributing.md.
 export const PATCHES = {} as const satisfies Record<string, string>;
