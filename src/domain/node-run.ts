@@ -31,6 +31,7 @@ export const FAILURE_KINDS = [
   'infra_signal',
   'infra_outage',
   'infra_crash',
+  'infra_disk',
 ] as const;
 export const FailureKind = z.enum(FAILURE_KINDS);
 export type FailureKind = z.infer<typeof FailureKind>;

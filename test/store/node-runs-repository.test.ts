@@ -4,6 +4,7 @@ import { beforeEach, it } from 'node:test';
 import {
   agentUsageBySpec,
   deleteNode,
+  endedNodeRunIds,
   endRunningNodeRuns,
   findNodeRunByKey,
   getNodeRun,
@@ -95,6 +96,15 @@ describeOnEachDialect('node-runs repository', (store) => {
       hook_index: null,
     });
     assert.deepEqual(await getNodeRun(store.db, inserted.id), inserted);
+  });
+
+  it('tells which of a list of ids name runs that have ended', async () => {
+    const running = await insertNodeRun(store.db, run());
+    const passed = await insertNodeRun(store.db, run({ status: 'pass' }));
+    const cancelled = await insertNodeRun(store.db, run({ status: 'cancelled' }));
+    const ended = await endedNodeRunIds(store.db, [running.id, passed.id, cancelled.id, 'nrun_missing']);
+    assert.deepEqual(ended.sort(), [passed.id, cancelled.id].sort());
+    assert.deepEqual(await endedNodeRunIds(store.db, []), []);
   });
 
   it('ends the running runs, returning only the process groups recorded on the given host or before hosts', async () => {
