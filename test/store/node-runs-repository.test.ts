@@ -66,6 +66,7 @@ describeOnEachDialect('node-runs repository', (store) => {
       round: 1,
       attempt: 1,
       infra_attempt: 1,
+      activity_attempt: 1,
       status: 'running',
       outcome: null,
       failure_kind: null,
