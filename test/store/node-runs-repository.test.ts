@@ -9,6 +9,7 @@ import {
   findNodeRunByKey,
   getNodeRun,
   getNodeRunByTokenHash,
+  getSpec,
   insertNode,
   insertNodeRun,
   insertSpec,
@@ -97,6 +98,17 @@ describeOnEachDialect('node-runs repository', (store) => {
       hook_index: null,
     });
     assert.deepEqual(await getNodeRun(store.db, inserted.id), inserted);
+  });
+
+  it('keeps NUL bytes whole in any text, and the character PostgreSQL escapes them with, and finds text holding them', async () => {
+    // U+FDD0 is the escape on PostgreSQL: alone, doubled and before a '0' it must come back as written.
+    const texts = { input: 'a\0b', stdout: '\0\0', stderr: '\uFDD0', reason: '\uFDD00', reported_output: '\uFDD0\uFDD0\0' };
+    const inserted = await insertNodeRun(store.db, run({ ...texts, run_key: 'key\0' }));
+    assert.deepEqual((await getNodeRun(store.db, inserted.id))!, { ...inserted, ...texts });
+    assert.equal((await findNodeRunByKey(store.db, 'key\0'))?.id, inserted.id);
+    assert.equal(await findNodeRunByKey(store.db, 'key'), undefined);
+    const spec = await insertSpec(store.db, { name: 'nul\0name', content: 'c\0', loop_id: loopId, workdir: null });
+    assert.deepEqual([(await getSpec(store.db, spec.id))?.name, (await getSpec(store.db, spec.id))?.content], ['nul\0name', 'c\0']);
   });
 
   it('tells which of a list of ids name runs that have ended', async () => {
