@@ -3,6 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createActivities } from './activities';
 import type { ActivityDeps } from './activities/deps';
+import { sweepRunDirectories } from './activities/run-directory-sweep';
 import { openContext, type ClientContext } from './client/context';
 import { scheduleAutorun } from './client/autorun-service';
 import { refuseUnreplayableRuns } from './client/run-versions-service';
@@ -49,6 +50,7 @@ export async function startDaemon(config: CanopyConfig, options: DaemonOptions):
     throw error;
   }
   await seedBuiltinBlueprints(ctx.db);
+  for (const refused of await sweepRunDirectories(ctx.db, config.home)) options.progress(`${refused}; a later start tries again`);
   const agentEndpoint = await startAgentEndpoint(ctx);
   const activities = createActivities(activityDeps(ctx, agentEndpoint.url));
   const workers = await createWorkers({ connection, config, activities });

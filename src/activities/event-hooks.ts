@@ -55,7 +55,7 @@ export function eventHookActivities(deps: ActivityDeps) {
         kind: 'hook',
         hook: { event: input.event, index },
       },
-      { runKey, workflowId: activity.workflowExecution?.workflowId ?? '', round: 1, infraAttempt: activity.attempt },
+      { runKey, workflowId: activity.workflowExecution?.workflowId ?? '', round: 1, activityAttempt: activity.attempt },
     );
     const execution = recordedExecution(deps, {
       scene: { loop, node: hookNode(loop, name, hook) },

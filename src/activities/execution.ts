@@ -57,7 +57,8 @@ export function recordedExecution(
 /**
  * Runs an execution's process under its supervisor in the run's private directory: it follows the
  * process an earlier attempt left when there is one, else starts it with `start`. `judge` reads the
- * result before the directory is removed, which it is however the execution ends.
+ * result before the directory is removed, which it is however the execution ends: a directory the
+ * disk will not let go of changes nothing about the outcome, and the next worker to start removes it.
  */
 export async function superviseInRunDirectory<T>(
   deps: ActivityDeps,
@@ -72,7 +73,11 @@ export async function superviseInRunDirectory<T>(
     const result = execution.adopted ? await adoptSupervised(execution.adopted, supervision) : await start(supervision);
     return await judge(result);
   } finally {
-    removeRunDirectory(deps.home, execution.run.id);
+    try {
+      removeRunDirectory(deps.home, execution.run.id);
+    } catch (error) {
+      Context.current().log.warn(`${(error as Error).message}; the next worker to start removes it`);
+    }
   }
 }
 

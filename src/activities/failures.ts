@@ -1,9 +1,10 @@
-// Which activity errors no retry can cure, and the node failure each one is. Everything else is
-// transient and left to the workflow's bounded retry policy.
+// Which activity errors no retry of the activity can cure, and the node failure each one is.
+// Everything else is transient and left to the workflow's bounded retry policy.
 import { ApplicationFailure, CancelledFailure } from '@temporalio/activity';
 import { ZodError } from 'zod';
 import { CanopyError } from '../domain/errors';
 import type { FailureKind } from '../domain/node-run';
+import { RunDirectoryError } from '../process/run-directory';
 import { isConstraintViolation } from '../store/constraint-errors';
 
 export interface DeterministicFailure {
@@ -35,6 +36,9 @@ export function deterministicFailure(error: unknown): DeterministicFailure | nul
     return { kind: 'invalid_config', reason: `Stored data does not fit its schema: ${issues.join('; ')}` };
   }
   if (!(error instanceof Error)) return null;
+  // A disk that refuses now may take it later: an infrastructure failure, which the workflow runs
+  // again after its backoff, where an immediate retry of the activity would meet the same disk.
+  if (error instanceof RunDirectoryError) return { kind: 'infra_disk', reason: error.message };
   if (isConstraintViolation(error)) return { kind: 'store_constraint', reason: error.message };
   const code = (error as { code?: unknown }).code;
   return typeof code === 'string' && LASTING_CODES.has(code) ? { kind: 'spawn_error', reason: error.message } : null;
@@ -69,5 +73,7 @@ export function nonRetryableWhenDeterministic<A extends unknown[], R>(name: stri
 }
 
 function kindOf(type: string | undefined | null): FailureKind {
-  return type === 'invalid_config' || type === 'spawn_error' || type === 'store_constraint' ? type : 'invalid_config';
+  return type === 'invalid_config' || type === 'spawn_error' || type === 'store_constraint' || type === 'infra_disk'
+    ? type
+    : 'invalid_config';
 }

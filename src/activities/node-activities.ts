@@ -23,7 +23,7 @@ export function nodeActivities(deps: ActivityDeps) {
     const headBefore = await readHead(scene.loop.workdir);
     const { run, adopted } = await openNodeRun(deps, subjectOf(scene), {
       ...input,
-      infraAttempt: Context.current().info.attempt,
+      activityAttempt: Context.current().info.attempt,
       headBefore,
     });
     // An adopted process may have moved HEAD already: judge it from where its attempt began.
@@ -69,7 +69,7 @@ export function nodeActivities(deps: ActivityDeps) {
   /** Gates and routers judge the upstream output; they pass it on unchanged as their own output. */
   async function evaluateNode(input: RunNodeInput): Promise<NodeOutcome> {
     const scene = await loadScene(deps, input);
-    const { run } = await openNodeRun(deps, subjectOf(scene), { ...input, infraAttempt: Context.current().info.attempt });
+    const { run } = await openNodeRun(deps, subjectOf(scene), { ...input, activityAttempt: Context.current().info.attempt });
     return judgeUpstream(scene, run).catch(failOrRethrow(deps, run));
   }
 
@@ -96,7 +96,7 @@ export function nodeActivities(deps: ActivityDeps) {
     const scene = await loadScene(deps, { ...input, nodeName: input.quorumNode, previousRunId: null });
     const { run } = await openNodeRun(deps, subjectOf(scene), {
       ...input,
-      infraAttempt: Context.current().info.attempt,
+      activityAttempt: Context.current().info.attempt,
       headBefore: input.headBefore || null,
     });
     return consolidate(scene, run, input).catch(failOrRethrow(deps, run));

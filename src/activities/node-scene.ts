@@ -4,6 +4,7 @@ import type { Loop } from '../domain/loop';
 import type { NodeRun } from '../domain/node-run';
 import { feedbackJson, outputText } from '../graph/feedback';
 import type { StoredNode } from '../graph/stored-graph';
+import { receivable } from '../graph/templates';
 import { getNodeByName } from '../store/graph-repository';
 import { getLoop } from '../store/loops-repository';
 import { getNodeRun } from '../store/node-runs-repository';
@@ -52,7 +53,7 @@ export function templateValues(scene: NodeScene, input: RunContext & { round: nu
     node_id: node.id,
     node_name: node.name,
     round: String(input.round),
-    previous_output: previous ? outputText(previous) : '',
+    previous_output: previous ? receivable(outputText(previous)) : '',
     previous_feedback: previous ? feedbackJson(previous) : '',
     spec_start_head: input.specStartHead,
     spec_committed_head: input.specCommittedHead,

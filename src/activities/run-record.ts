@@ -20,7 +20,7 @@ export interface OpenRunInput {
   workflowId: string;
   round: number;
   /** Temporal's attempt number: above 1 only when a worker died mid-execution. */
-  infraAttempt: number;
+  activityAttempt: number;
   /** The workdir's HEAD before the node ran, when it is judged. */
   headBefore?: string | null;
 }
@@ -64,17 +64,26 @@ export interface OpenedRun {
 }
 
 /**
+ * Which run of its node an execution is: the workflow runs a node that failed for infrastructure
+ * reasons again under its run key with `:infra-<n>` added, and names it "infra attempt <n>".
+ */
+function infraAttemptOf(runKey: string): number {
+  return Number(/:infra-(\d+)$/.exec(runKey)?.[1] ?? 1);
+}
+
+/**
  * A retry after a lost worker finds the record of the attempt it replaces and carries on in it, so
  * each execution is recorded once: it adopts that attempt's process when it still runs (or has
  * recorded how it ended); otherwise it kills what is left of it and starts the node again.
  */
 export async function openNodeRun(deps: ActivityDeps, subject: RunSubject, input: OpenRunInput): Promise<OpenedRun> {
   // Run keys are unique per scheduled activity, so only a retry can find an earlier record.
-  const earlier = input.infraAttempt > 1 ? await findNodeRunByKey(deps.db, input.runKey) : undefined;
+  const earlier = input.activityAttempt > 1 ? await findNodeRunByKey(deps.db, input.runKey) : undefined;
   if (!earlier) {
     const run = await insertNodeRun(deps.db, {
       ...newRunOf(subject, input),
-      infra_attempt: input.infraAttempt,
+      infra_attempt: infraAttemptOf(input.runKey),
+      activity_attempt: input.activityAttempt,
       head_before: input.headBefore ?? null,
       executed_host: deps.hostId,
     });
@@ -82,8 +91,12 @@ export async function openNodeRun(deps: ActivityDeps, subject: RunSubject, input
   }
   const left = findEarlierProcess(runDirectoryPath(deps.home, earlier.id));
   if (left.state === 'running' || left.state === 'exited') {
-    const recovery = `attempt ${input.infraAttempt} adopted process ${left.record.pid} of attempt ${earlier.infra_attempt}, whose worker was lost (${left.state === 'running' ? 'it was still running' : 'it had ended and recorded its exit status'})`;
-    const run = (await updateNodeRun(deps.db, earlier.id, { infra_attempt: input.infraAttempt, executed_host: deps.hostId, recovery }))!;
+    const recovery = `activity attempt ${input.activityAttempt} adopted process ${left.record.pid} of activity attempt ${earlier.activity_attempt}, whose worker was lost (${left.state === 'running' ? 'it was still running' : 'it had ended and recorded its exit status'})`;
+    const run = (await updateNodeRun(deps.db, earlier.id, {
+      activity_attempt: input.activityAttempt,
+      executed_host: deps.hostId,
+      recovery,
+    }))!;
     return { run, adopted: left.record };
   }
   // A process group id means nothing on another machine, where killing it would hit a stranger.
@@ -92,10 +105,10 @@ export async function openNodeRun(deps: ActivityDeps, subject: RunSubject, input
   removeRunDirectory(deps.home, earlier.id);
   const why = left.state === 'gone' ? left.reason : 'it had not started a process that outlived its worker';
   const run = (await updateNodeRun(deps.db, earlier.id, {
-    ...restartedAttempt(earlier, input.infraAttempt),
+    ...restartedAttempt(earlier, input.activityAttempt),
     head_before: input.headBefore ?? null,
     executed_host: deps.hostId,
-    recovery: `attempt ${input.infraAttempt} ran the node again after attempt ${earlier.infra_attempt}'s worker was lost: ${why}`,
+    recovery: `activity attempt ${input.activityAttempt} ran the node again after activity attempt ${earlier.activity_attempt}'s worker was lost: ${why}`,
   }))!;
   return { run, adopted: null };
 }
@@ -104,14 +117,14 @@ export async function openNodeRun(deps: ActivityDeps, subject: RunSubject, input
  * A retry starts clean: the dead attempt's report, output and token move to the attempt history,
  * so only the attempt that finishes decides the outcome.
  */
-function restartedAttempt(earlier: NodeRun, infraAttempt: number): NodeRunChanges {
-  const { stdout, stderr, exit_code, reported_status, reported_output, status } = earlier;
+function restartedAttempt(earlier: NodeRun, activityAttempt: number): NodeRunChanges {
+  const { infra_attempt, activity_attempt, stdout, stderr, exit_code, reported_status, reported_output, status } = earlier;
   return {
     attempts: [
       ...earlier.attempts,
-      { infra_attempt: earlier.infra_attempt, status, stdout, stderr, exit_code, reported_status, reported_output },
+      { infra_attempt, activity_attempt, status, stdout, stderr, exit_code, reported_status, reported_output },
     ],
-    infra_attempt: infraAttempt,
+    activity_attempt: activityAttempt,
     status: 'running',
     pgid: null,
     stdout: '',

@@ -20,7 +20,10 @@ export interface NodeRunSummary {
   failure_kind: NodeRun['failure_kind'];
   reason: string | null;
   unreported: boolean;
+  /** Which run of the node: n for the nth after infrastructure failures, as the Temporal UI numbers them. */
   infra_attempt: number;
+  /** Temporal's attempt of the activity that recorded it: above 1 when a worker was lost mid-node. */
+  activity_attempt: number;
   started_at: string;
   ended_at: string | null;
   excerpt: string;
@@ -70,6 +73,7 @@ export async function listRuns(
     reason: run.reason && redact(run.reason),
     unreported: run.unreported,
     infra_attempt: run.infra_attempt,
+    activity_attempt: run.activity_attempt,
     started_at: run.started_at,
     ended_at: run.ended_at,
     excerpt: excerpt(run.reported_output || run.stdout || run.stderr),
@@ -78,7 +82,7 @@ export async function listRuns(
   }));
 }
 
-/** One run's full stored input and output, with its infra_attempt marker and the attempts before it. */
+/** One run's full stored input and output, with its attempt numbers and the activity attempts before it. */
 export async function getRun(ctx: ClientContext, runId: string): Promise<NodeRun> {
   const run = await getNodeRun(ctx.db, runId);
   if (!run) throw notFound('node run', runId, 'List runs with `canopy loop runs <loop_id>`.');

@@ -31,13 +31,16 @@ export const FAILURE_KINDS = [
   'infra_signal',
   'infra_outage',
   'infra_crash',
+  'infra_lost',
+  'infra_disk',
 ] as const;
 export const FailureKind = z.enum(FAILURE_KINDS);
 export type FailureKind = z.infer<typeof FailureKind>;
 
-/** What an infra attempt that did not finish left behind, kept when a retry starts the record afresh. */
+/** What an activity attempt that did not finish left behind, kept when a retry starts the record afresh. */
 export const NodeRunAttempt = z.object({
   infra_attempt: z.number().int(),
+  activity_attempt: z.number().int(),
   status: NodeRunStatus,
   stdout: z.string(),
   stderr: z.string(),
@@ -57,7 +60,18 @@ export const NodeRun = z.object({
   workflow_id: z.string().nullable(),
   round: z.number().int(),
   attempt: z.number().int(),
-  infra_attempt: z.number().int().describe('1 on the first try; higher when the worker died and the activity was retried'),
+  infra_attempt: z
+    .number()
+    .int()
+    .describe(
+      'Which run of the node this is: 1, or n for the nth after infrastructure failures (each its own record, "infra attempt n" in the Temporal UI)',
+    ),
+  activity_attempt: z
+    .number()
+    .int()
+    .describe(
+      "Temporal's attempt of the activity that recorded it: above 1 when a worker was lost mid-node and a retry carried on in this record",
+    ),
   status: NodeRunStatus,
   outcome: z.string().nullable().describe('pass, fail, or a router label'),
   failure_kind: FailureKind.nullable(),
@@ -84,7 +98,9 @@ export const NodeRun = z.object({
     .describe('Host id (CANOPY_HOST_ID) of the worker that executed it; null in runs recorded before hosts'),
   started_at: Timestamp,
   ended_at: Timestamp.nullable(),
-  attempts: z.array(NodeRunAttempt).describe('Earlier infra attempts that did not finish, oldest first; only the last attempt decides'),
+  attempts: z
+    .array(NodeRunAttempt)
+    .describe('Earlier activity attempts in this record that did not finish, oldest first; only the last attempt decides'),
   recovery: z
     .string()
     .nullable()

@@ -5,16 +5,15 @@ import type { FailureKind } from '../domain/node-run';
 /** The condition of the edge such a node takes once its infra retries ran out. */
 export const ERROR_CONDITION = 'error';
 
-const INFRA_FAILURE_KINDS: readonly FailureKind[] = ['infra_spawn', 'infra_signal', 'infra_outage', 'infra_crash'];
-
 /** How long a crash may take to count as one: a CLI that dies this early did no work. */
 export const EARLY_CRASH_MS = 60_000;
 
 const FIRST_BACKOFF_MS = 5_000;
 const MAX_BACKOFF_MS = 60_000;
 
+/** Each `infra_*` kind names a failure outside the work (plain `infra`, an activity that gave up, is not one). */
 export function isInfraFailure(kind: FailureKind | null): boolean {
-  return kind !== null && INFRA_FAILURE_KINDS.includes(kind);
+  return kind?.startsWith('infra_') ?? false;
 }
 
 /** The wait before infra retry `retry` (1 for the first): 5 s, doubling, at most a minute. */

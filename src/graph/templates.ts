@@ -39,6 +39,18 @@ export function unknownPlaceholders(text: string, allowed: readonly string[]): s
   return placeholdersIn(text).filter((name) => !allowed.includes(name));
 }
 
+/** What stands for a NUL byte in a value a process receives: U+2400 SYMBOL FOR NULL. */
+const NUL_STAND_IN = '\u2400';
+
+/**
+ * Output as a process can receive it: argv strings and environment variables end at a NUL byte, so
+ * each NUL becomes ␀, in the files of large values too, so the value reads the same whichever way
+ * it travels. The output itself is stored whole; only what is handed on changes.
+ */
+export function receivable(value: string): string {
+  return value.replaceAll('\0', NUL_STAND_IN);
+}
+
 /** Replaces each placeholder that has a value; values are inserted once, never expanded again. */
 export function renderTemplate(text: string, values: Record<string, string>): string {
   return text.replace(PLACEHOLDER, (placeholder, name: string) => (Object.hasOwn(values, name) ? values[name] : placeholder));

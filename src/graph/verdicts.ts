@@ -15,6 +15,8 @@ export interface ProcessEnd {
   timedOut: boolean;
   cancelled: boolean;
   spawnError: string | null;
+  /** Why the end of a process that started is unknown. */
+  lost: string | null;
   stdout: string;
   /** The limit that killed it, in minutes, when it timed out. */
   limitMinutes: number;
@@ -84,6 +86,7 @@ function processFailure(end: ProcessEnd): Verdict | null {
     const kind = LASTING_SPAWN_ERRORS.test(end.spawnError) ? 'spawn_error' : 'infra_spawn';
     return fail(kind, `Could not start the process: ${end.spawnError}`);
   }
+  if (end.lost) return fail('infra_lost', `The process was lost while it ran: ${end.lost}.`);
   if (end.timedOut && end.straggler)
     return fail('straggler', `Ensemble member still running after straggler_timeout_minutes (${end.limitMinutes}); killed.`);
   if (end.timedOut) return fail('timeout', `Killed after timeout_minutes (${end.limitMinutes}).`);

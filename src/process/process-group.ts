@@ -28,6 +28,8 @@ export interface GroupRunResult {
   timedOut: boolean;
   cancelled: boolean;
   spawnError: string | null;
+  /** Why the process's end is unknown though it started: its supervisor ended before recording it. */
+  lost: string | null;
 }
 
 export function runInProcessGroup(command: string, args: string[], options: GroupRunOptions): Promise<GroupRunResult> {
@@ -78,6 +80,7 @@ export function runInProcessGroup(command: string, args: string[], options: Grou
         timedOut,
         cancelled,
         spawnError,
+        lost: null,
       });
     });
   });

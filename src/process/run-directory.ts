@@ -1,27 +1,70 @@
 // The private directory of one node run, <home>/runs/<node run id>/ (mode 0700): what the run's
 // process reads that must not travel in argv or the environment (large inputs, per-run MCP
 // configs) and what it leaves behind. Nothing in it is readable by other local users.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { getSystemErrorMap } from 'node:util';
+
+/** A run directory the filesystem refused to make, fill or remove (a full or read-only disk, a permission taken away). */
+export class RunDirectoryError extends Error {
+  constructor(
+    what: string,
+    readonly target: string,
+    readonly code: string,
+  ) {
+    super(`Could not ${what} ${target}: ${code}${describeCode(code)}`);
+    this.name = 'RunDirectoryError';
+  }
+}
 
 export function runDirectoryPath(home: string, nodeRunId: string): string {
-  return path.join(home, 'runs', nodeRunId);
+  return path.join(runsPath(home), nodeRunId);
 }
 
 /** Creates the run's directory (and `<home>/runs`) owner-only; returns its path. */
 export function openRunDirectory(home: string, nodeRunId: string): string {
   const dir = runDirectoryPath(home, nodeRunId);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  refusedAs("create the node run's directory", dir, () => mkdirSync(dir, { recursive: true, mode: 0o700 }));
   return dir;
 }
 
 /** Writes one owner-only file into the run's directory; returns its path. */
 export function writeRunFile(dir: string, name: string, content: string): string {
   const file = path.join(dir, name);
-  writeFileSync(file, content, { mode: 0o600 });
+  refusedAs('write the run file', file, () => writeFileSync(file, content, { mode: 0o600 }));
   return file;
 }
 
 export function removeRunDirectory(home: string, nodeRunId: string): void {
-  rmSync(runDirectoryPath(home, nodeRunId), { recursive: true, force: true });
+  const dir = runDirectoryPath(home, nodeRunId);
+  refusedAs('remove the run directory', dir, () => rmSync(dir, { recursive: true, force: true }));
+}
+
+/** The node run ids that have a directory under `<home>/runs` (none before the first run). */
+export function runDirectoryIds(home: string): string[] {
+  const runs = runsPath(home);
+  if (!existsSync(runs)) return [];
+  return refusedAs('list the run directories in', runs, () => readdirSync(runs, { withFileTypes: true }))
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+}
+
+function runsPath(home: string): string {
+  return path.join(home, 'runs');
+}
+
+function refusedAs<T>(what: string, target: string, work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    const { code } = error as NodeJS.ErrnoException;
+    // Errno codes only: Node's own (ERR_…) say the call itself was wrong.
+    if (typeof code !== 'string' || !/^E[A-Z0-9]+$/.test(code)) throw error;
+    throw new RunDirectoryError(what, target, code);
+  }
+}
+
+function describeCode(code: string): string {
+  const known = [...getSystemErrorMap().values()].find(([name]) => name === code);
+  return known ? ` (${known[1]})` : '';
 }

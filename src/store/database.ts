@@ -104,6 +104,7 @@ export interface NodeRunsTable {
   round: number;
   attempt: Generated<number>;
   infra_attempt: Generated<number>;
+  activity_attempt: Generated<number>;
   status: Generated<NodeRunStatus>;
   outcome: string | null;
   failure_kind: FailureKind | null;

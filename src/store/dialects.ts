@@ -1,7 +1,18 @@
 // How the store connects: one SQLite file shared by several processes, or a PostgreSQL pool.
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { CompiledQuery, PostgresDialect, SqliteAdapter, SqliteDialect, SqliteDriver, type DatabaseConnection, type Dialect } from 'kysely';
+import type { Pool, PoolClient } from 'pg';
+import {
+  CompiledQuery,
+  PostgresDialect,
+  SqliteAdapter,
+  SqliteDialect,
+  SqliteDriver,
+  type DatabaseConnection,
+  type Dialect,
+  type PostgresPool,
+  type PostgresPoolClient,
+} from 'kysely';
 import { ensurePrivateDirectory, ensurePrivateFile, narrowIfExists } from '../private-files';
 
 const SQLITE_BUSY_TIMEOUT_MS = 5000;
@@ -33,7 +44,57 @@ export function postgresDialect(url: string): Dialect {
   // An idle client whose connection dies (a server restart) is dropped by the pool and the next
   // query reconnects; without a listener the 'error' event would crash the process.
   pool.on('error', () => {});
-  return new PostgresDialect({ pool });
+  return new PostgresDialect({ pool: nulSafe(pool) });
+}
+
+/**
+ * PostgreSQL's text holds no NUL byte, which process output may: every string sent is escaped and
+ * every string read back unescaped, so the store keeps such output whole, as SQLite does. A NUL
+ * becomes U+FDD0 followed by '0', and U+FDD0 itself is doubled. U+FDD0 is a noncharacter, which no
+ * text carries, so values stored before read back as they were, and nothing else is changed.
+ */
+function nulSafe(pool: Pool): PostgresPool {
+  // Kysely keeps one connection per client the pool hands out, so each client keeps one wrapper.
+  const wrappers = new WeakMap<PoolClient, PostgresPoolClient>();
+  // Only the query form: the cursor form streams, which this store never configures.
+  const wrap = (client: PoolClient): PostgresPoolClient => ({
+    query: (async (sql: string, parameters: readonly unknown[]) => {
+      const result = await client.query(
+        sql,
+        parameters.map((value) => (typeof value === 'string' ? escapeNul(value) : value)),
+      );
+      return { ...result, rows: result.rows.map(unescapeRow) };
+    }) as unknown as PostgresPoolClient['query'],
+    release: (destroy?: boolean) => client.release(destroy),
+  });
+  return {
+    async connect() {
+      const client = await pool.connect();
+      const wrapper = wrappers.get(client) ?? wrap(client);
+      wrappers.set(client, wrapper);
+      return wrapper;
+    },
+    end: () => pool.end(),
+  };
+}
+
+const ESCAPE = '\uFDD0';
+const ESCAPED_AS = new Map([
+  ['\0', `${ESCAPE}0`],
+  [ESCAPE, `${ESCAPE}${ESCAPE}`],
+]);
+const UNESCAPED_AS = new Map([...ESCAPED_AS].map(([plain, escaped]) => [escaped, plain]));
+
+function escapeNul(text: string): string {
+  return /[\0\uFDD0]/.test(text) ? text.replace(/[\0\uFDD0]/g, (char) => ESCAPED_AS.get(char)!) : text;
+}
+
+function unescapeNul(text: string): string {
+  return text.includes(ESCAPE) ? text.replace(/\uFDD0[0\uFDD0]/g, (pair) => UNESCAPED_AS.get(pair)!) : text;
+}
+
+function unescapeRow(row: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(row).map(([column, value]) => [column, typeof value === 'string' ? unescapeNul(value) : value]));
 }
 
 /**

@@ -1,7 +1,7 @@
 // The store's schema history. Each migration is frozen once released: change the schema by adding
 // the next numbered one, never by editing an old one. They live in code, so a bundled build needs
 // no migration folder. Column types are the portable subset SQLite and PostgreSQL share.
-import { Migrator, type Kysely, type Migration } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration } from 'kysely';
 
 // Migrations see `Kysely<any>`: they describe the schema as it was then, not the current types.
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -280,6 +280,43 @@ const sandboxes: Migration = {
   },
 };
 
+/**
+ * A node run counts two kinds of attempt apart: `infra_attempt` becomes which run of the node it is
+ * after infrastructure failures (each a record of its own, its run key ending `:infra-<n>` from the
+ * second), and `activity_attempt` takes Temporal's attempt of its activity, which `infra_attempt` held.
+ */
+const nodeRunActivityAttempts: Migration = {
+  async up(db: Kysely<any>): Promise<void> {
+    await db.schema
+      .alterTable('node_runs')
+      .addColumn('activity_attempt', 'integer', (col) => col.notNull().defaultTo(1))
+      .execute();
+    await db
+      .updateTable('node_runs')
+      .set({ activity_attempt: sql`infra_attempt`, infra_attempt: 1 })
+      .where('infra_attempt', '<>', 1)
+      .execute();
+    const retried = await db
+      .selectFrom('node_runs')
+      .select(['id', 'run_key', 'attempts'])
+      .where((eb) => eb.or([eb('run_key', 'like', '%:infra-%'), eb('attempts', '<>', '[]')]))
+      .execute();
+    for (const { id, run_key, attempts } of retried as { id: string; run_key: string | null; attempts: string }[]) {
+      const infraAttempt = Number(/:infra-(\d+)$/.exec(run_key ?? '')?.[1] ?? 1);
+      const earlier = (JSON.parse(attempts) as { infra_attempt: number }[]).map(({ infra_attempt, ...rest }) => ({
+        ...rest,
+        infra_attempt: infraAttempt,
+        activity_attempt: infra_attempt,
+      }));
+      await db
+        .updateTable('node_runs')
+        .set({ infra_attempt: infraAttempt, attempts: JSON.stringify(earlier) })
+        .where('id', '=', id)
+        .execute();
+    }
+  },
+};
+
 /** Every migration by name; the order prefix is the order they run in. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '001_initial': initial,
@@ -293,6 +330,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '009_node_run_dirty_paths': nodeRunDirtyPaths,
   '010_loop_hooks': loopHooks,
   '011_sandboxes': sandboxes,
+  '012_node_run_activity_attempts': nodeRunActivityAttempts,
 };
 
 /** The migrations a store up to date has run, in order. */

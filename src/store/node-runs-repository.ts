@@ -29,6 +29,7 @@ export interface NodeRunFilter {
 
 const DEFAULT_LIST_LIMIT = 20;
 const MAX_LIST_LIMIT = 200;
+const ID_BATCH = 500;
 
 export async function insertNodeRun(db: DatabaseOrTransaction, run: NewNodeRun): Promise<NodeRun> {
   const row = await db
@@ -125,6 +126,7 @@ function nodeRunFromRow(row: NodeRunRow): NodeRun {
     round: row.round,
     attempt: row.attempt,
     infra_attempt: row.infra_attempt,
+    activity_attempt: row.activity_attempt,
     status: row.status,
     outcome: row.outcome,
     failure_kind: row.failure_kind,
@@ -166,6 +168,7 @@ function nodeRunChangesToRow(changes: NodeRunChanges): NodeRunRowUpdate {
     round: changes.round,
     attempt: changes.attempt,
     infra_attempt: changes.infra_attempt,
+    activity_attempt: changes.activity_attempt,
     status: changes.status,
     outcome: changes.outcome,
     failure_kind: changes.failure_kind,
@@ -197,6 +200,22 @@ function nodeRunChangesToRow(changes: NodeRunChanges): NodeRunRowUpdate {
     hook_event: changes.hook_event,
     hook_index: changes.hook_index,
   };
+}
+
+/** Which of `ids` name node runs that have ended (any status but running). */
+export async function endedNodeRunIds(db: DatabaseOrTransaction, ids: readonly string[]): Promise<string[]> {
+  const ended: string[] = [];
+  // A bounded list per query: both dialects cap the parameters of one statement.
+  for (let start = 0; start < ids.length; start += ID_BATCH) {
+    const rows = await db
+      .selectFrom('node_runs')
+      .select('id')
+      .where('id', 'in', ids.slice(start, start + ID_BATCH))
+      .where('status', '<>', 'running')
+      .execute();
+    ended.push(...rows.map((row) => row.id));
+  }
+  return ended;
 }
 
 /** The loop's node runs still running, oldest first: what a change to its specs would race with. */

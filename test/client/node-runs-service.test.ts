@@ -13,6 +13,7 @@ it('redacts secrets in the attempt history as in the run itself', async () => {
   const secret = 'API_KEY=abcdef123456';
   const attempt = {
     infra_attempt: 1,
+    activity_attempt: 1,
     status: 'running' as const,
     stdout: secret,
     stderr: '',

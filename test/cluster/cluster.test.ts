@@ -187,13 +187,15 @@ describe('the production shape: Temporal server and canopy store on PostgreSQL, 
     console.log(`${interrupted.node_name}: ${adopted.recovery}`);
     assert.match(
       adopted.recovery ?? '',
-      /^attempt 2 adopted process \d+ of attempt 1, whose worker was lost/,
+      /^activity attempt 2 adopted process \d+ of activity attempt 1, whose worker was lost/,
       `${crashed}'s restarted worker took over the running agent`,
     );
     assert.equal(adopted.stdout.trim(), `second reviewed by ${interrupted.node_name}`);
     assert.ok(!isGroupAlive(interrupted.pgid!), 'the adopted agent has ended');
     assert.deepEqual(
-      (await runsOf(anyContext(), loops[spared])).filter((r) => r.infra_attempt !== 1 || r.recovery).map((r) => r.node_name),
+      (await runsOf(anyContext(), loops[spared]))
+        .filter((r) => r.infra_attempt !== 1 || r.activity_attempt !== 1 || r.recovery)
+        .map((r) => r.node_name),
       [],
       `every node of ${spared}'s loop ran once, on its first attempt`,
     );

@@ -27,7 +27,7 @@ describe('crash safety', () => {
       await startLoopRun(ctx, loopId);
       assert.equal((await waitForLoopRun(ctx, loopId)).status, 'completed');
       const [run] = await runsOf(ctx, loopId);
-      assert.deepEqual([run.infra_attempt, run.recovery, run.stdout.trim()], [1, null, 'slept']);
+      assert.deepEqual([run.infra_attempt, run.activity_attempt, run.recovery, run.stdout.trim()], [1, 1, null, 'slept']);
     } finally {
       worker.child.kill('SIGKILL');
       await ctx.close();
@@ -70,14 +70,17 @@ describe('crash safety', () => {
       assert.equal(started.length, 1, 'the agent started once');
       const long = (await runsOf(ctx, loopId)).filter((r) => r.node_name === 'long');
       assert.equal(long.length, 1, 'the execution is recorded once');
-      assert.deepEqual([long[0].outcome, long[0].infra_attempt, long[0].attempts.length], ['pass', 2, 0]);
+      assert.deepEqual([long[0].outcome, long[0].infra_attempt, long[0].activity_attempt, long[0].attempts.length], ['pass', 1, 2, 0]);
       assert.equal(
         long[0].stdout.trim(),
         `started ${started[0]}\nReported pass for long (${long[0].id}).\nfinished ${started[0]}`,
         'the output is complete',
       );
       assert.equal(long[0].reported_output, 'reported-after-adoption');
-      assert.match(long[0].recovery ?? '', /^attempt 2 adopted process \d+ of attempt 1, whose worker was lost \(it was still running\)$/);
+      assert.match(
+        long[0].recovery ?? '',
+        /^activity attempt 2 adopted process \d+ of activity attempt 1, whose worker was lost \(it was still running\)$/,
+      );
       assert.ok(!existsSync(path.join(home, 'runs', long[0].id)), 'the run directory is removed once the run is recorded');
     } finally {
       for (const worker of workers) worker.child.kill('SIGKILL');
@@ -138,15 +141,18 @@ describe('crash safety', () => {
       const result = await waitForLoopRun(ctx, loopId);
       assert.equal(result.status, 'failed');
       const [run] = await runsOf(ctx, loopId);
-      assert.deepEqual([run.outcome, run.failure_kind, run.infra_attempt, run.reported_status], ['fail', 'exit_code', 2, null]);
       assert.deepEqual(
-        run.attempts.map((a) => [a.infra_attempt, a.status, a.reported_status, a.reported_output]),
-        [[1, 'running', 'pass', 'first']],
+        [run.outcome, run.failure_kind, run.infra_attempt, run.activity_attempt, run.reported_status],
+        ['fail', 'exit_code', 1, 2, null],
+      );
+      assert.deepEqual(
+        run.attempts.map((a) => [a.infra_attempt, a.activity_attempt, a.status, a.reported_status, a.reported_output]),
+        [[1, 1, 'running', 'pass', 'first']],
         'the dead attempt is kept in the attempt history',
       );
       assert.match(
         run.recovery ?? '',
-        /^attempt 2 ran the node again after attempt 1's worker was lost: its process \(pid \d+\) ended without recording an exit status/,
+        /^activity attempt 2 ran the node again after activity attempt 1's worker was lost: its process \(pid \d+\) ended without recording an exit status/,
       );
     } finally {
       for (const worker of workers) worker.child.kill('SIGKILL');

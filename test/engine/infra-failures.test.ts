@@ -5,10 +5,15 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { defaultPayloadConverter } from '@temporalio/common';
 import { getLoop, updateLoop } from '../../src/client/loops-service';
-import { useEngineHarness } from '../helpers/engine';
+import { startLoopRun, waitForLoopRun } from '../../src/client/runs-service';
+import { loopWorkflowId } from '../../src/contract';
+import { childEnv, useEngineHarness } from '../helpers/engine';
+import { launcherPids, runCanopy } from '../helpers/processes';
 import { assertRefusedUnchanged } from '../helpers/store';
 import { agent, check, loopWithSpecs, runsOf, runToEnd, scratchDir } from '../helpers/loops';
+import { waitUntil } from '../helpers/wait';
 
 const SLOW = { timeout: 180_000 };
 const KILLED = 'echo started; kill -KILL $$';
@@ -111,6 +116,82 @@ describe('infrastructure failures', () => {
     assert.deepEqual(await attemptsOf(loopId, 'failing'), [['fail', 'exit_code']], 'a work failure is not retried');
     assert.deepEqual(await attemptsOf(loopId, 'fixer'), [['pass', null]]);
   });
+
+  it('follows a check on through its run directory when the launcher dies under it: it runs once, to its end', SLOW, async () => {
+    const workdir = scratchDir();
+    const loopId = await loopWithSpecs(
+      h.ctx,
+      workdir,
+      { nodes: [check('held', 1, 'echo run >> runs.txt; echo started; while [ ! -e release ]; do sleep 0.1; done; echo finished')] },
+      [{ name: 'spec' }],
+    );
+    const result = await h.withWorker(async () => {
+      await startLoopRun(h.ctx, loopId);
+      await waitUntil('the check to start', async () => (await runsOf(h.ctx, loopId)).find((r) => r.pgid !== null));
+      for (const pid of launcherPids()) process.kill(pid, 'SIGKILL');
+      await waitUntil('the launcher to end', () => Promise.resolve(launcherPids().length === 0));
+      writeFileSync(path.join(workdir, 'release'), '');
+      return waitForLoopRun(h.ctx, loopId);
+    });
+    assert.equal(result.status, 'completed', result.reason ?? '');
+    const runs = await runsOf(h.ctx, loopId);
+    assert.deepEqual(
+      runs.map((r) => [r.status, r.failure_kind, r.stdout, r.infra_attempt]),
+      [['pass', null, 'started\nfinished\n', 1]],
+    );
+    assert.equal(readFileSync(path.join(workdir, 'runs.txt'), 'utf8'), 'run\n', 'the check ran once');
+  });
+
+  it(
+    'labels a check whose supervisor died under it as lost, and numbers its retry as the workflow does: record, loop runs and activity summary',
+    SLOW,
+    async () => {
+      const loopId = await loopWithSpecs(
+        h.ctx,
+        scratchDir(),
+        {
+          settings: { infra_retries: 1 },
+          nodes: [check('flaky', 1, 'if [ -e attempted ]; then echo second; exit 0; fi; touch attempted; echo first; sleep 60')],
+        },
+        [{ name: 'spec' }],
+      );
+      const result = await h.withWorker(async () => {
+        await startLoopRun(h.ctx, loopId);
+        const first = await waitUntil('the check to print', async () => (await runsOf(h.ctx, loopId)).find((r) => r.stdout === 'first\n'));
+        // Its supervisor leads the group: the pgid is the supervisor's pid.
+        process.kill(first.pgid!, 'SIGKILL');
+        return waitForLoopRun(h.ctx, loopId);
+      });
+      assert.equal(result.status, 'completed', result.reason ?? '');
+      const runs = await runsOf(h.ctx, loopId);
+      assert.deepEqual(
+        runs.map((r) => [r.status, r.failure_kind, r.stdout, r.infra_attempt, r.activity_attempt]),
+        [
+          ['fail', 'infra_lost', 'first\n', 1, 1],
+          ['pass', null, 'second\n', 2, 1],
+        ],
+      );
+      assert.match(
+        runs[0].reason ?? '',
+        /^The process was lost while it ran: its supervisor \(pid \d+\) was killed by SIGKILL before it recorded the exit status/,
+      );
+      const keys = await h.ctx.db.selectFrom('node_runs').select(['id', 'run_key']).where('loop_id', '=', loopId).execute();
+      const keyOf = (id: string) => keys.find((row) => row.id === id)?.run_key ?? '';
+      assert.match(keyOf(runs[1].id), /:infra-2$/);
+
+      const listed = await runCanopy(childEnv(h.config), 'loop', 'runs', loopId, '--json');
+      assert.deepEqual(
+        (JSON.parse(listed.stdout) as { infra_attempt: number }[]).map((r) => r.infra_attempt),
+        [2, 1],
+        'loop runs, newest first',
+      );
+      const history = await (await h.ctx.temporal()).workflow.getHandle(loopWorkflowId(loopId)).fetchHistory();
+      const summaries = (history.events ?? [])
+        .filter((event) => event.activityTaskScheduledEventAttributes?.activityType?.name === 'runNode')
+        .map((event) => defaultPayloadConverter.fromPayload<string>(event.userMetadata!.summary!));
+      assert.deepEqual(summaries, ['flaky · spec "spec" · round 1', 'flaky · spec "spec" · round 1, infra attempt 2']);
+    },
+  );
 
   it('refuses an infra_retries out of range or not whole, naming the field, and changes nothing', async () => {
     const loopId = await loopWithSpecs(h.ctx, scratchDir(), { nodes: [check('any', 1, 'true')] }, []);

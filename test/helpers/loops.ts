@@ -63,11 +63,15 @@ export const agent = (name: string, position: number, prompt: string, extra: Rec
   config: { platform: 'fake', prompt_template: prompt, timeout_minutes: 1, ...extra },
 });
 
-/** Checks run one after the other, each `[name, command]`. */
-export const chain = (...steps: [string, string][]): LoopShape => ({
-  nodes: steps.map(([name, command], index) => check(name, index + 1, command)),
-  edges: steps.slice(1).map(([name], index) => ({ source: steps[index][0], target: name })),
+/** Nodes run one after the other. */
+export const linked = (...nodes: LoopShape['nodes']): LoopShape => ({
+  nodes,
+  edges: nodes.slice(1).map((node, index) => ({ source: nodes[index].name, target: node.name })),
 });
+
+/** Checks run one after the other, each `[name, command]`. */
+export const chain = (...steps: [string, string][]): LoopShape =>
+  linked(...steps.map(([name, command], index) => check(name, index + 1, command)));
 
 /** Implement, test, and on a failing test fix and loop back to the implementer. */
 export const fixLoop = (tests: string, settings?: LoopShape['settings']): LoopShape => ({

@@ -1,6 +1,6 @@
 // Child `canopy` processes: commands run to their end, and workers or `up` for tests that kill and restart them.
 import { spawn, spawnSync, type ChildProcess, type SpawnSyncReturns } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { CANOPY_BIN } from '../../src/project';
 
 /** The environment of a canopy that uses the store in `home` only, whatever store this process's environment points at. */
@@ -54,13 +54,31 @@ export async function waitForOutput(proc: CanopyProcess, pattern: RegExp, timeou
   }
 }
 
+/** Pids of this process's children that run the launcher's entry point. */
+export function launcherPids(): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        return parentOf(Number(pid)) === process.pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('launcher/child.js');
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
 /** Whether `ancestor` is `pid`'s parent, its parent's parent, and so on (Linux: read from /proc). */
 export function descendsFrom(pid: number, ancestor: number): boolean {
   for (let current = pid; current > 1;) {
-    const stat = readFileSync(`/proc/${current}/stat`, 'utf8');
-    // The fields after the command name, which is in parentheses and may hold spaces: state, ppid, …
-    current = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    current = parentOf(current);
     if (current === ancestor) return true;
   }
   return false;
+}
+
+function parentOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // The fields after the command name, which is in parentheses and may hold spaces: state, ppid, …
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
 }

@@ -1,28 +1,12 @@
 // The launcher process: processes started through it behave like child processes, and a launcher
 // that dies fails what it was running and is replaced on the next launch.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { launch, launchCaptured, type LaunchedProcess } from '../../src/process/launcher';
+import { launcherPids } from '../helpers/processes';
 
 function closed(child: LaunchedProcess): Promise<{ exitCode: number | null; signal: string | null }> {
   return new Promise((resolve) => child.once('close', (exitCode: number | null, signal: string | null) => resolve({ exitCode, signal })));
-}
-
-/** Pids of this process's children that run the launcher's entry point. */
-function launcherPids(): number[] {
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((pid) => {
-      try {
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-        return parent === process.pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('launcher/child.js');
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
 }
 
 describe('launcher', () => {

@@ -1,12 +1,14 @@
 // The supervisor: output to files, the exit status on record, and what a later attempt can tell
 // from what an earlier one left behind.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { identify } from '../../src/process/process-identity';
 import { adoptSupervised, findEarlierProcess, startSupervised } from '../../src/process/supervision';
+import { launcherPids } from '../helpers/processes';
+import { waitUntil } from '../helpers/wait';
 
 const runDir = () => mkdtempSync(path.join(os.tmpdir(), 'canopy-supervision-'));
 const start = (dir: string, script: string, timeoutMs = 30_000) =>
@@ -66,5 +68,30 @@ describe('supervised processes', () => {
     const earlier = findEarlierProcess(dir);
     assert.equal(earlier.state, 'gone');
     assert.match(earlier.state === 'gone' ? earlier.reason : '', /ended without recording an exit status/);
+  });
+
+  it('follows a process on through its run directory when the launcher dies under it', async () => {
+    const dir = runDir();
+    const release = path.join(dir, 'release');
+    const result = start(dir, `echo begun; while [ ! -e ${release} ]; do sleep 0.1; done; echo ended`);
+    await waitUntil('the process to start', () => Promise.resolve(existsSync(path.join(dir, 'process.json'))));
+    for (const pid of launcherPids()) process.kill(pid, 'SIGKILL');
+    await waitUntil('the launcher to end', () => Promise.resolve(launcherPids().length === 0));
+    writeFileSync(release, '');
+    const { exitCode, stdout, lost, spawnError } = await result;
+    assert.deepEqual({ exitCode, stdout, lost, spawnError }, { exitCode: 0, stdout: 'begun\nended\n', lost: null, spawnError: null });
+  });
+
+  it('reports a process whose supervisor died before recording its exit status as lost, not as one that did not start', async () => {
+    const dir = runDir();
+    const result = start(dir, 'echo begun; sleep 60');
+    await waitUntil('the process to print', () =>
+      Promise.resolve(existsSync(path.join(dir, 'stdout')) && readFileSync(path.join(dir, 'stdout'), 'utf8')),
+    );
+    const { pid } = JSON.parse(readFileSync(path.join(dir, 'process.json'), 'utf8')) as { pid: number };
+    process.kill(pid, 'SIGKILL');
+    const ended = await result;
+    assert.deepEqual([ended.exitCode, ended.spawnError, ended.stdout], [null, null, 'begun\n']);
+    assert.match(ended.lost ?? '', new RegExp(`^its supervisor \\(pid ${pid}\\) was killed by SIGKILL before it recorded the exit status`));
   });
 });

@@ -4,10 +4,12 @@ import { beforeEach, it } from 'node:test';
 import {
   agentUsageBySpec,
   deleteNode,
+  endedNodeRunIds,
   endRunningNodeRuns,
   findNodeRunByKey,
   getNodeRun,
   getNodeRunByTokenHash,
+  getSpec,
   insertNode,
   insertNodeRun,
   insertSpec,
@@ -65,6 +67,7 @@ describeOnEachDialect('node-runs repository', (store) => {
       round: 1,
       attempt: 1,
       infra_attempt: 1,
+      activity_attempt: 1,
       status: 'running',
       outcome: null,
       failure_kind: null,
@@ -95,6 +98,26 @@ describeOnEachDialect('node-runs repository', (store) => {
       hook_index: null,
     });
     assert.deepEqual(await getNodeRun(store.db, inserted.id), inserted);
+  });
+
+  it('keeps NUL bytes whole in any text, and the character PostgreSQL escapes them with, and finds text holding them', async () => {
+    // U+FDD0 is the escape on PostgreSQL: alone, doubled and before a '0' it must come back as written.
+    const texts = { input: 'a\0b', stdout: '\0\0', stderr: '\uFDD0', reason: '\uFDD00', reported_output: '\uFDD0\uFDD0\0' };
+    const inserted = await insertNodeRun(store.db, run({ ...texts, run_key: 'key\0' }));
+    assert.deepEqual((await getNodeRun(store.db, inserted.id))!, { ...inserted, ...texts });
+    assert.equal((await findNodeRunByKey(store.db, 'key\0'))?.id, inserted.id);
+    assert.equal(await findNodeRunByKey(store.db, 'key'), undefined);
+    const spec = await insertSpec(store.db, { name: 'nul\0name', content: 'c\0', loop_id: loopId, workdir: null });
+    assert.deepEqual([(await getSpec(store.db, spec.id))?.name, (await getSpec(store.db, spec.id))?.content], ['nul\0name', 'c\0']);
+  });
+
+  it('tells which of a list of ids name runs that have ended', async () => {
+    const running = await insertNodeRun(store.db, run());
+    const passed = await insertNodeRun(store.db, run({ status: 'pass' }));
+    const cancelled = await insertNodeRun(store.db, run({ status: 'cancelled' }));
+    const ended = await endedNodeRunIds(store.db, [running.id, passed.id, cancelled.id, 'nrun_missing']);
+    assert.deepEqual(ended.sort(), [passed.id, cancelled.id].sort());
+    assert.deepEqual(await endedNodeRunIds(store.db, []), []);
   });
 
   it('ends the running runs, returning only the process groups recorded on the given host or before hosts', async () => {

@@ -43,7 +43,8 @@ export function registerNodeRunTools(server: McpServer, ctx: ClientContext): voi
       title: 'Get a node run',
       description:
         'One node run in full: the rendered prompt or command it got, stdout, stderr, exit code, its self-report, HEAD before and after, ' +
-        'and the infra_attempt marker (above 1 when a worker died and the run was retried). Secret-shaped text is redacted; outputs can be large.',
+        'infra_attempt (n for the nth run of the node after infrastructure failures, each its own record) and activity_attempt (above 1 when a worker died and a retry carried on in this record). ' +
+        'Secret-shaped text is redacted; outputs can be large.',
       inputSchema: GetRunRequest,
       annotations: READ_ONLY,
     },

@@ -76,10 +76,15 @@ export function startSupervised(command: string, args: string[], options: StartO
     child.once('spawn', () => {
       const record: ProcessRecord = { ...(identify(child.pid!) ?? { pid: child.pid!, startTicks: null }), deadline };
       writeProcessRecord(options.runDir, record);
+      // A launcher that died closes its processes with neither a code nor a signal, though the
+      // supervisor, in a session of its own, runs on: it is followed then as an adopted one is.
+      const ended = closed.then((status) =>
+        status.exitCode === null && status.signal === null ? recordedEnd(record, options.runDir) : status,
+      );
       resolve(
         (async () => {
           await options.onSpawn?.(record.pid);
-          return follow(record, closed, options);
+          return follow(record, ended, options);
         })(),
       );
     });
@@ -104,15 +109,22 @@ export function findEarlierProcess(runDir: string): EarlierProcess {
 
 /** Follows a process an earlier attempt started, to its end, as if this worker had started it. */
 export function adoptSupervised(record: ProcessRecord, options: SupervisionOptions): Promise<GroupRunResult> {
-  const ended = new Promise<ExitStatus>((done) => {
+  return follow(record, recordedEnd(record, options.runDir), options);
+}
+
+/**
+ * Settles once the supervisor has recorded the command's exit status or is gone, as seen by a
+ * worker that cannot wait on it: how the supervisor itself ended is unknown then.
+ */
+function recordedEnd(record: ProcessRecord, runDir: string): Promise<ExitStatus> {
+  return new Promise<ExitStatus>((done) => {
     const poll = setInterval(() => {
-      if (readExitStatus(options.runDir) || !stillRunning(record)) {
+      if (readExitStatus(runDir) || !stillRunning(record)) {
         clearInterval(poll);
         done({ exitCode: null, signal: null });
       }
     }, ADOPTED_POLL_MS);
   });
-  return follow(record, ended, options);
 }
 
 /**
@@ -152,19 +164,29 @@ async function follow(record: ProcessRecord, ended: Promise<ExitStatus>, options
   // Background children the command left would run on unwatched.
   if (isGroupAlive(record.pid)) await killProcessGroup(record.pid);
   const status = readExitStatus(runDir);
-  const vanished = status === null && supervisor.exitCode === null && supervisor.signal === null && !timedOut && !cancelled;
+  // Without the status the command's end is unknown, unless canopy ended it: the supervisor's own
+  // end (killed from outside, its record unwritable) says nothing about the command's.
+  const lost = status === null && !timedOut && !cancelled ? lostSupervisor(record.pid, supervisor) : null;
+  const end = status ?? (lost ? { exitCode: null, signal: null } : supervisor);
   return {
     pgid: record.pid,
-    exitCode: status ? status.exitCode : supervisor.exitCode,
-    signal: status ? status.signal : supervisor.signal,
+    ...end,
     stdout: readOutput(runDir, 'stdout'),
     stderr: readOutput(runDir, 'stderr'),
     timedOut,
     cancelled,
-    spawnError: vanished ? `the process (pid ${record.pid}) ended without recording an exit status while it was followed` : null,
+    spawnError: null,
+    lost,
   };
 }
 
+function lostSupervisor(pid: number, supervisor: ExitStatus): string {
+  if (supervisor.signal) return `its supervisor (pid ${pid}) was killed by ${supervisor.signal} before it recorded the exit status`;
+  if (supervisor.exitCode !== null)
+    return `its supervisor (pid ${pid}) exited with code ${supervisor.exitCode} before it recorded the exit status`;
+  return `its supervisor (pid ${pid}) ended without recording the exit status`;
+}
+
 function notStarted(spawnError: string): GroupRunResult {
-  return { pgid: null, exitCode: null, signal: null, stdout: '', stderr: '', timedOut: false, cancelled: false, spawnError };
+  return { pgid: null, exitCode: null, signal: null, stdout: '', stderr: '', timedOut: false, cancelled: false, spawnError, lost: null };
 }

@@ -30,7 +30,8 @@ export function registerLoopRunHistory(loop: Command): void {
         emit(await withContext((ctx) => getRun(ctx, runId)), options, (run) =>
           [
             `${run.node_name} round ${run.round}: ${run.outcome ?? run.status}${run.failure_kind ? ` [${run.failure_kind}]` : ''} (${run.id})`,
-            `infra_attempt ${run.infra_attempt}${run.unreported ? ', unreported' : ''}; HEAD ${run.head_before ?? '-'} -> ${run.head_after ?? '-'}`,
+            `infra_attempt ${run.infra_attempt}${run.activity_attempt > 1 ? `, activity_attempt ${run.activity_attempt}` : ''}` +
+              `${run.unreported ? ', unreported' : ''}; HEAD ${run.head_before ?? '-'} -> ${run.head_after ?? '-'}`,
             ...(run.executed_platform
               ? [
                   `agent ${run.executed_platform}${run.executed_model ? `/${run.executed_model}` : ''}: ` +
@@ -60,7 +61,8 @@ function describeRuns(runs: NodeRunSummary[]): string {
     ['RUN', 'NODE', 'ROUND', 'OUTCOME', 'STARTED', 'AGENT', 'TOKENS IN/OUT', 'COST', 'DETAIL'],
     ...runs.map((r) => [
       r.run_id,
-      r.node,
+      // As the Temporal UI's activity summaries name the runs after infrastructure failures.
+      r.infra_attempt > 1 ? `${r.node}, infra attempt ${r.infra_attempt}` : r.node,
       String(r.round),
       r.outcome ?? r.status,
       r.started_at,
