@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { childEnv, engineHarness, type EngineHarness } from '../helpers/engine';
 import { runCanopy } from '../helpers/processes';
 import { agent, check, linked, loopWithSpecs, runsOf, runToEnd, scratchDir } from '../helpers/loops';
-import { postgres, sqlite, type DialectFixture, type ScratchStore } from '../store/helpers';
+import { postgres, sqlite, type DialectFixture, type ScratchStore } from '../helpers/store-dialects';
 
 /** Past the inline bound, so the value also travels through a file of the run directory. */
 const LARGE = 100_000;
