@@ -1,5 +1,6 @@
 // A loop whose workflow ended without finishing its own bookkeeping (stopped, or terminated,
-// cancelled, timed out or failed outside canopy) is recorded as failed, so it can be reset.
+// cancelled, timed out or failed outside canopy) is recorded as failed, so it can be reset; one
+// whose status still says a run is open after that run recorded its outcome takes the outcome.
 import { killProcessGroups } from '../process/process-group';
 import type { Loop, LoopStatus } from '../domain/loop';
 import type { FailureKind } from '../domain/node-run';
@@ -57,8 +58,9 @@ const cancelledWith = (failure: { kind: FailureKind; reason: string }) => ({
 const DESCRIBE_DEADLINE_MS = 1_500;
 
 /**
- * The loop as it really is: when the store says a run is open but Temporal says its workflow
- * closed, the store is brought up to date first. When Temporal does not answer, the store's view stands.
+ * The loop as it really is: with its last run's outcome when the run recorded one, and when the
+ * store says a run is open but Temporal says its workflow closed, the store is brought up to date
+ * first. When Temporal does not answer, the store's view stands.
  */
 export async function reconcileLoop(ctx: ClientContext, loop: Loop): Promise<Loop> {
   const settled = await settleWithLastRun(ctx, loop);
