@@ -29,12 +29,12 @@ export async function executeAgent(deps: ActivityDeps, execution: Execution): Pr
   const platforms = loadPlatforms(deps.home);
   if (!config.platform)
     return refuse(
-      `Node '${scene.node.name}' has no platform; set config.platform with loop_update_node (known: ${Object.keys(platforms).join(', ')}).`,
+      `Node '${scene.node.name}' has no platform; set config.platform with loop_update_node (known: ${[...platforms.keys()].join(', ')}).`,
     );
-  const platform = platforms[config.platform];
+  const platform = platforms.get(config.platform);
   if (!platform)
     return refuse(
-      `Unknown platform '${config.platform}'; known: ${Object.keys(platforms).join(', ')}. Add it under "platforms" in ${path.join(deps.home, 'config.json')}.`,
+      `Unknown platform '${config.platform}'; known: ${[...platforms.keys()].join(', ')}. Add it under "platforms" in ${path.join(deps.home, 'config.json')}.`,
     );
 
   const ownLimit = config.timeout_minutes ?? DEFAULT_AGENT_TIMEOUT_MINUTES;

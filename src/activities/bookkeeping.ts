@@ -47,9 +47,13 @@ export function bookkeepingActivities(deps: ActivityDeps): Bookkeeping {
   return {
     async beginLoopRun(input: BeginLoopRunInput): Promise<BegunLoopRun> {
       const loop = await requireLoop(input.loopId);
-      await setLoopStatus(db, loop.id, 'running');
-      const loopRunId =
-        input.loopRunId ?? (await insertLoopRun(db, { loop_id: loop.id, workflow_id: input.workflowId, queue_id: input.queueId })).id;
+      // Together, so the loop shows an open run only while its last run's record is open.
+      const loopRunId = await db.transaction().execute(async (tx) => {
+        const id =
+          input.loopRunId ?? (await insertLoopRun(tx, { loop_id: loop.id, workflow_id: input.workflowId, queue_id: input.queueId })).id;
+        await setLoopStatus(tx, loop.id, 'running');
+        return id;
+      });
       return { loopRunId, workdir: loop.workdir, host: loop.host };
     },
 

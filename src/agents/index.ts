@@ -19,11 +19,15 @@ export interface Platform {
   settings: PlatformSettings;
 }
 
-/** Every platform by name: the built-ins, each tuned or replaced by its config.json entry, then the custom ones. */
-export function loadPlatforms(home: string): Record<string, Platform> {
+/**
+ * Every platform by name: the built-ins, each tuned or replaced by its config.json entry, then the
+ * custom ones. A Map, since the names come from nodes and config files: one called `constructor`
+ * would otherwise find what every object inherits.
+ */
+export function loadPlatforms(home: string): Map<string, Platform> {
   const entries = loadFileConfig(home).platforms;
   const names = [...new Set([...BUILTIN_PLATFORMS, ...Object.keys(entries)])];
-  return Object.fromEntries(
+  return new Map(
     names.map((name) => {
       const entry = entries[name] ?? {};
       const settings: PlatformSettings = {

@@ -1,9 +1,10 @@
 // A loop whose workflow ended without finishing its own bookkeeping (stopped, or terminated,
-// cancelled, timed out or failed outside canopy) is recorded as failed, so it can be reset.
+// cancelled, timed out or failed outside canopy) is recorded as failed, so it can be reset; one
+// whose status still says a run is open after that run recorded its outcome takes the outcome.
 import { killProcessGroups } from '../process/process-group';
-import type { Loop } from '../domain/loop';
+import type { Loop, LoopStatus } from '../domain/loop';
 import type { FailureKind } from '../domain/node-run';
-import { insertLoopRun, latestLoopRun, updateLoopRun } from '../store/loop-runs-repository';
+import { insertLoopRun, latestLoopRun, updateLoopRun, type LoopRun } from '../store/loop-runs-repository';
 import { getLoop, setLoopStatus } from '../store/loops-repository';
 import { endRunningNodeRuns } from '../store/node-runs-repository';
 import { listSpecs, updateSpec } from '../store/specs-repository';
@@ -56,13 +57,38 @@ const cancelledWith = (failure: { kind: FailureKind; reason: string }) => ({
 const DESCRIBE_DEADLINE_MS = 1_500;
 
 /**
- * The loop as it really is: when the store says a run is open but Temporal says its workflow
- * closed, the store is brought up to date first. When Temporal does not answer, the store's view stands.
+ * The loop as it really is: with its last run's outcome when the run recorded one, and when the
+ * store says a run is open but Temporal says its workflow closed, the store is brought up to date
+ * first. When Temporal does not answer, the store's view stands.
  */
 export async function reconcileLoop(ctx: ClientContext, loop: Loop): Promise<Loop> {
-  if (!hasOpenRun(loop)) return loop;
+  const settled = await settleWithLastRun(ctx, loop);
+  if (!hasOpenRun(settled)) return settled;
   const closed = await closedWorkflow(ctx, loop.id).catch(() => null);
-  return closed ? recordRunClosed(ctx, loop, { kind: 'workflow_closed', reason: closed }) : loop;
+  return closed ? recordRunClosed(ctx, settled, { kind: 'workflow_closed', reason: closed }) : settled;
+}
+
+/**
+ * The loop with the outcome its last run recorded, when its status says a run is open but that
+ * run's record has ended: a status written out of turn, after the run had ended, is put right.
+ * From the store alone (a loop shows an open run only while its last run's record is open), so
+ * `loop list` can use it without asking Temporal.
+ */
+export async function settleWithLastRun(ctx: ClientContext, loop: Loop): Promise<Loop> {
+  if (!hasOpenRun(loop) || !recordedOutcome(loop, await latestLoopRun(ctx.db, loop.id))) return loop;
+  // Looked at again under the write lock: a new run may have begun since.
+  const settled = await ctx.db.transaction().execute(async (tx) => {
+    const now = await getLoop(tx, loop.id);
+    const outcome = recordedOutcome(now, await latestLoopRun(tx, loop.id));
+    return outcome ? setLoopStatus(tx, loop.id, outcome) : now;
+  });
+  return settled ?? loop;
+}
+
+/** The outcome the last run recorded, when the loop still shows that run open. */
+function recordedOutcome(loop: Loop | undefined, last: LoopRun | undefined): LoopStatus | null {
+  if (!loop || !hasOpenRun(loop)) return null;
+  return last?.status === 'completed' || last?.status === 'failed' ? last.status : null;
 }
 
 /** Why the loop's workflow is no longer running, or null while it runs (or completed, which it records itself). */

@@ -188,7 +188,7 @@ function binaryVersion(binary: string): string {
 
 function platformBinaries(home: string): DoctorReport['platforms'] {
   try {
-    return Object.entries(loadPlatforms(home)).map(([name, platform]) => {
+    return [...loadPlatforms(home)].map(([name, platform]) => {
       const command = platformBinary(platform);
       return { name, command, path: findOnPath(command, process.env.PATH ?? '') };
     });

@@ -84,12 +84,12 @@ export async function loopPicture(ctx: ClientContext, loopId: string, known?: Li
           return {
             node: node.name,
             label: memberLabel(member),
-            state: live.state?.memberStates[node.name] ?? runState(latest.get(node.name)),
+            state: liveEntry(live.state?.memberStates, node.name) ?? runState(latest.get(node.name)),
           };
         })
       : [];
     const memberRunning = members.some((m) => m.state === 'running');
-    const state = live.state?.vertexStates[vertex.name] ?? (memberRunning ? 'running' : runState(ownRun));
+    const state = liveEntry(live.state?.vertexStates, vertex.name) ?? (memberRunning ? 'running' : runState(ownRun));
     const runningRun = stored
       ? memberNames(stored.id)
           .map((n) => latest.get(n.name))
@@ -137,6 +137,15 @@ function latestRunByNode(runs: NodeRun[]): Map<string, NodeRun> {
   const latest = new Map<string, NodeRun>();
   for (const run of runs) if (!latest.has(run.node_name)) latest.set(run.node_name, run);
   return latest;
+}
+
+/**
+ * A node's entry in the live state, which arrives as a plain object: a node it has no entry for
+ * yet (before its spec's walk begins) would otherwise read what every object inherits under names
+ * like `__proto__` or `constructor`.
+ */
+function liveEntry(states: Record<string, VertexState> | undefined, name: string): VertexState | undefined {
+  return states && Object.hasOwn(states, name) ? states[name] : undefined;
 }
 
 function runState(run: NodeRun | undefined): VertexState {

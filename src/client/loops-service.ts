@@ -19,7 +19,7 @@ import {
 import { listSandboxes } from '../store/sandboxes-repository';
 import { listSpecs, type StoredSpec } from '../store/specs-repository';
 import type { ClientContext } from './context';
-import { reconcileLoop } from './closed-runs-service';
+import { reconcileLoop, settleWithLastRun } from './closed-runs-service';
 import { requireLoop } from './design-service';
 import { hostWarnings } from './doctor-service';
 import { viewGraph, type GraphView } from './graph-view-service';
@@ -51,12 +51,13 @@ export async function createLoop(ctx: ClientContext, request: unknown): Promise<
 /** By name; archived loops only when asked for. */
 export async function listLoops(ctx: ClientContext, request: unknown = {}): Promise<Loop[]> {
   const { include_archived } = parseOrThrow(ListLoopsRequest, request, 'The request');
-  return listLoopRows(ctx.db, { includeArchived: include_archived });
+  const loops = await listLoopRows(ctx.db, { includeArchived: include_archived });
+  return Promise.all(loops.map((loop) => settleWithLastRun(ctx, loop)));
 }
 
 /** Any loop by id, archived or not. */
 export async function getLoop(ctx: ClientContext, loopId: string): Promise<LoopDetail> {
-  const loop = await requireLoop(ctx.db, loopId);
+  const loop = await settleWithLastRun(ctx, await requireLoop(ctx.db, loopId));
   const [graph, specs, agent_usage] = await Promise.all([getGraph(ctx.db, loopId), listSpecs(ctx.db, { loopId }), loopUsage(ctx, loopId)]);
   return { ...loop, ...viewGraph(graph), specs, agent_usage };
 }

@@ -92,12 +92,12 @@ async function platformChecks(home: string, agents: AgentPlatform[]): Promise<Pr
   }
   const binaries = await Promise.all(
     used.map(async (name): Promise<PreflightCheck> => {
-      const platform = platforms[name];
+      const platform = platforms.get(name);
       if (!platform) {
         return {
           name: `platform ${name}`,
           ok: false,
-          detail: `not configured; known: ${Object.keys(platforms).join(', ')} (add it to ${path.join(home, 'config.json')})`,
+          detail: `not configured; known: ${[...platforms.keys()].join(', ')} (add it to ${path.join(home, 'config.json')})`,
         };
       }
       const command = platformBinary(platform);

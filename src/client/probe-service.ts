@@ -24,8 +24,8 @@ const NO_CALLBACK_URL = 'http://127.0.0.1:9/mcp';
 
 export async function probePlatforms(home: string, names?: string[], timeoutMs = DEFAULT_PROBE_TIMEOUT_MS): Promise<PlatformProbe[]> {
   const platforms = loadPlatforms(home);
-  const chosen = names ?? Object.keys(platforms);
-  return Promise.all(chosen.filter((name) => platforms[name]).map((name) => probePlatform(home, platforms[name], timeoutMs)));
+  const chosen = (names ?? [...platforms.keys()]).flatMap((name) => platforms.get(name) ?? []);
+  return Promise.all(chosen.map((platform) => probePlatform(home, platform, timeoutMs)));
 }
 
 async function probePlatform(home: string, platform: Platform, timeoutMs: number): Promise<PlatformProbe> {

@@ -5,8 +5,8 @@ import { DEFAULT_ENSEMBLE_CONCURRENCY } from '../domain/defaults';
 import { repositoryRoot } from '../git/worktrees';
 import { CanopyError, invalidInput, notFound } from '../domain/errors';
 import type { Loop, LoopStatus } from '../domain/loop';
-import { latestLoopRun, type LoopRun } from '../store/loop-runs-repository';
-import { setLoopStatus } from '../store/loops-repository';
+import { deleteLoopRun, insertLoopRun, latestLoopRun, type LoopRun } from '../store/loop-runs-repository';
+import { getLoop, setLoopStatus } from '../store/loops-repository';
 import { runningNodeRuns } from '../store/node-runs-repository';
 import { getQueue } from '../store/queues-repository';
 import { sandboxOfRun } from '../store/sandboxes-repository';
@@ -213,11 +213,13 @@ async function startWorkflow(ctx: ClientContext, loop: Loop, input: Omit<LoopRun
     heartbeatTimeoutSeconds: ctx.config.heartbeatTimeoutSeconds,
     ensembleConcurrency: loadFileConfig(ctx.config.home).ensemble_concurrency ?? DEFAULT_ENSEMBLE_CONCURRENCY,
   };
-  try {
-    const handle = await client.workflow.start<LoopRunWorkflow>('loopRunWorkflow', {
+  // A loop the store shows with an open run is not touched: its workflow, if it is still open, owns its status.
+  const requested = hasOpenRun(loop) ? null : await recordRequestedRun(ctx, loop, input.queueId ?? null);
+  const handle = await client.workflow
+    .start<LoopRunWorkflow>('loopRunWorkflow', {
       taskQueue: ctx.config.taskQueue,
       workflowId,
-      args: [{ ...input, engine }],
+      args: [{ ...input, engine, ...(requested && { loopRunId: requested }) }],
       typedSearchAttributes: [
         { key: LOOP_ID_KEY, value: loop.id },
         { key: LOOP_NAME_KEY, value: loop.name },
@@ -228,31 +230,55 @@ async function startWorkflow(ctx: ClientContext, loop: Loop, input: Omit<LoopRun
       staticSummary: `loop ${loop.name}`,
       staticDetails: [`workdir ${loop.workdir}`, input.queueId ? `queue ${input.queueId}` : 'its own specs'].join('\n'),
       memo: { loop_name: loop.name, workdir: loop.workdir, queue_id: input.queueId ?? null },
+    })
+    .catch(async (error: unknown) => {
+      if (requested) await withdrawRequestedRun(ctx, loop, requested);
+      const { WorkflowExecutionAlreadyStartedError } = temporalClientSdk();
+      throw error instanceof WorkflowExecutionAlreadyStartedError ? await alreadyRunning(ctx, loop, workflowId) : error;
     });
-    await setLoopStatus(ctx.db, loop.id, 'running');
-    const [workersPolling, hostPollers] = await Promise.all([
-      pollers(ctx, client),
-      loop.host ? countHostPollers(client.connection, ctx.config, loop.host).catch(() => null) : null,
-    ]);
-    const warnings = [
-      ...(workersPolling === 0
-        ? [`no worker polls task queue '${ctx.config.taskQueue}'; the run waits until one starts (\`canopy up\` or \`canopy worker\`).`]
-        : []),
-      ...(loop.host && hostPollers === 0 ? [unservedHostWarning({ name: loop.name, host: loop.host })] : []),
-    ];
-    return {
-      loop_id: loop.id,
-      workflow_id: workflowId,
-      run_id: handle.firstExecutionRunId,
-      workers_polling: workersPolling,
-      warnings,
-      sandboxed: input.sandbox === true,
-    };
-  } catch (error) {
-    const { WorkflowExecutionAlreadyStartedError } = temporalClientSdk();
-    if (error instanceof WorkflowExecutionAlreadyStartedError) throw await alreadyRunning(ctx, loop, workflowId);
-    throw error;
-  }
+  const [workersPolling, hostPollers] = await Promise.all([
+    pollers(ctx, client),
+    loop.host ? countHostPollers(client.connection, ctx.config, loop.host).catch(() => null) : null,
+  ]);
+  const warnings = [
+    ...(workersPolling === 0
+      ? [`no worker polls task queue '${ctx.config.taskQueue}'; the run waits until one starts (\`canopy up\` or \`canopy worker\`).`]
+      : []),
+    ...(loop.host && hostPollers === 0 ? [unservedHostWarning({ name: loop.name, host: loop.host })] : []),
+  ];
+  return {
+    loop_id: loop.id,
+    workflow_id: workflowId,
+    run_id: handle.firstExecutionRunId,
+    workers_polling: workersPolling,
+    warnings,
+    sandboxed: input.sandbox === true,
+  };
+}
+
+/**
+ * The run's record and the loop's `running`, written together before Temporal is asked to start
+ * the run: the run's own bookkeeping, which may end it before the start is even answered, then
+ * always has the last word on the loop's status. Returns the record's id, which the run takes.
+ */
+async function recordRequestedRun(ctx: ClientContext, loop: Loop, queueId: string | null): Promise<string> {
+  return ctx.db.transaction().execute(async (tx) => {
+    const run = await insertLoopRun(tx, { loop_id: loop.id, workflow_id: loopWorkflowId(loop.id), queue_id: queueId });
+    await setLoopStatus(tx, loop.id, 'running');
+    return run.id;
+  });
+}
+
+/**
+ * Takes back a requested run whose start failed. The loop gets its status back unless a run of it
+ * is open after all (another start of it won) or has since recorded an outcome.
+ */
+async function withdrawRequestedRun(ctx: ClientContext, loop: Loop, runId: string): Promise<void> {
+  await ctx.db.transaction().execute(async (tx) => {
+    await deleteLoopRun(tx, runId);
+    const [now, last] = await Promise.all([getLoop(tx, loop.id), latestLoopRun(tx, loop.id)]);
+    if (now?.status === 'running' && last?.status !== 'running') await setLoopStatus(tx, loop.id, loop.status);
+  });
 }
 
 /** Why a run cannot start while the loop's workflow is open: its run, or the hooks of one that has ended. */

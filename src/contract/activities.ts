@@ -82,7 +82,7 @@ export interface BeginLoopRunInput {
   loopId: string;
   queueId: string | null;
   workflowId: string;
-  /** The run's record, carried across continue-as-new; null records a new run. */
+  /** The run's record, made when the run was requested or carried across continue-as-new; null records a new run. */
   loopRunId: string | null;
 }
 

@@ -39,7 +39,7 @@ export interface LoopRunInput {
   loopId: string;
   queueId?: string | null;
   resume?: ResumePoint | null;
-  /** Carried across continue-as-new. */
+  /** The run's record: made when the run was requested, and carried across continue-as-new; none makes the run record itself. */
   loopRunId?: string | null;
   completedSpecIds?: string[];
   /** How often the run has blocked so far, carried across continue-as-new: each block's hooks fire once. */

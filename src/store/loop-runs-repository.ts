@@ -47,6 +47,10 @@ export async function updateLoopRun(db: DatabaseOrTransaction, id: string, chang
   return row && loopRunFromRow(row);
 }
 
+export async function deleteLoopRun(db: DatabaseOrTransaction, id: string): Promise<void> {
+  await db.deleteFrom('loop_runs').where('id', '=', id).execute();
+}
+
 export async function getLoopRun(db: DatabaseOrTransaction, id: string): Promise<LoopRun | undefined> {
   const row = await db.selectFrom('loop_runs').selectAll().where('id', '=', id).executeTakeFirst();
   return row && loopRunFromRow(row);

@@ -25,14 +25,14 @@ const RUN: AgentRun = {
 };
 
 function invocationOf(home: string, name: string, run: Partial<AgentRun> = {}) {
-  const platform = loadPlatforms(home)[name];
+  const platform = loadPlatforms(home).get(name)!;
   return platform.adapter.invocation({ ...RUN, ...run, model: platformModel(platform, run.model) }, platform.settings);
 }
 
 describe('agent platform configuration', () => {
   it('tunes a built-in in place: its env, extra args and default model join the adapter’s own invocation', () => {
     const home = homeWith({ platforms: { claude: { env: { ANTHROPIC_BASE_URL: 'http://proxy' }, args: ['--verbose'], model: 'opus' } } });
-    const platform = loadPlatforms(home).claude;
+    const platform = loadPlatforms(home).get('claude')!;
     assert.deepEqual(platform.settings.env, { ANTHROPIC_BASE_URL: 'http://proxy' });
     const { command, args, env, files } = invocationOf(home, 'claude');
     assert.equal(command, 'claude');
@@ -46,7 +46,7 @@ describe('agent platform configuration', () => {
 
   it('keeps every other built-in as shipped, with canopy’s MCP server wired for the run', () => {
     const home = homeWith({});
-    assert.deepEqual(Object.keys(loadPlatforms(home)), ['claude', 'codex', 'opencode', 'gemini']);
+    assert.deepEqual([...loadPlatforms(home).keys()], ['claude', 'codex', 'opencode', 'gemini']);
     assert.ok(invocationOf(home, 'codex').args.includes('mcp_servers.canopy.bearer_token_env_var="CANOPY_RUN_TOKEN"'));
     const opencode = JSON.parse(invocationOf(home, 'opencode').env.OPENCODE_CONFIG_CONTENT);
     assert.deepEqual(opencode.mcp.canopy.headers, { Authorization: 'Bearer {env:CANOPY_RUN_TOKEN}' });

@@ -6,6 +6,7 @@ import { it } from 'node:test';
 import { tempHome } from '../helpers/engine';
 import { freePort } from '../../src/temporal/free-port';
 import { isTemporalReachable } from '../../src/temporal/dev-server';
+import { isGroupAlive } from '../../src/process/process-group';
 import { spawnCanopy, waitForOutput, type CanopyProcess } from '../helpers/processes';
 
 /** Processes whose command line mentions `text` (the canopy home is in the dev server's --db-filename). */
@@ -86,4 +87,31 @@ it('canopy up after a crash adopts the dev server the crashed one left, and stop
   await waitForOutput(up, /canopy is up/);
   assert.match(up.output(), new RegExp(`adopted the dev server \\(pid ${orphan}\\)`));
   await stopAndAssertClean(up, home);
+});
+
+it('a second canopy up on the same home refuses before touching anything, naming the first, whose dev server keeps running', async () => {
+  const { home, env } = await upEnv();
+  const first = spawnCanopy(['up'], env);
+  await waitForOutput(first, /canopy is up/);
+  const serverPid = Number(/pid (\d+)/.exec(first.output())![1]);
+
+  const second = spawnCanopy(['up'], env);
+  assert.notEqual(await second.exited, 0, second.output());
+  assert.match(second.output(), new RegExp(`another canopy up \\(pid ${first.child.pid}\\) holds ${home}`));
+  assert.doesNotMatch(second.output(), /Temporal|MCP/, 'the refusal comes before the second touches the server or the ports');
+  assert.ok(isGroupAlive(serverPid), 'the first canopy up keeps its dev server');
+  assert.doesNotMatch(first.output(), /died/);
+  await stopAndAssertClean(first, home);
+});
+
+it('of two canopy up started at once on one home, exactly one runs and the other says the home is held', async () => {
+  const { home, env } = await upEnv();
+  const both = [spawnCanopy(['up'], env), spawnCanopy(['up'], env)];
+  const loser = await Promise.race(both.map((up) => up.exited.then(() => up)));
+  const winner = both.find((up) => up !== loser)!;
+  assert.notEqual(await loser.exited, 0, loser.output());
+  assert.match(loser.output(), new RegExp(`another canopy up \\(pid ${winner.child.pid}\\) holds ${home}`));
+  await waitForOutput(winner, /canopy is up/);
+  assert.doesNotMatch(winner.output(), /died/);
+  await stopAndAssertClean(winner, home);
 });

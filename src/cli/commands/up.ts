@@ -1,6 +1,10 @@
 // `canopy up`: Temporal (embedded unless TEMPORAL_ADDRESS is set), the worker and the MCP endpoint, until Ctrl-C.
+import path from 'node:path';
 import type { Command } from 'commander';
-import { loadConfig } from '../../config';
+import { loadConfig, type CanopyConfig } from '../../config';
+import { CanopyError } from '../../domain/errors';
+import { ensurePrivateDirectory } from '../../private-files';
+import { takePidLock, type PidLock } from '../../process/pid-lock';
 import { hostTaskQueue } from '../../contract';
 import { operatorToken, operatorTokenPath } from '../../mcp/operator-token';
 import { daemonModule, mcpHttpModule } from '../load-on-use';
@@ -14,35 +18,57 @@ export function registerUp(program: Command): void {
     )
     .action(
       action(async () => {
-        const { startDaemon } = daemonModule();
-        const { startMcpHttpServer } = mcpHttpModule();
         const config = loadConfig();
-        const token = await operatorToken(config.home);
-        const daemon = await startDaemon(config, {
-          embedded: true,
-          progress: (line) => console.log(line),
-        });
-        const mcp = await startMcpHttpServer({ ctx: daemon.ctx, port: config.mcpPort, operatorToken: token }).catch(
-          async (error: unknown) => {
-            await daemon.stop();
-            throw error;
-          },
-        );
-        console.log(`Temporal: ${daemon.endpoint.description}`);
-        if (daemon.endpoint.server) console.log(`Temporal UI: http://127.0.0.1:${config.uiPort}`);
-        console.log(
-          `Worker polling task queue '${config.taskQueue}' and host ${config.hostId}'s '${hostTaskQueue(config.taskQueue, config.hostId)}' in namespace '${config.namespace}'`,
-        );
-        console.log(`MCP: ${mcp.url} (send "Authorization: Bearer <token>", the token is in ${operatorTokenPath(config.home)})`);
-        console.log(`Agents report to ${daemon.agentEndpoint.url} (run tokens only).`);
-        console.log('canopy is up. Press Ctrl-C to stop.');
-        await waitForStopSignal(daemon.running);
-        console.log('Stopping…');
-        await mcp.close();
-        await daemon.stop();
-        console.log('Stopped.');
+        const lock = holdHome(config.home);
+        try {
+          await runUp(config);
+        } finally {
+          lock.release();
+        }
       }),
     );
+}
+
+/**
+ * One `canopy up` per home: a second would take the first's dev server for one a crashed `up` left,
+ * and stop it when it found the ports taken. Checked before anything in the home is touched.
+ */
+function holdHome(home: string): PidLock {
+  ensurePrivateDirectory(home);
+  const attempt = takePidLock(path.join(home, 'up.lock'));
+  if ('taken' in attempt) return attempt.taken;
+  const { pid } = attempt.holder;
+  throw new CanopyError(
+    'refused',
+    `another canopy up (pid ${pid}) holds ${home}; stop it first (Ctrl-C where it runs, or kill ${pid}), or give this one another home with CANOPY_HOME.`,
+  );
+}
+
+async function runUp(config: CanopyConfig): Promise<void> {
+  const { startDaemon } = daemonModule();
+  const { startMcpHttpServer } = mcpHttpModule();
+  const token = await operatorToken(config.home);
+  const daemon = await startDaemon(config, {
+    embedded: true,
+    progress: (line) => console.log(line),
+  });
+  const mcp = await startMcpHttpServer({ ctx: daemon.ctx, port: config.mcpPort, operatorToken: token }).catch(async (error: unknown) => {
+    await daemon.stop();
+    throw error;
+  });
+  console.log(`Temporal: ${daemon.endpoint.description}`);
+  if (daemon.endpoint.server) console.log(`Temporal UI: http://127.0.0.1:${config.uiPort}`);
+  console.log(
+    `Worker polling task queue '${config.taskQueue}' and host ${config.hostId}'s '${hostTaskQueue(config.taskQueue, config.hostId)}' in namespace '${config.namespace}'`,
+  );
+  console.log(`MCP: ${mcp.url} (send "Authorization: Bearer <token>", the token is in ${operatorTokenPath(config.home)})`);
+  console.log(`Agents report to ${daemon.agentEndpoint.url} (run tokens only).`);
+  console.log('canopy is up. Press Ctrl-C to stop.');
+  await waitForStopSignal(daemon.running);
+  console.log('Stopping…');
+  await mcp.close();
+  await daemon.stop();
+  console.log('Stopped.');
 }
 
 /** Resolves on SIGINT or SIGTERM, or when the worker stops on its own. */
