@@ -159,6 +159,25 @@ describe('openDatabase on SQLite', () => {
     }
   });
 
+  it('makes a write wait out another process’s write that outlasts the busy timeout, instead of failing', async () => {
+    const home = await makeTempDir();
+    const db = await openDatabase({ home });
+    const other = new SqliteDatabase(path.join(home, 'canopy.db'));
+    try {
+      const busyTimeoutMs = Number(other.pragma('busy_timeout', { simple: true }));
+      other.exec('begin immediate');
+      const writing = insertTestLoop(db);
+      // Released only after SQLite's own wait has given up on it.
+      await new Promise((resolve) => setTimeout(resolve, busyTimeoutMs + 1000));
+      other.exec('commit');
+      assert.equal((await writing).name, 'test-loop');
+    } finally {
+      other.close();
+      await db.destroy();
+      await rm(home, { recursive: true, force: true });
+    }
+  });
+
   it('uses SQLite for any url that is not a postgres:// one', async () => {
     const home = await makeTempDir();
     const db = await openDatabase({ home, url: '' });
