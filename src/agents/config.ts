@@ -1,9 +1,10 @@
 // <home>/config.json: agent platforms (built-ins tuned in place, or custom commands by argv) and
 // engine settings. Every bad value is refused with its field and the fix.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { invalidInput, issuesFromZod } from '../domain/errors';
+import { readUserFile } from '../user-files';
 import { ARGV_PLACEHOLDERS, placeholdersOf } from './command';
 
 export const BUILTIN_PLATFORMS = ['claude', 'codex', 'opencode', 'gemini'] as const;
@@ -77,7 +78,7 @@ export function loadFileConfig(home: string): CanopyFileConfig {
   if (!existsSync(file)) return CanopyFileConfig.parse({});
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
+    raw = JSON.parse(readUserFile(file));
   } catch (error) {
     throw invalidInput(file, [{ field: '(file)', message: `is not valid JSON (${(error as Error).message}); fix the syntax` }]);
   }
