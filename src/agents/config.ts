@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { invalidInput, issuesFromZod } from '../domain/errors';
+import { writePrivateFile } from '../private-files';
 import { readUserFile } from '../user-files';
 import { ARGV_PLACEHOLDERS, placeholdersOf } from './command';
 
@@ -71,6 +72,11 @@ export type CanopyFileConfig = z.infer<typeof CanopyFileConfig>;
 
 export function configFilePath(home: string): string {
   return path.join(home, 'config.json');
+}
+
+/** Writes `<home>/config.json` owner-only, as it may hold API keys. */
+export function writeFileConfig(home: string, config: Record<string, unknown>): void {
+  writePrivateFile(configFilePath(home), JSON.stringify(config, null, 2));
 }
 
 export function loadFileConfig(home: string): CanopyFileConfig {

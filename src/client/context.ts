@@ -2,7 +2,8 @@
 import type { Client, Connection } from '@temporalio/client';
 import type { Kysely } from 'kysely';
 import { loadConfig, type CanopyConfig } from '../config';
-import { ensurePrivateDirectory } from '../private-files';
+import { configFilePath } from '../agents/config';
+import { ensurePrivateDirectory, narrowIfExists } from '../private-files';
 import { openDatabase, type Database } from '../store/database';
 import { connectWithin } from '../temporal/connect';
 import { temporalClientSdk } from '../temporal/sdk';
@@ -34,6 +35,8 @@ export const LIVE_STATE_CONNECT_TIMEOUT_MS = 1_000;
 
 export async function openContext(config: CanopyConfig = loadConfig()): Promise<ClientContext> {
   ensurePrivateDirectory(config.home);
+  // People write config.json with an editor under their own umask; it may hold API keys.
+  narrowIfExists(configFilePath(config.home));
   const db = await openDatabase({ url: config.databaseUrl, home: config.home });
   let connection: Promise<Connection> | undefined;
   return {
