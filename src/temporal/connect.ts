@@ -1,7 +1,7 @@
 // Reaching a Temporal server from a command: patient with a server that is up but slow to answer,
 // as on a machine busy starting a fleet of commands, and quick to give up when nothing listens.
-import net from 'node:net';
 import type { Connection } from '@temporalio/client';
+import { acceptsConnections } from './free-port';
 import { temporalClientSdk } from './sdk';
 
 /** How long the first attempt may take; each later one may take twice as long as the one before. */
@@ -26,27 +26,17 @@ export async function connectWithin(address: string, withinMs: number): Promise<
       // A failed attempt's channel would otherwise keep the process alive after the command ends.
       await connection.close().catch(() => undefined);
       // Another attempt needs some time left to be answered in, after the pause.
-      if (deadline - Date.now() < pause + PAUSE_MS.first || !(await acceptsConnections(address))) throw error;
+      if (deadline - Date.now() < pause + PAUSE_MS.first || !(await listensAt(address))) throw error;
     }
     await new Promise((resolve) => setTimeout(resolve, pause));
   }
 }
 
-/** Whether a TCP connection to `address` (host:port) is accepted; the kernel accepts for a listening server however busy it is. */
-function acceptsConnections(address: string): Promise<boolean> {
+/** Whether something accepts connections at `address` (host:port). */
+function listensAt(address: string): Promise<boolean> {
   const separator = address.lastIndexOf(':');
   const port = Number(address.slice(separator + 1));
   // An address without a port leaves it to the SDK's default: assume a server may be there.
   if (separator < 0 || !Number.isInteger(port)) return Promise.resolve(true);
-  const host = address.slice(0, separator).replace(/^\[(.*)\]$/, '$1');
-  return new Promise((resolve) => {
-    const socket = net.connect({ host, port, timeout: FIRST_ATTEMPT_MS });
-    const settle = (accepted: boolean) => {
-      socket.destroy();
-      resolve(accepted);
-    };
-    socket.once('connect', () => settle(true));
-    socket.once('error', () => settle(false));
-    socket.once('timeout', () => settle(false));
-  });
+  return acceptsConnections(address.slice(0, separator).replace(/^\[(.*)\]$/, '$1'), port, FIRST_ATTEMPT_MS);
 }
