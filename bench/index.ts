@@ -3,9 +3,10 @@
 // machine: a private dev server, `canopy worker` child processes, temp workdirs. Every figure is a
 // median with its min and max.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { writeFileConfig } from '../src/agents/config';
 import { openContext } from '../src/client/context';
 import { loadConfig } from '../src/config';
 import { CANOPY_BIN } from '../src/project';
@@ -69,7 +70,7 @@ async function main(): Promise<void> {
   const binary = resolveTemporalBinary();
   if (!binary) throw new Error(missingBinaryMessage());
   const home = mkdtempSync(path.join(os.tmpdir(), 'canopy-bench-home-'));
-  writeFileSync(path.join(home, 'config.json'), '{}');
+  writeFileConfig(home, {});
   const address = `127.0.0.1:${await freePort()}`;
   const server = await startDevServer({ binary: binary.path, address, uiPort: null });
   const env = { ...process.env, CANOPY_HOME: home, TEMPORAL_ADDRESS: address, CANOPY_TASK_QUEUE: 'canopy-bench', CANOPY_DATABASE_URL: '' };

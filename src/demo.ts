@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createActivities } from './activities';
+import { writeFileConfig } from './agents/config';
 import { openContext } from './client/context';
 import { activityDeps, startAgentEndpoint } from './daemon';
 import { importLoop } from './client/export-import-service';
@@ -51,7 +52,7 @@ async function main(): Promise<void> {
   if (!binary) throw new Error(missingBinaryMessage());
   const home = mkdtempSync(path.join(os.tmpdir(), 'canopy-demo-home-'));
   const agent = path.join(PROJECT_ROOT, 'examples', 'fake-agent.js');
-  writeFileSync(path.join(home, 'config.json'), JSON.stringify({ platforms: { demo: { argv: [process.execPath, agent, '{{prompt}}'] } } }));
+  writeFileConfig(home, { platforms: { demo: { argv: [process.execPath, agent, '{{prompt}}'] } } });
   const repo = tempGitRepo();
   const address = `127.0.0.1:${await freePort()}`;
 

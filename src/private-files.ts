@@ -1,6 +1,7 @@
-// canopy's state is its user's alone: <home> holds node output, run inputs and the operator
-// token, so it is kept 0700 and the databases 0600, whatever the umask of the process that made them.
-import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
+// canopy's state is its user's alone: <home> holds node output, run inputs, the operator token and
+// config.json (which may hold API keys), so it is kept 0700 and those files 0600, whatever the
+// umask of the process that made them.
+import { chmodSync, closeSync, mkdirSync, openSync, statSync, writeFileSync } from 'node:fs';
 
 const PRIVATE_DIRECTORY = 0o700;
 const PRIVATE_FILE = 0o600;
@@ -15,6 +16,12 @@ export function ensurePrivateDirectory(dir: string): void {
 export function ensurePrivateFile(file: string): void {
   closeSync(openSync(file, 'a', PRIVATE_FILE));
   narrow(file, PRIVATE_FILE);
+}
+
+/** Writes `file` owner-only: a new one from its first byte, an existing one narrowed before the text goes in. */
+export function writePrivateFile(file: string, text: string): void {
+  narrowIfExists(file);
+  writeFileSync(file, text, { mode: PRIVATE_FILE });
 }
 
 /**

@@ -1,7 +1,8 @@
 // canopy's production shape on this machine: the real Temporal server on PostgreSQL, canopy's store
 // on PostgreSQL, and a canopy worker per host, each process on its own so any can be killed alone.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { writeFileConfig } from '../../src/agents/config';
 import { missingBinaryMessage, resolveTemporalBinary } from '../../src/temporal/binary';
 import { ensureClusterBinaries } from './build';
 import { clusterDatabases, databaseEnv, databaseUrl, prepareDatabases, type ClusterDatabases, type PostgresServer } from './databases';
@@ -93,7 +94,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     const home = homeOf(host);
     if (options.homeConfig) {
       mkdirSync(home, { recursive: true, mode: 0o700 });
-      writeFileSync(path.join(home, 'config.json'), JSON.stringify(options.homeConfig, null, 2));
+      writeFileConfig(home, options.homeConfig);
     }
     workers.set(host, await startCanopyWorker({ host, home, temporalAddress, databaseUrl: storeUrl }));
   };

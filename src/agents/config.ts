@@ -1,9 +1,11 @@
 // <home>/config.json: agent platforms (built-ins tuned in place, or custom commands by argv) and
 // engine settings. Every bad value is refused with its field and the fix.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { invalidInput, issuesFromZod } from '../domain/errors';
+import { writePrivateFile } from '../private-files';
+import { readUserFile } from '../user-files';
 import { ARGV_PLACEHOLDERS, placeholdersOf } from './command';
 
 export const BUILTIN_PLATFORMS = ['claude', 'codex', 'opencode', 'gemini'] as const;
@@ -72,12 +74,17 @@ export function configFilePath(home: string): string {
   return path.join(home, 'config.json');
 }
 
+/** Writes `<home>/config.json` owner-only, as it may hold API keys. */
+export function writeFileConfig(home: string, config: Record<string, unknown>): void {
+  writePrivateFile(configFilePath(home), JSON.stringify(config, null, 2));
+}
+
 export function loadFileConfig(home: string): CanopyFileConfig {
   const file = configFilePath(home);
   if (!existsSync(file)) return CanopyFileConfig.parse({});
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
+    raw = JSON.parse(readUserFile(file));
   } catch (error) {
     throw invalidInput(file, [{ field: '(file)', message: `is not valid JSON (${(error as Error).message}); fix the syntax` }]);
   }

@@ -2,8 +2,10 @@
 import type { Client, Connection } from '@temporalio/client';
 import type { Kysely } from 'kysely';
 import { loadConfig, type CanopyConfig } from '../config';
-import { ensurePrivateDirectory } from '../private-files';
+import { configFilePath } from '../agents/config';
+import { ensurePrivateDirectory, narrowIfExists } from '../private-files';
 import { openDatabase, type Database } from '../store/database';
+import { connectWithin } from '../temporal/connect';
 import { temporalClientSdk } from '../temporal/sdk';
 
 export interface ClientContext {
@@ -11,7 +13,7 @@ export interface ClientContext {
   db: Kysely<Database>;
   /**
    * Connects on first use, so commands that only touch the store never load the SDK or wait for
-   * Temporal; the first caller decides how long the connection may take.
+   * Temporal; the first caller decides how long connecting may take, attempts and pauses included.
    */
   temporal(connectTimeoutMs?: number): Promise<Client>;
   close(): Promise<void>;
@@ -22,14 +24,19 @@ export function onThisHost(ctx: ClientContext, host: string | null): boolean {
   return host === null || host === ctx.config.hostId;
 }
 
-/** How long a command that needs Temporal (run, pause, autorun…) waits for it to answer. */
-const COMMAND_CONNECT_TIMEOUT_MS = 5_000;
+/**
+ * How long a command that needs Temporal (run, pause, autorun…) keeps trying to reach it: a server
+ * that is up can miss an attempt's deadline on a machine busy starting a fleet of commands.
+ */
+const COMMAND_CONNECT_TIMEOUT_MS = 60_000;
 
 /** How long a read waits for Temporal before it prints what the store knows and says the live state is unavailable. */
 export const LIVE_STATE_CONNECT_TIMEOUT_MS = 1_000;
 
 export async function openContext(config: CanopyConfig = loadConfig()): Promise<ClientContext> {
   ensurePrivateDirectory(config.home);
+  // People write config.json with an editor under their own umask; it may hold API keys.
+  narrowIfExists(configFilePath(config.home));
   const db = await openDatabase({ url: config.databaseUrl, home: config.home });
   let connection: Promise<Connection> | undefined;
   return {
@@ -38,12 +45,10 @@ export async function openContext(config: CanopyConfig = loadConfig()): Promise<
     async temporal(connectTimeoutMs = COMMAND_CONNECT_TIMEOUT_MS) {
       const sdk = temporalClientSdk();
       // A failed connection is forgotten, so a long-lived process (the MCP server) connects again on the next call.
-      connection ??= sdk.Connection.connect({ address: config.temporalAddress, connectTimeout: connectTimeoutMs }).catch(
-        (error: unknown) => {
-          connection = undefined;
-          throw error;
-        },
-      );
+      connection ??= connectWithin(config.temporalAddress, connectTimeoutMs).catch((error: unknown) => {
+        connection = undefined;
+        throw error;
+      });
       return new sdk.Client({ connection: await connection, namespace: config.namespace });
     },
     async close() {

@@ -1,7 +1,9 @@
 // `canopy doctor`: what canopy would use and whether each part answers.
 import { spawnSync } from 'node:child_process';
+import { statSync } from 'node:fs';
 import type { Connection } from '@temporalio/client';
 import { loadPlatforms, platformBinary } from '../agents';
+import { configFilePath } from '../agents/config';
 import { hostOfWorkerIdentity, type CanopyConfig } from '../config';
 import type { Loop } from '../domain/loop';
 import { LIVE_STATE_CONNECT_TIMEOUT_MS, type ClientContext } from './context';
@@ -34,6 +36,8 @@ export interface DoctorReport {
   /** Open loop runs per canopy version that started them ('unrecorded' for none), or null when Temporal does not answer. */
   open_runs_per_version: Record<string, number> | null;
   store: { location: string; ok: boolean; error: string | null };
+  /** `<home>/config.json` (it may hold API keys) and its mode, e.g. "0600"; null when there is none. */
+  config_file: { path: string; mode: string; private: boolean } | null;
   platforms: { name: string; command: string; path: string | null }[];
 }
 
@@ -69,8 +73,21 @@ export async function diagnose(config: CanopyConfig): Promise<DoctorReport> {
     hosts: temporalState.hosts,
     open_runs_per_version: temporalState.openRuns,
     store,
+    config_file: configFileState(config.home),
     platforms: platformBinaries(config.home),
   };
+}
+
+/** The mode of config.json as found: doctor only reports it, while every other command narrows it to 0600 when it is ours. */
+function configFileState(home: string): DoctorReport['config_file'] {
+  const file = configFilePath(home);
+  let mode: number;
+  try {
+    mode = statSync(file).mode & 0o777;
+  } catch {
+    return null;
+  }
+  return { path: file, mode: `0${mode.toString(8).padStart(3, '0')}`, private: (mode & 0o077) === 0 };
 }
 
 type WorkflowService = Pick<Connection, 'workflowService'>;

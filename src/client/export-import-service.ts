@@ -8,6 +8,7 @@ import { hookPlaceholderIssues } from '../graph/hook-placeholders';
 import { memberNodeName } from '../graph/ensemble-names';
 import { ensemblePosition } from '../graph/positions';
 import { insertLoop, loopNamesInWorkdir } from '../store/loops-repository';
+import { withoutByteOrderMark } from '../user-files';
 import type { ClientContext } from './context';
 import { EMPTY_GRAPH, loadDesign, requireValidDesign, storeDesign } from './design-service';
 import { requireWorkdir } from './workdir';
@@ -88,7 +89,7 @@ export async function importLoop(ctx: ClientContext, document: unknown, options:
 function parseJson(document: unknown): unknown {
   if (typeof document !== 'string') return document;
   try {
-    return JSON.parse(document);
+    return JSON.parse(withoutByteOrderMark(document));
   } catch (error) {
     throw invalidInput(WHAT, [{ field: '(document)', message: `is not valid JSON (${(error as Error).message}); fix the syntax` }]);
   }

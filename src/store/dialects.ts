@@ -12,10 +12,15 @@ import {
   type Dialect,
   type PostgresPool,
   type PostgresPoolClient,
+  type QueryResult,
 } from 'kysely';
 import { ensurePrivateDirectory, ensurePrivateFile, narrowIfExists } from '../private-files';
 
+/** How long one statement waits for another process's write, blocking its whole process (better-sqlite3 is synchronous). */
 const SQLITE_BUSY_TIMEOUT_MS = 5000;
+/** How long a statement keeps trying, between those waits, before the store is taken to be stuck. */
+const SQLITE_BUSY_PATIENCE_MS = 120_000;
+const BUSY_PAUSE_MS = { first: 20, longest: 1000 };
 
 /** SQLite on `file` (its directory is created), set up for the worker, CLI and MCP processes that share it. */
 export function sqliteDialect(file: string): Dialect {
@@ -33,7 +38,7 @@ export function sqliteDialect(file: string): Dialect {
   // power cut can lose the last commits, and it saves an fsync on every write of every node step.
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
-  return new SharedFileSqliteDialect(database);
+  return new SharedFileSqliteDialect(database, file);
 }
 
 export function postgresDialect(url: string): Dialect {
@@ -98,16 +103,20 @@ function unescapeRow(row: Record<string, unknown>): Record<string, unknown> {
 }
 
 /**
- * Kysely's SQLite dialect assumes one process owns the file. Two changes make it safe to share:
- * transactions take the write lock when they begin, and migrations run inside a transaction.
+ * Kysely's SQLite dialect assumes one process owns the file. Three changes make it safe to share:
+ * transactions take the write lock when they begin, a statement kept out by another process's
+ * write waits its turn, and migrations run inside a transaction.
  */
 class SharedFileSqliteDialect extends SqliteDialect {
-  constructor(private readonly database: SqliteDatabase.Database) {
+  constructor(
+    private readonly database: SqliteDatabase.Database,
+    private readonly file: string,
+  ) {
     super({ database });
   }
 
   override createDriver(): SqliteDriver {
-    return new ImmediateTransactionSqliteDriver({ database: this.database });
+    return new SharedFileSqliteDriver({ database: this.database }, this.file);
   }
 
   override createAdapter(): SqliteAdapter {
@@ -115,12 +124,88 @@ class SharedFileSqliteDialect extends SqliteDialect {
   }
 }
 
-class ImmediateTransactionSqliteDriver extends SqliteDriver {
+class SharedFileSqliteDriver extends SqliteDriver {
+  private patient: PatientSqliteConnection | undefined;
+
+  constructor(
+    config: ConstructorParameters<typeof SqliteDriver>[0],
+    private readonly file: string,
+  ) {
+    super(config);
+  }
+
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    // One connection, which Kysely hands to one user at a time: one wrapper keeps its transaction state.
+    const connection = await super.acquireConnection();
+    this.patient ??= new PatientSqliteConnection(connection, this.file);
+    return this.patient;
+  }
+
   // A deferred transaction that reads and then writes fails at once (SQLITE_BUSY) when another
-  // process wrote in between; taking the lock up front waits out the busy timeout instead.
+  // process wrote in between; taking the lock up front waits its turn instead.
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    (connection as PatientSqliteConnection).inTransaction = true;
   }
+
+  override async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await super.commitTransaction(connection);
+    (connection as PatientSqliteConnection).inTransaction = false;
+  }
+
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    try {
+      await super.rollbackTransaction(connection);
+    } finally {
+      (connection as PatientSqliteConnection).inTransaction = false;
+    }
+  }
+}
+
+/**
+ * Waits out SQLITE_BUSY, as many processes starting at once meet it: SQLite's busy timeout waits
+ * synchronously, freezing the process (a worker's heartbeats, an MCP server's answers), so it stays
+ * a few seconds and the statement is tried again after a pause that lets the event loop run, for
+ * as long as the patience lasts. Only a statement outside a transaction, or the `begin` of one, is
+ * tried again: it changed nothing when it was refused. Inside a transaction this process holds the
+ * write lock, so no other writer can refuse it.
+ */
+class PatientSqliteConnection implements DatabaseConnection {
+  inTransaction = false;
+
+  constructor(
+    private readonly connection: DatabaseConnection,
+    private readonly file: string,
+  ) {}
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    if (this.inTransaction) return this.connection.executeQuery<R>(query);
+    const deadline = Date.now() + SQLITE_BUSY_PATIENCE_MS;
+    for (let pause = BUSY_PAUSE_MS.first; ; pause = Math.min(pause * 2, BUSY_PAUSE_MS.longest)) {
+      try {
+        return await this.connection.executeQuery<R>(query);
+      } catch (error) {
+        if (!isBusy(error)) throw error;
+        if (Date.now() >= deadline) {
+          throw new Error(
+            `The store ${this.file} stayed locked by another process's write for ${SQLITE_BUSY_PATIENCE_MS / 1000} s (${(error as Error).message}); ` +
+              `find the process holding it with \`fuser ${this.file}\`, then try again.`,
+            { cause: error },
+          );
+        }
+      }
+      // Jittered, so processes refused together do not all try again at the same moment.
+      await new Promise((resolve) => setTimeout(resolve, pause * (0.5 + Math.random())));
+    }
+  }
+
+  streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
+    return this.connection.streamQuery<R>(query, chunkSize);
+  }
+}
+
+function isBusy(error: unknown): boolean {
+  return error instanceof SqliteDatabase.SqliteError && error.code.startsWith('SQLITE_BUSY');
 }
 
 class TransactionalDdlSqliteAdapter extends SqliteAdapter {

@@ -1,7 +1,7 @@
 // The store's schema history. Each migration is frozen once released: change the schema by adding
 // the next numbered one, never by editing an old one. They live in code, so a bundled build needs
 // no migration folder. Column types are the portable subset SQLite and PostgreSQL share.
-import { Migrator, sql, type Kysely, type Migration } from 'kysely';
+import { DEFAULT_MIGRATION_TABLE, Migrator, sql, type Kysely, type Migration } from 'kysely';
 
 // Migrations see `Kysely<any>`: they describe the schema as it was then, not the current types.
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -347,10 +347,24 @@ export async function migrateToLatest(db: Kysely<any>, schema?: string): Promise
     provider: { getMigrations: () => Promise.resolve(MIGRATIONS) },
     migrationTableSchema: schema,
   });
+  // Every command opens the store, and migrating takes the write lock (on PostgreSQL an advisory
+  // lock): a fleet of commands started at once would queue on it one by one to find nothing to do.
+  if (await isUpToDate(db, migrator, schema)) return;
   const { error, results = [] } = await migrator.migrateToLatest();
   if (error) {
     const failed = results.find((result) => result.status === 'Error');
     const message = error instanceof Error ? error.message : JSON.stringify(error);
     throw new Error(`Store migration ${failed?.migrationName ?? '(setup)'} failed: ${message}`, { cause: error });
   }
+}
+
+/** Whether the store has run exactly this code's migrations, found by reads alone. */
+async function isUpToDate(db: Kysely<any>, migrator: Migrator, schema: string | undefined): Promise<boolean> {
+  if ((await migrator.getMigrations()).some((migration) => migration.executedAt === undefined)) return false;
+  // More than ours means a newer canopy migrated the store: the migrator refuses it, naming what this one lacks.
+  const { count } = await (schema ? db.withSchema(schema) : db)
+    .selectFrom(DEFAULT_MIGRATION_TABLE)
+    .select((eb) => eb.fn.countAll().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(count) === MIGRATION_NAMES.length;
 }

@@ -1,4 +1,5 @@
-// A free TCP port on loopback, for servers started by the demo, the tests and the cluster.
+// TCP ports: a free one on loopback, for servers started by the demo, the tests and the cluster, and
+// whether a port accepts connections.
 import net from 'node:net';
 
 export function freePort(): Promise<number> {
@@ -16,6 +17,20 @@ export async function freePortBetween(min: number, max: number): Promise<number>
     }
   }
   throw new Error(`No free port from ${min} to ${max} on 127.0.0.1.`);
+}
+
+/** Whether `host` accepts a TCP connection on `port` within `timeoutMs`; the kernel accepts for a listening server however busy it is. */
+export function acceptsConnections(host: string, port: number, timeoutMs: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port, timeout: timeoutMs });
+    const settle = (accepted: boolean) => {
+      socket.destroy();
+      resolve(accepted);
+    };
+    socket.once('connect', () => settle(true));
+    socket.once('error', () => settle(false));
+    socket.once('timeout', () => settle(false));
+  });
 }
 
 /** Binds `port` (0: any) on loopback and lets go of it again, resolving with the port bound. */

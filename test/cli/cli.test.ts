@@ -1,6 +1,6 @@
 // The CLI end to end as a real child process (run after the build: bin/canopy.js loads dist/).
 import assert from 'node:assert/strict';
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { canopySync, homeOnlyEnv } from '../helpers/processes';
@@ -108,5 +108,60 @@ describe('canopy loop ensemble (CLI)', () => {
       [['quorum_grace_minutes', 'must be a number of minutes, e.g. 0.5 (or 0 to cut the rest at once)']],
     );
     assert.equal(json(canopy('loop', 'get', loop.id, '--json')).ensembles[0].quorum_grace_minutes, 0);
+  });
+});
+
+describe('files saved with a UTF-8 byte-order mark (CLI)', () => {
+  const cli = useIsolatedHome();
+  const { canopy } = cli;
+
+  /** A file as some editors save UTF-8: a byte-order mark, then the text. */
+  function withByteOrderMark(name: string, text: string): string {
+    const file = path.join(cli.home, name);
+    writeFileSync(file, `\uFEFF${text}`);
+    return file;
+  }
+
+  function importedLoop(file: string): string {
+    const imported = canopy('loop', 'import', file, '--workdir', directoryIn(cli.home), '--json');
+    assert.equal(imported.status, 0, imported.stderr);
+    return JSON.parse(imported.stdout).loop_id;
+  }
+
+  it('loop import reads a loop file that starts with one', () => {
+    const loopId = importedLoop(withByteOrderMark('loop.json', readFileSync(SEED_EXAMPLE_PATH, 'utf8')));
+    assert.equal(JSON.parse(canopy('loop', 'get', loopId, '--json').stdout).name, 'implement-and-review');
+  });
+
+  it('a --config-file option reads a JSON file that starts with one', () => {
+    const file = withByteOrderMark('config.json.option', JSON.stringify({ command: 'npm test' }));
+    const created = canopy('blueprint', 'create', '--name', 'tests', '--kind', 'check', '--config-file', file, '--json');
+    assert.equal(created.status, 0, created.stderr);
+    assert.deepEqual(JSON.parse(created.stdout).config, { command: 'npm test' });
+  });
+
+  it('spec create --file leaves it out of the content', () => {
+    const loopId = importedLoop(SEED_EXAMPLE_PATH);
+    const file = withByteOrderMark('spec.md', 'Add a greeting.\n');
+    const created = canopy('spec', 'create', '--loop', loopId, '--name', 'greet', '--file', file, '--json');
+    assert.equal(created.status, 0, created.stderr);
+    assert.equal(JSON.parse(created.stdout).content, 'Add a greeting.\n');
+  });
+
+  it('config.json is read when it starts with one', () => {
+    withByteOrderMark('config.json', JSON.stringify({ platforms: { stand_in: { argv: [process.execPath, '{{prompt}}'] } } }));
+    const agent = { name: 'agent', kind: 'agent', position: 1, config: { platform: 'stand_in', prompt_template: 'Do it' } };
+    const file = path.join(cli.home, 'loop.json');
+    writeFileSync(
+      file,
+      JSON.stringify({ format_version: 2, name: 'one agent', description: '', nodes: [agent], edges: [], ensembles: [] }),
+    );
+    const loopId = importedLoop(file);
+    const { checks } = JSON.parse(canopy('loop', 'preflight', loopId, '--json').stdout) as { checks: { name: string; ok: boolean }[] };
+    const platformChecks = checks.filter((check) => check.name.startsWith('platform '));
+    assert.deepEqual(
+      platformChecks.map(({ name, ok }) => ({ name, ok })),
+      [{ name: 'platform stand_in', ok: true }],
+    );
   });
 });

@@ -1,5 +1,6 @@
 // `canopy doctor` reports what canopy would use and what answers, for people and as JSON.
 import assert from 'node:assert/strict';
+import { chmodSync } from 'node:fs';
 import path from 'node:path';
 import { it } from 'node:test';
 import { freePort } from '../../src/temporal/free-port';
@@ -28,6 +29,28 @@ it('doctor reports the binary, the store and a Temporal server that answers', ()
   assert.equal(report.store.location, `${home}/canopy.db`);
   assert.match(report.temporal_binary.version, /Server 1\.29/);
   assert.ok(report.platforms.some((p: { name: string }) => p.name === 'fake'));
+});
+
+it('doctor warns when config.json is open to group or others, naming the file and chmod 600', () => {
+  const home = tempHome();
+  const file = path.join(home, 'config.json');
+  const env = {
+    ...process.env,
+    CANOPY_HOME: home,
+    TEMPORAL_ADDRESS: testTemporalAddress(),
+    CANOPY_TASK_QUEUE: `doctor-${path.basename(home)}`,
+  };
+  chmodSync(file, 0o600);
+  assert.deepEqual(doctor(env).report.config_file, { path: file, mode: '0600', private: true });
+
+  chmodSync(file, 0o644);
+  assert.deepEqual(doctor(env).report.config_file, { path: file, mode: '0644', private: false });
+  const forPeople = canopySync(env, ['doctor']);
+  assert.equal(forPeople.status, 0, forPeople.stderr);
+  assert.match(
+    forPeople.stdout,
+    new RegExp(`NO config +${file} is open to group or others \\(mode 0644\\) and may hold API keys; run \`chmod 600 ${file}\``),
+  );
 });
 
 it('doctor exits non-zero and says so when Temporal does not answer', async () => {

@@ -102,6 +102,11 @@ describe('import', () => {
     assert.deepEqual(await exportLoop(store.ctx, result.loop_id), { ...seedDocument(), format_version: FORMAT_VERSION });
   });
 
+  it('imports a file’s text that starts with a UTF-8 byte-order mark, as loop_import may be given it', async () => {
+    const result = await importLoop(store.ctx, `\uFEFF${seedText}`, { workdir: workdir() });
+    assert.deepEqual(await exportLoop(store.ctx, result.loop_id), { ...seedDocument(), format_version: FORMAT_VERSION });
+  });
+
   it('reads a version-1 file as the design it always meant, and exports it as the same design in version 2', async () => {
     assert.equal(seedDocument().format_version, 1);
     const first = await importLoop(store.ctx, seedText, { workdir: workdir('v1') });

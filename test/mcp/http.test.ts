@@ -2,7 +2,6 @@
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -15,7 +14,7 @@ import { startMcpHttpServer, type McpHttpServer } from '../../src/mcp/http';
 import { operatorToken } from '../../src/mcp/operator-token';
 import { hostOrOriginRefusal } from '../../src/mcp/request-origin';
 import { getNodeRun, insertNodeRun, updateNodeRun } from '../../src/store/node-runs-repository';
-import { freePort } from '../../src/temporal/free-port';
+import { acceptsConnections, freePort } from '../../src/temporal/free-port';
 import { directoryIn, tempDir } from '../helpers/store';
 import { ALL_TOOLS, callOk, callRefused, connectHttp, SELF_REPORT_TOOLS, toolNames } from '../helpers/mcp-client';
 
@@ -69,7 +68,7 @@ describe('MCP over HTTP', () => {
 
   it('serves /mcp on 127.0.0.1 at the port asked for, and on no other address', async () => {
     assert.equal(server.url, `http://127.0.0.1:${port}/mcp`);
-    assert.equal(await canConnect('127.0.0.1', port), true);
+    assert.equal(await acceptsConnections('127.0.0.1', port, 2_000), true);
     // 127.0.0.2 is loopback too, but only a wildcard bind (0.0.0.0 or ::) would answer there.
     const elsewhere = [
       '127.0.0.2',
@@ -79,7 +78,7 @@ describe('MCP over HTTP', () => {
         .filter((i) => i && !i.internal)
         .map((i) => i!.address),
     ];
-    for (const host of elsewhere) assert.equal(await canConnect(host, port), false, `the endpoint answers on ${host}`);
+    for (const host of elsewhere) assert.equal(await acceptsConnections(host, port, 2_000), false, `the endpoint answers on ${host}`);
   });
 
   it('answers 401 without a token, naming the header to send and where the operator token is', async () => {
@@ -201,18 +200,5 @@ function rawPost(port: number, headers: Record<string, string>, setHost: boolean
     );
     request.once('error', reject);
     request.end(body);
-  });
-}
-
-function canConnect(host: string, port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host, port, timeout: 2_000 });
-    const settle = (connected: boolean) => {
-      socket.destroy();
-      resolve(connected);
-    };
-    socket.once('connect', () => settle(true));
-    socket.once('error', () => settle(false));
-    socket.once('timeout', () => settle(false));
   });
 }

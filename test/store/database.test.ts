@@ -6,7 +6,9 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { promisify } from 'node:util';
+import SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
+import { Client } from 'pg';
 import { MIGRATION_NAMES } from '../../src/store/migrations';
 import {
   getGraph,
@@ -24,8 +26,17 @@ import {
   openDatabase,
   replaceGraph,
   storeLocation,
+  type StoreOptions,
 } from '../../src/store';
-import { describeOnEachDialect, insertTestLoop, makeTempDir } from '../helpers/store-dialects';
+import {
+  describeOnEachDialect,
+  insertTestLoop,
+  makeTempDir,
+  postgres,
+  POSTGRES_TEST_URL,
+  sqlite,
+  type StoreUnderTest,
+} from '../helpers/store-dialects';
 
 const execFileAsync = promisify(execFile);
 const STORE_MODULE = path.resolve(__dirname, '../../src/store');
@@ -44,6 +55,22 @@ describeOnEachDialect('openDatabase', (store) => {
     } finally {
       await again.destroy();
     }
+  });
+
+  it('opens an up-to-date store while another process holds the lock a migration takes, and waits for none', async () => {
+    const holder = await holdMigrationLock(store);
+    try {
+      const opening = openDatabase(withApplicationName(store.options, OPENER));
+      assert.equal(await holder.waitedFor(opening), false, 'opening the store waited for the lock');
+      await (await opening).destroy();
+    } finally {
+      await holder.release();
+    }
+  });
+
+  it('refuses a store a newer canopy migrated, naming the migration this one lacks', async () => {
+    await sql`insert into kysely_migration (name, timestamp) values ('999_from_the_future', ${new Date().toISOString()})`.execute(store.db);
+    await assert.rejects(openDatabase(store.options), /999_from_the_future.*missing/);
   });
 
   it('lets a second handle, as another process would, see what the first wrote', async () => {
@@ -140,19 +167,23 @@ describe('openDatabase on SQLite', () => {
     }
   });
 
-  it('lets several processes open and migrate a new file at once', async () => {
+  it('makes a write wait out another process’s write that outlasts the busy timeout, instead of failing', async () => {
     const home = await makeTempDir();
-    const script = `require(${JSON.stringify(STORE_MODULE)}).openDatabase({ home: process.argv[1] }).then((db) => db.destroy())`;
-    const processes = Array.from({ length: 8 }, () => execFileAsync(process.execPath, ['-e', script, home]));
-    await Promise.all(processes);
     const db = await openDatabase({ home });
-    const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
-    assert.deepEqual(
-      rows,
-      MIGRATION_NAMES.map((name) => ({ name })),
-    );
-    await db.destroy();
-    await rm(home, { recursive: true, force: true });
+    const other = new SqliteDatabase(path.join(home, 'canopy.db'));
+    try {
+      const busyTimeoutMs = Number(other.pragma('busy_timeout', { simple: true }));
+      other.exec('begin immediate');
+      const writing = insertTestLoop(db);
+      // Released only after SQLite's own wait has given up on it.
+      await new Promise((resolve) => setTimeout(resolve, busyTimeoutMs + 1000));
+      other.exec('commit');
+      assert.equal((await writing).name, 'test-loop');
+    } finally {
+      other.close();
+      await db.destroy();
+      await rm(home, { recursive: true, force: true });
+    }
   });
 
   it('uses SQLite for any url that is not a postgres:// one', async () => {
@@ -163,6 +194,30 @@ describe('openDatabase on SQLite', () => {
     await rm(home, { recursive: true, force: true });
   });
 });
+
+for (const dialect of [sqlite, postgres]) {
+  describe(`openDatabase from several processes [${dialect.name}]`, async () => {
+    const reason = await dialect.unavailable();
+
+    it('lets several processes open and migrate a new store at once', { skip: reason }, async () => {
+      const scratch = await dialect.scratchStore();
+      try {
+        const script = `require(${JSON.stringify(STORE_MODULE)}).openDatabase(JSON.parse(process.argv[1])).then((db) => db.destroy())`;
+        const processes = Array.from({ length: 8 }, () => execFileAsync(process.execPath, ['-e', script, JSON.stringify(scratch.options)]));
+        await Promise.all(processes);
+        const db = await openDatabase(scratch.options);
+        const { rows } = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db);
+        assert.deepEqual(
+          rows,
+          MIGRATION_NAMES.map((name) => ({ name })),
+        );
+        await db.destroy();
+      } finally {
+        await scratch.dispose();
+      }
+    });
+  });
+}
 
 describe('storeLocation', () => {
   it('names the SQLite file under home', () => {
@@ -177,3 +232,54 @@ describe('storeLocation', () => {
     assert.equal(storeLocation({ home: '/h', url: 'postgresql://canopy@db.example/canopy' }), 'postgresql://canopy@db.example/canopy');
   });
 });
+
+/** Kysely's migration lock on PostgreSQL: one advisory lock id for every schema of a database. */
+const KYSELY_MIGRATION_LOCK_ID = '3853314791062309107';
+/** How the opening connection names itself, so only its waits count (other test files migrate their own schemas meanwhile). */
+const OPENER = 'canopy-store-opener';
+
+function withApplicationName(options: StoreOptions, name: string): StoreOptions {
+  return options.url ? { ...options, url: `${options.url}&application_name=${name}` } : options;
+}
+
+interface LockHolder {
+  /** Whether `opening` waited for the lock before it settled. */
+  waitedFor(opening: Promise<unknown>): Promise<boolean>;
+  release(): Promise<void>;
+}
+
+/** Holds what migrating the store needs, as another process migrating it would: SQLite's write lock, PostgreSQL's advisory lock. */
+async function holdMigrationLock(store: StoreUnderTest): Promise<LockHolder> {
+  if (store.dialect === 'sqlite') {
+    const other = new SqliteDatabase(path.join(store.options.home, 'canopy.db'));
+    other.exec('begin immediate');
+    return {
+      // SQLite lists no waiters: an open that needs the lock settles only when it gives up waiting, refused.
+      waitedFor: (opening) => opening.then(() => false),
+      release: () => {
+        other.close();
+        return Promise.resolve();
+      },
+    };
+  }
+  const other = new Client({ connectionString: POSTGRES_TEST_URL });
+  await other.connect();
+  await other.query(`select pg_advisory_lock(${KYSELY_MIGRATION_LOCK_ID})`);
+  return {
+    async waitedFor(opening) {
+      let settled = false;
+      void opening.finally(() => (settled = true)).catch(() => {});
+      while (!settled) {
+        const { rows } = await other.query(
+          `select 1 from pg_locks l join pg_stat_activity a on a.pid = l.pid where l.locktype = 'advisory' and not l.granted and a.application_name = $1`,
+          [OPENER],
+        );
+        if (rows.length > 0) return true;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      await opening;
+      return false;
+    },
+    release: () => other.end(),
+  };
+}

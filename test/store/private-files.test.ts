@@ -1,8 +1,9 @@
-// <home> is its user's alone: 0700, with the store's files and Temporal's database 0600, whatever the umask.
+// <home> is its user's alone: 0700, with the store's files, Temporal's database and config.json 0600, whatever the umask.
 import assert from 'node:assert/strict';
-import { chmodSync, chownSync, mkdirSync, statSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { writeFileConfig } from '../../src/agents/config';
 import { openContext } from '../../src/client/context';
 import { createSpec } from '../../src/client/specs-service';
 import { loadConfig } from '../../src/config';
@@ -52,6 +53,27 @@ describe('private files', () => {
     } finally {
       await first.close();
     }
+  });
+
+  it('writes config.json 0600, as a new file and over one others could read', () => {
+    const home = tempDir('canopy-private-');
+    const file = path.join(home, 'config.json');
+    writeFileConfig(home, { platforms: {} });
+    assert.equal(modeOf(file), 0o600);
+    chmodSync(file, 0o644);
+    writeFileConfig(home, { ensemble_concurrency: 2 });
+    assert.equal(modeOf(file), 0o600);
+    assert.deepEqual(JSON.parse(readFileSync(file, 'utf8')), { ensemble_concurrency: 2 });
+  });
+
+  it('narrows a config.json a person wrote that others could read, when canopy opens the home', async () => {
+    const home = tempDir('canopy-private-');
+    const file = path.join(home, 'config.json');
+    // As an editor saves it under the person's umask.
+    writeFileSync(file, JSON.stringify({ platforms: { claude: { env: { ANTHROPIC_API_KEY: 'sk-secret' } } } }), { mode: 0o644 });
+    assert.equal(modeOf(file), 0o644);
+    await (await openContext(loadConfig({ CANOPY_HOME: home }))).close();
+    assert.equal(modeOf(file), 0o600);
   });
 
   it('makes the home of the operator token 0700', async () => {

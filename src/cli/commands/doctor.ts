@@ -49,6 +49,7 @@ function describe(report: DoctorReport & { probes: PlatformProbe[] | null }): st
     ),
     ...openRunsLine(report.open_runs_per_version),
     `${mark(report.store.ok)}store        ${report.store.location}${report.store.error ? ` (${report.store.error})` : ''}`,
+    ...configFileLine(report.config_file),
     // A platform not installed is information: a machine needs only the CLIs its loops use.
     ...report.platforms.map(
       (p) => `${p.path ? 'ok ' : '-- '}platform     ${p.name}: ${p.path ?? `not installed ('${p.command}' not on PATH)`}`,
@@ -58,6 +59,16 @@ function describe(report: DoctorReport & { probes: PlatformProbe[] | null }): st
         `${p.state === 'reachable' ? 'ok ' : p.state === 'not installed' ? '-- ' : 'NO '}probe        ${p.name}: ${p.state} (${p.ms} ms): ${p.detail}`,
     ),
   ].join('\n');
+}
+
+/** config.json may hold API keys: a file others may open is a problem to fix, not information. */
+function configFileLine(file: DoctorReport['config_file']): string[] {
+  if (file === null) return [];
+  return [
+    file.private
+      ? `ok config       ${file.path} (${file.mode})`
+      : `NO config       ${file.path} is open to group or others (mode ${file.mode}) and may hold API keys; run \`chmod 600 ${file.path}\``,
+  ];
 }
 
 /** Open loop runs per version that started them, marking the ones this canopy's workers refuse to replay. */

@@ -1,7 +1,7 @@
 // Options that carry a JSON object inline (`--config '<json>'`) or in a file (`--config-file <path>`).
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { invalidInput } from '../../../domain/errors';
+import { readUserFile } from '../../../user-files';
 
 /** Adds `--<name> <json>` and `--<name>-file <path>`. */
 export function jsonOptions(command: Command, name: string, what: string): Command {
@@ -24,7 +24,7 @@ export function readJsonOption(options: Record<string, unknown>, name: string): 
 /** A file an option names, or an error naming the option. */
 export function readText(option: string, file: string): string {
   try {
-    return readFileSync(file, 'utf8');
+    return readUserFile(file);
   } catch (error) {
     throw badOption(option, `cannot read ${file} (${(error as Error).message})`);
   }
