@@ -6,7 +6,9 @@ import { engineHarness, type EngineHarness } from './engine';
 import { postgres, sqlite, type ScratchStore } from './store-dialects';
 
 export function describeEngineOnEachDialect(title: string, defineTests: (h: EngineHarness) => void): void {
-  for (const dialect of [sqlite, postgres]) {
+  // PostgreSQL first: its suite asks whether the server answers, which a machine still busy with the
+  // other suite's processes (a fleet of them) can delay past the deadline.
+  for (const dialect of [postgres, sqlite]) {
     describe(`${title} [${dialect.name}]`, async () => {
       const unavailable = await dialect.unavailable();
       if (unavailable) {
