@@ -1,8 +1,7 @@
 // An engine under test on each store dialect: a suite per dialect (skipped, saying why, where the
 // dialect is unavailable), each with its own scratch store and engine harness for all its tests.
-import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { engineHarness, type EngineHarness } from './engine';
+import { engineHarness, openedLater, type EngineHarness } from './engine';
 import { postgres, sqlite, type ScratchStore } from './store-dialects';
 
 export function describeEngineOnEachDialect(title: string, defineTests: (h: EngineHarness) => void): void {
@@ -25,17 +24,7 @@ export function describeEngineOnEachDialect(title: string, defineTests: (h: Engi
         await harness?.close();
         await scratch?.dispose();
       });
-      const opened = () => harness ?? assert.fail('the engine harness is used outside a test');
-      defineTests({
-        get config() {
-          return opened().config;
-        },
-        get ctx() {
-          return opened().ctx;
-        },
-        withWorker: (work, workflows) => opened().withWorker(work, workflows),
-        close: () => opened().close(),
-      });
+      defineTests(openedLater(() => harness));
     });
   }
 }

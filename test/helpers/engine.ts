@@ -93,7 +93,12 @@ export function useEngineHarness(): EngineHarness {
   after(async () => {
     await harness?.close();
   });
-  const opened = () => harness ?? assert.fail('the engine harness is used outside a test');
+  return openedLater(() => harness);
+}
+
+/** A harness that a suite's `before` opens: each use reaches the one open then, and fails outside a test. */
+export function openedLater(current: () => EngineHarness | undefined): EngineHarness {
+  const opened = () => current() ?? assert.fail('the engine harness is used outside a test');
   return {
     get config() {
       return opened().config;
