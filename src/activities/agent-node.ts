@@ -1,8 +1,9 @@
-// Agent nodes: render the prompt, ask the platform's adapter how to run its CLI for this run, spawn it
+// Agent nodes: render the prompt (the reporting contract appended), ask the platform's adapter how to run its CLI for this run, spawn it
 // in its own process group, then let the adapter read its output, usage and limits. CLI-agnostic.
 import path from 'node:path';
 import { loadPlatforms, platformModel, type Platform } from '../agents';
 import { agentEnvironment } from '../agents/environment';
+import { withReportingContract } from '../agents/reporting';
 import { resumeAfterReset } from '../agents/reset-time';
 import type { AgentReading, QuotaHit } from '../agents/types';
 import { DEFAULT_AGENT_TIMEOUT_MINUTES } from '../domain/defaults';
@@ -73,7 +74,7 @@ async function startAgent(deps: ActivityDeps, start: AgentStart): Promise<GroupR
   const { run, scene } = execution;
   const token = newRunToken();
   await updateNodeRun(deps.db, run.id, { run_token_hash: hashRunToken(token), executed_platform: platform.name, executed_model: model });
-  const inline = agentPrompt({ home: deps.home, nodeRunId: run.id }, start.prompt);
+  const inline = agentPrompt({ home: deps.home, nodeRunId: run.id }, withReportingContract(start.prompt));
   const invocation = platform.adapter.invocation(
     {
       prompt: inline.prompt,

@@ -129,6 +129,21 @@ describe('real agent CLIs through a `canopy worker`', { skip }, () => {
       console.log(`# ${cli}: one node run against the stand-in took ${ms} ms`);
     });
 
+    it(`${cli}: hears how to report from canopy alone, with a task prompt that never mentions reporting`, async () => {
+      const { result, run } = await runOneAgent(
+        setup,
+        cli,
+        {
+          action: { kind: 'tool', tool: 'loop_complete_node', args: { status: 'pass', output: 'fixed it' } },
+          final: 'Fixed.',
+          strict: true,
+        },
+        { prompt_template: 'Fix the failing test described here: {{spec_name}}.' },
+      );
+      assert.equal(result.status, 'completed', `${run.reason}\n${run.stdout}\n${run.stderr}`);
+      assert.deepEqual([run.outcome, run.reported_status, run.reported_output], ['pass', 'pass', 'fixed it']);
+    });
+
     it(`${cli}: a report of fail fails the node with the agent's output`, async () => {
       const { result, run } = await runOneAgent(setup, cli, {
         action: { kind: 'tool', tool: 'loop_complete_node', args: { status: 'fail', output: 'tests still fail' } },

@@ -1,9 +1,9 @@
 // A stand-in model API on loopback, so the real agent CLIs run end to end without a model: Anthropic
 // Messages, OpenAI Responses and Chat Completions, and Gemini generateContent, streaming as the vendors do.
 // Each test scripts what "the model" does when the CLI first offers it tools: call a tool (matched by the
-// end of its name, since every CLI prefixes MCP tools its own way), answer a usage limit, be overloaded, or hang. Once the
-// conversation holds the tool's result it answers the final text. Requests without tools (titles, probes)
-// get a short text answer. Every request is logged for the tests and for finding out what a CLI sends.
+// end of its name, since every CLI prefixes MCP tools its own way; in strict mode only when the conversation names
+// it), answer a usage limit, be overloaded, or hang. Once the conversation holds the tool's result it answers the
+// final text. Requests without tools (titles, probes) get a short text answer. Every request is logged for the tests and for finding out what a CLI sends.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -18,6 +18,8 @@ export interface ModelScript {
   action: ModelAction;
   /** The answer once the tool has run, or at once for `text`. */
   final: string;
+  /** Call the tool only when the conversation (system text, instructions, messages; not the tool list) names it, as a model that follows its instructions would. */
+  strict?: boolean;
 }
 
 export interface LoggedRequest {
@@ -106,7 +108,7 @@ function answer(url: URL, body: Json, response: http.ServerResponse, script: Mod
   if (offered && !answered && action.kind === 'quota') return quota(vendor, action.resetAt, response);
   if (offered && !answered && action.kind === 'overloaded') return overloaded(vendor, response);
   let turn: Turn = { kind: 'text', text: offered ? script.final : 'ok' };
-  if (offered && !answered && action.kind === 'tool') {
+  if (offered && !answered && action.kind === 'tool' && (!script.strict || conversationNames(body, action.tool))) {
     const name = tools.find((tool) => tool.endsWith(action.tool));
     turn = name
       ? { kind: 'tool', name, args: action.args }
@@ -135,6 +137,10 @@ function toolNames(vendor: Vendor, body: Json): string[] {
         : [String(tool.name ?? tool.function?.name ?? '')],
     )
     .filter(Boolean);
+}
+
+function conversationNames(body: Json, tool: string): boolean {
+  return JSON.stringify({ ...body, tools: undefined }).includes(tool);
 }
 
 function hasToolResult(vendor: Vendor, body: Json): boolean {
