@@ -1,12 +1,12 @@
 // A stand-in agent CLI for the MCP tests, doing what a real one does with canopy's MCP config: connect with
 // the headers it holds (expanding ${VAR}, as claude does), list its tools, and report on itself.
-// Arguments: <mcp config file> <status>|<output>.
+// Arguments: <mcp config file> <prompt>, whose first line is the task: <status>|<output>.
 import { readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 async function main(): Promise<void> {
-  const [configFile, instruction] = process.argv.slice(2);
+  const [configFile, prompt] = process.argv.slice(2);
   const { url, headers: template } = JSON.parse(readFileSync(configFile, 'utf8')).mcpServers.canopy as {
     url: string;
     headers: Record<string, string>;
@@ -24,7 +24,7 @@ async function main(): Promise<void> {
       .sort()
       .join(' ')}`,
   );
-  const [status, output] = instruction.split('|');
+  const [status, output] = prompt.split('\n')[0].split('|');
   const result = await client.callTool({ name: 'loop_complete_node', arguments: { status, output } });
   console.log(`reported: ${JSON.stringify(result.structuredContent)}`);
   await client.close();
