@@ -1,5 +1,6 @@
-// Agent nodes: render the prompt (the reporting contract appended), ask the platform's adapter how to run its CLI for this run, spawn it
-// in its own process group, then let the adapter read its output, usage and limits. CLI-agnostic.
+// Agent nodes: render the prompt (the reporting contract appended), ask the platform's adapter how to run
+// its CLI for this run, spawn it in its own process group, then let the adapter read its output, usage and
+// limits. CLI-agnostic.
 import path from 'node:path';
 import { loadPlatforms, platformModel, type Platform } from '../agents';
 import { agentEnvironment } from '../agents/environment';

@@ -3,7 +3,8 @@
 // Each test scripts what "the model" does when the CLI first offers it tools: call a tool (matched by the
 // end of its name, since every CLI prefixes MCP tools its own way; in strict mode only when the conversation names
 // it), answer a usage limit, be overloaded, or hang. Once the conversation holds the tool's result it answers the
-// final text. Requests without tools (titles, probes) get a short text answer. Every request is logged for the tests and for finding out what a CLI sends.
+// final text. Requests without tools (titles, probes) get a short text answer. Every request is logged for the
+// tests and for finding out what a CLI sends.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -18,7 +19,10 @@ export interface ModelScript {
   action: ModelAction;
   /** The answer once the tool has run, or at once for `text`. */
   final: string;
-  /** Call the tool only when the conversation (system text, instructions, messages; not the tool list) names it, as a model that follows its instructions would. */
+  /**
+   * Call the tool only when the conversation (system text, instructions, messages; not the tool list) names
+   * it, as a model that follows its instructions would.
+   */
   strict?: boolean;
 }
 
