@@ -1,6 +1,6 @@
 // Reaching a Temporal server from a command: patient with a server that is up but slow to answer,
 // as on a machine busy starting a fleet of commands, and quick to give up when nothing listens.
-import type { Connection } from '@temporalio/client';
+import type { Connection, GrpcRetryOptions } from '@temporalio/client';
 import { acceptsConnections } from './free-port';
 import { temporalClientSdk } from './sdk';
 
@@ -15,10 +15,15 @@ const PAUSE_MS = { first: 250, longest: 2_000 };
  * does, while a stopped one refuses at once, so its error comes as soon as the first attempt ends.
  */
 export async function connectWithin(address: string, withinMs: number): Promise<Connection> {
-  const { Connection } = temporalClientSdk();
+  const sdk = temporalClientSdk();
+  const { Connection } = sdk;
   const deadline = Date.now() + withinMs;
   for (let attemptMs = FIRST_ATTEMPT_MS, pause = PAUSE_MS.first; ; attemptMs *= 2, pause = Math.min(pause * 2, PAUSE_MS.longest)) {
-    const connection = Connection.lazy({ address, connectTimeout: Math.min(attemptMs, deadline - Date.now()) });
+    const connection = Connection.lazy({
+      address,
+      connectTimeout: Math.min(attemptMs, deadline - Date.now()),
+      interceptors: [sdk.makeGrpcRetryInterceptor(callRetries(sdk.defaultGrpcRetryOptions()))],
+    });
     try {
       await connection.ensureConnected();
       return connection;
@@ -39,4 +44,28 @@ function listensAt(address: string): Promise<boolean> {
   // An address without a port leaves it to the SDK's default: assume a server may be there.
   if (separator < 0 || !Number.isInteger(port)) return Promise.resolve(true);
   return acceptsConnections(address.slice(0, separator).replace(/^\[(.*)\]$/, '$1'), port, FIRST_ATTEMPT_MS);
+}
+
+/** How many times a call is made at most when the server says the namespace is missing. */
+const NAMESPACE_MISS_ATTEMPTS = 5;
+const NAMESPACE_MISS_FIRST_PAUSE_MS = 500;
+
+/**
+ * The SDK's retries, and a few more for a namespace reported missing: the server reports any
+ * failure to read a namespace it has not cached (a store too busy to answer within its 3 s) as
+ * "Namespace … is not found", so a namespace that exists can be refused under load. One that is
+ * really missing is still refused, about 9 s later.
+ */
+function callRetries(sdkDefaults: GrpcRetryOptions): GrpcRetryOptions {
+  return {
+    delayFunction: (attempt, status) =>
+      namespaceMissing(status) ? NAMESPACE_MISS_FIRST_PAUSE_MS * 1.7 ** (attempt - 1) : sdkDefaults.delayFunction(attempt, status),
+    retryableDecider: (attempt, status) =>
+      namespaceMissing(status) ? attempt < NAMESPACE_MISS_ATTEMPTS : sdkDefaults.retryableDecider(attempt, status),
+  };
+}
+
+function namespaceMissing(status: Parameters<GrpcRetryOptions['retryableDecider']>[1]): boolean {
+  // 5 is gRPC's NOT_FOUND; the message is the server's NamespaceNotFound.
+  return status.code === 5 && /^Namespace \S+ is not found\.?$/.test(status.details);
 }
