@@ -30,16 +30,23 @@ export function sqliteDialect(file: string): Dialect {
   ensurePrivateFile(file);
   for (const companion of [`${file}-wal`, `${file}-shm`]) narrowIfExists(companion);
   const database = new SqliteDatabase(file);
-  // The busy timeout makes a writer wait for another process's write instead of failing at once;
-  // WAL lets readers run beside the one writer.
+  // The busy timeout makes a writer wait for another process's write instead of failing at once.
   database.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
-  database.pragma('journal_mode = WAL');
-  // In WAL mode NORMAL still survives a killed process (the failure canopy is built for); only a
-  // power cut can lose the last commits, and it saves an fsync on every write of every node step.
-  database.pragma('synchronous = NORMAL');
-  database.pragma('foreign_keys = ON');
   return new SharedFileSqliteDialect(database, file);
 }
+
+/**
+ * Run on the store's connection before its first statement, patiently: switching a new file to WAL
+ * takes the whole file, which processes opening it at once (one of them already migrating) refuse.
+ */
+const SQLITE_SETUP = [
+  // WAL lets readers run beside the one writer.
+  'pragma journal_mode = WAL',
+  // In WAL mode NORMAL still survives a killed process (the failure canopy is built for); only a
+  // power cut can lose the last commits, and it saves an fsync on every write of every node step.
+  'pragma synchronous = NORMAL',
+  'pragma foreign_keys = ON',
+];
 
 export function postgresDialect(url: string): Dialect {
   // Loaded here, not at the top: SQLite users (every CLI read by default) never pay for the driver.
@@ -132,6 +139,16 @@ class SharedFileSqliteDriver extends SqliteDriver {
     private readonly file: string,
   ) {
     super(config);
+  }
+
+  override async init(): Promise<void> {
+    await super.init();
+    const connection = await this.acquireConnection();
+    try {
+      for (const statement of SQLITE_SETUP) await connection.executeQuery(CompiledQuery.raw(statement));
+    } finally {
+      await this.releaseConnection();
+    }
   }
 
   override async acquireConnection(): Promise<DatabaseConnection> {

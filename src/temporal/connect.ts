@@ -65,7 +65,9 @@ function callRetries(sdkDefaults: GrpcRetryOptions): GrpcRetryOptions {
   };
 }
 
+/** gRPC's NOT_FOUND (the SDK does not export grpc-js's status enum). */
+const NOT_FOUND: number = 5;
+
 function namespaceMissing(status: Parameters<GrpcRetryOptions['retryableDecider']>[1]): boolean {
-  // 5 is gRPC's NOT_FOUND; the message is the server's NamespaceNotFound.
-  return status.code === 5 && /^Namespace \S+ is not found\.?$/.test(status.details);
+  return Number(status.code) === NOT_FOUND && /^Namespace \S+ is not found\.?$/.test(status.details);
 }
