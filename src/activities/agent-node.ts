@@ -3,7 +3,7 @@
 // limits. CLI-agnostic.
 import path from 'node:path';
 import { loadPlatforms, platformModel, type Platform } from '../agents';
-import { agentEnvironment } from '../agents/environment';
+import { prepareLaunch } from '../agents/launch';
 import { withReportingContract } from '../agents/reporting';
 import { resumeAfterReset } from '../agents/reset-time';
 import type { AgentReading, QuotaHit } from '../agents/types';
@@ -14,7 +14,6 @@ import { agentVerdict, type Verdict } from '../graph/verdicts';
 import { hashRunToken, newRunToken } from '../run-token';
 import { getNodeRun, updateNodeRun } from '../store/node-runs-repository';
 import type { GroupRunResult } from '../process/process-group';
-import { writeRunFile } from '../process/run-directory';
 import { startSupervised, type SupervisionOptions } from '../process/supervision';
 import { writeCanopyShim } from './canopy-shim';
 import type { ActivityDeps } from './deps';
@@ -69,14 +68,15 @@ interface AgentStart {
   supervision: SupervisionOptions;
 }
 
-/** Gives the run its token, asks the adapter how to run the CLI, and starts it under its supervisor. */
+/** Gives the run its token, prepares the CLI's launch, and starts it under its supervisor. */
 async function startAgent(deps: ActivityDeps, start: AgentStart): Promise<GroupRunResult> {
   const { execution, platform, model, supervision } = start;
   const { run, scene } = execution;
   const token = newRunToken();
   await updateNodeRun(deps.db, run.id, { run_token_hash: hashRunToken(token), executed_platform: platform.name, executed_model: model });
   const inline = agentPrompt({ home: deps.home, nodeRunId: run.id }, withReportingContract(start.prompt));
-  const invocation = platform.adapter.invocation(
+  const launch = prepareLaunch(
+    platform,
     {
       prompt: inline.prompt,
       model,
@@ -86,23 +86,20 @@ async function startAgent(deps: ActivityDeps, start: AgentStart): Promise<GroupR
       tokenEnv: TOKEN_ENV,
       asRoot: process.getuid?.() === 0,
     },
-    platform.settings,
-  );
-  for (const [name, content] of Object.entries(invocation.files)) writeRunFile(supervision.runDir, name, content);
-  const env = agentEnvironment(
-    platform,
-    { ...invocation.env, ...inline.env },
     {
-      CANOPY_RUN_ID: run.id,
-      [TOKEN_ENV]: token,
-      CANOPY_MCP_URL: deps.mcpUrl,
-      PATH: `${writeCanopyShim(supervision.runDir)}${path.delimiter}${process.env.PATH ?? ''}`,
+      extra: inline.env,
+      run: {
+        CANOPY_RUN_ID: run.id,
+        [TOKEN_ENV]: token,
+        CANOPY_MCP_URL: deps.mcpUrl,
+        PATH: `${writeCanopyShim(supervision.runDir)}${path.delimiter}${process.env.PATH ?? ''}`,
+      },
     },
   );
-  return startSupervised(invocation.command, invocation.args, {
+  return startSupervised(launch.command, launch.args, {
     ...supervision,
     cwd: scene.loop.workdir,
-    env,
+    env: launch.env,
     onSpawn: execution.recordProcessGroup,
   });
 }

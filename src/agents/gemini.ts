@@ -1,17 +1,19 @@
-// Gemini CLI (`@google/gemini-cli`): `gemini -p` headless with `-o json`, canopy's MCP server from a
-// per-run system settings file (gemini refuses one below a world-writable directory; the run
-// directory is owner-only) whose header names the token variable, which gemini expands.
+// Gemini CLI (`@google/gemini-cli`): `gemini -p` headless with `-o json`, canopy's MCP server in the
+// user settings of a home made for the run (a system settings file is skipped unless root owns it and
+// every directory above it), whose header names the token variable, which gemini expands.
 import { lastJsonDocument, numberOrNull } from './json-lines';
 import { CONNECTION_FAILURE, firstMatch } from './outage';
+import { isObject } from './private-home';
 import { afterDuration } from './reset-time';
 import type { AgentAdapter, AgentInvocation, AgentRun, PlatformSettings, QuotaHit } from './types';
 
-const SETTINGS = 'gemini-settings.json';
+/** canopy's name among gemini's MCP servers. */
+const SERVER = 'canopy';
 
 export const gemini: AgentAdapter = {
   binary: 'gemini',
   invocation(run: AgentRun, settings: PlatformSettings): AgentInvocation {
-    const file = { mcpServers: { canopy: { httpUrl: run.mcpUrl, headers: { Authorization: `Bearer $${run.tokenEnv}` } } } };
+    const canopy = { httpUrl: run.mcpUrl, headers: { Authorization: `Bearer $${run.tokenEnv}` } };
     return {
       command: settings.command ?? 'gemini',
       // Headless gemini exits 55 in a workdir it was never told to trust.
@@ -24,8 +26,15 @@ export const gemini: AgentAdapter = {
         ...settings.args,
         `--prompt=${run.prompt}`,
       ],
-      env: { GEMINI_CLI_SYSTEM_SETTINGS_PATH: `${run.runDir}/${SETTINGS}` },
-      files: { [SETTINGS]: JSON.stringify(file) },
+      env: {},
+      files: {},
+      home: {
+        variable: 'GEMINI_CLI_HOME',
+        configDir: '.gemini',
+        settingsFile: 'settings.json',
+        homeFiles: ['.env'],
+        settings: (user) => withCanopyServer(user, canopy),
+      },
     };
   },
   read(stdout) {
@@ -49,6 +58,24 @@ export const gemini: AgentAdapter = {
     return geminiOutage(`${error?.message ?? ''}\n${stderr}`) ?? (code !== null && code >= 500 ? `API error ${code}` : null);
   },
 };
+
+/**
+ * The user's gemini settings with canopy's MCP server added, and let through a user's own allow list
+ * or exclusion list (gemini offers a server only if every allow list names it and none excludes it).
+ */
+export function withCanopyServer(user: Record<string, unknown>, canopy: Record<string, unknown>): Record<string, unknown> {
+  const servers = isObject(user.mcpServers) ? user.mcpServers : {};
+  const settings: Record<string, unknown> = { ...user, mcpServers: { ...servers, [SERVER]: canopy } };
+  if (isObject(user.mcp)) {
+    const { allowed, excluded } = user.mcp;
+    settings.mcp = {
+      ...user.mcp,
+      ...(Array.isArray(allowed) ? { allowed: [...(allowed as unknown[]).filter((name) => name !== SERVER), SERVER] } : {}),
+      ...(Array.isArray(excluded) ? { excluded: (excluded as unknown[]).filter((name) => name !== SERVER) } : {}),
+    };
+  }
+  return settings;
+}
 
 /**
  * "[API Error: got status: 503 Service Unavailable. {"error":{"code":503,"message":"The model is

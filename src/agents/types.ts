@@ -1,4 +1,5 @@
 // What an agent adapter knows about one CLI, and what the agent activity asks of it for one run.
+import type { PrivateHome } from './private-home';
 
 /** One run as the adapter sees it: everything it may put into argv, env and the run's private files. */
 export interface AgentRun {
@@ -33,6 +34,8 @@ export interface AgentInvocation {
   env: Record<string, string>;
   /** File name (inside the run directory) to content. */
   files: Record<string, string>;
+  /** A home of the CLI's own for this run, when canopy's settings must reach it as the user's. */
+  home?: PrivateHome;
 }
 
 export interface AgentUsage {

@@ -3,9 +3,10 @@
 import { randomBytes } from 'node:crypto';
 import { loadPlatforms, locateCommand, platformBinary, platformModel, type Platform } from '../agents';
 import { lastJsonDocument } from '../agents/json-lines';
-import { agentEnvironment } from '../agents/environment';
+import { CanopyError } from '../domain/errors';
+import { prepareLaunch } from '../agents/launch';
 import { runInProcessGroup } from '../process/process-group';
-import { openRunDirectory, removeRunDirectory, writeRunFile } from '../process/run-directory';
+import { openRunDirectory, removeRunDirectory } from '../process/run-directory';
 
 export type ProbeState = 'reachable' | 'not installed' | 'misconfigured' | 'timed out';
 
@@ -37,7 +38,8 @@ async function probePlatform(home: string, platform: Platform, timeoutMs: number
   const id = `probe-${randomBytes(6).toString('hex')}`;
   const runDir = openRunDirectory(home, id);
   try {
-    const invocation = platform.adapter.invocation(
+    const launch = prepareLaunch(
+      platform,
       {
         prompt: PROBE_PROMPT,
         model: platformModel(platform, null),
@@ -47,19 +49,17 @@ async function probePlatform(home: string, platform: Platform, timeoutMs: number
         tokenEnv: 'CANOPY_RUN_TOKEN',
         asRoot: process.getuid?.() === 0,
       },
-      platform.settings,
+      { run: { CANOPY_RUN_TOKEN: 'probe' } },
     );
-    for (const [name, content] of Object.entries(invocation.files)) writeRunFile(runDir, name, content);
-    const result = await runInProcessGroup(invocation.command, invocation.args, {
-      cwd: runDir,
-      env: agentEnvironment(platform, invocation.env, { CANOPY_RUN_TOKEN: 'probe' }),
-      timeoutMs,
-    });
+    const result = await runInProcessGroup(launch.command, launch.args, { cwd: runDir, env: launch.env, timeoutMs });
     if (result.spawnError) return done('not installed', result.spawnError);
     if (result.timedOut) return done('timed out', `no answer within ${Math.round(timeoutMs / 1000)} s`);
     const answer = platform.adapter.read(result.stdout, result.stderr).finalMessage;
     if (result.exitCode === 0) return done('reachable', (answer ?? result.stdout).trim().split('\n')[0] ?? '');
     return done('misconfigured', errorLine(answer, result.stdout, result.stderr) || `exited with code ${result.exitCode}`);
+  } catch (error) {
+    if (error instanceof CanopyError) return done('misconfigured', error.message);
+    throw error;
   } finally {
     removeRunDirectory(home, id);
   }

@@ -50,9 +50,12 @@ describe('agent platform configuration', () => {
     assert.ok(invocationOf(home, 'codex').args.includes('mcp_servers.canopy.bearer_token_env_var="CANOPY_RUN_TOKEN"'));
     const opencode = JSON.parse(invocationOf(home, 'opencode').env.OPENCODE_CONFIG_CONTENT);
     assert.deepEqual(opencode.mcp.canopy.headers, { Authorization: 'Bearer {env:CANOPY_RUN_TOKEN}' });
-    const gemini = invocationOf(home, 'gemini');
-    assert.equal(gemini.env.GEMINI_CLI_SYSTEM_SETTINGS_PATH, '/runs/r1/gemini-settings.json');
-    assert.equal(JSON.parse(gemini.files['gemini-settings.json']).mcpServers.canopy.httpUrl, RUN.mcpUrl);
+    const gemini = invocationOf(home, 'gemini').home!;
+    assert.equal(gemini.variable, 'GEMINI_CLI_HOME');
+    assert.deepEqual((gemini.settings({}).mcpServers as Record<string, unknown>).canopy, {
+      httpUrl: RUN.mcpUrl,
+      headers: { Authorization: 'Bearer $CANOPY_RUN_TOKEN' },
+    });
   });
 
   it('merges the MCP server into an OPENCODE_CONFIG_CONTENT the user gives', () => {

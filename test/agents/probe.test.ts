@@ -7,15 +7,16 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { it } from 'node:test';
-import { missingClis, privateTempDir, realCliPlatforms } from '../helpers/agent-clis';
+import { missingClis, scratchHomeDir, realCliPlatforms } from '../helpers/agent-clis';
 import { CANOPY_BIN, childEnv, testConfig } from '../helpers/engine';
 import { startModelApi } from '../helpers/model-api';
+import { probePlatforms } from '../../src/client/probe-service';
 
 const skip = !process.env.CANOPY_TEST_TEMPORAL_ADDRESS ? 'needs the dev server that `npm test` starts' : missingClis();
 
 it('doctor --probe tells a reachable CLI from one not installed, one misconfigured and one that hangs', { skip }, async () => {
   const api = await startModelApi();
-  const dir = privateTempDir();
+  const dir = scratchHomeDir();
   const config = testConfig(path.join(dir, 'home'));
   mkdirSync(config.home, { mode: 0o700 });
   const real = realCliPlatforms(api.url, dir);
@@ -47,6 +48,23 @@ it('doctor --probe tells a reachable CLI from one not installed, one misconfigur
   } finally {
     await api.close();
     await hangs.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+it('doctor --probe names a gemini settings file canopy cannot read, and runs nothing', { skip }, async () => {
+  const dir = scratchHomeDir();
+  const config = testConfig(path.join(dir, 'home'));
+  mkdirSync(config.home, { mode: 0o700 });
+  const gemini = realCliPlatforms('http://127.0.0.1:9', dir).gemini;
+  const settings = path.join((gemini.env as Record<string, string>).HOME, '.gemini', 'settings.json');
+  writeFileSync(settings, '{ "security": ');
+  writeFileSync(path.join(config.home, 'config.json'), JSON.stringify({ platforms: { gemini } }));
+  try {
+    const [probe] = await probePlatforms(config.home, ['gemini']);
+    assert.equal(probe.state, 'misconfigured');
+    assert.match(probe.detail, new RegExp(`The agent's settings file ${settings} cannot be read .*; fix it`));
+  } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 });

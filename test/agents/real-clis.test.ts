@@ -3,7 +3,8 @@
 // fails, blocks, hits a usage limit, hangs; canopy records what it used. The worker is a `canopy worker`
 // process here, so the agents' callback is the endpoint that worker serves.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { ClientContext } from '../../src/client/context';
 import { autorunScheduleId } from '../../src/client/autorun-service';
@@ -36,6 +37,8 @@ describe('real agent CLIs through a `canopy worker`', { skip }, () => {
   before(async () => {
     setup = await openRealCliSetup();
     ({ api, config, ctx } = setup);
+    // The shape of a CI or container home, below a world-writable directory (gemini skips system settings there).
+    assert.ok(statSync(path.dirname(path.dirname(config.home))).mode & 0o002, `${config.home} is below a world-writable directory`);
     worker = spawnCanopy(['worker'], childEnv(config));
     await waitForOutput(worker, /Agents report to http:\/\/127\.0\.0\.1:\d+\/mcp/);
   });

@@ -21,13 +21,12 @@ export function missingClis(): string | false {
 }
 
 /**
- * A directory no other user can write to, and no parent of it either: gemini ignores a settings
- * file below a world-writable directory such as /tmp, and canopy's run directories live in here.
+ * A scratch directory in the system's temporary directory, as CI and containers make canopy homes
+ * (`CANOPY_HOME=$(mktemp -d)`): below a world-writable directory, where a CLI may refuse files it
+ * takes for system-wide ones.
  */
-export function privateTempDir(): string {
-  const base = path.join(os.homedir(), '.cache', 'canopy-tests');
-  mkdirSync(base, { recursive: true, mode: 0o700 });
-  return mkdtempSync(path.join(base, 'run-'));
+export function scratchHomeDir(): string {
+  return mkdtempSync(path.join(os.tmpdir(), 'canopy-real-clis-'));
 }
 
 /** config.json's platforms for the four CLIs, pointed at `apiUrl`, with their homes under `dir`. */
@@ -57,8 +56,13 @@ export function realCliPlatforms(apiUrl: string, dir: string): Record<RealCli, R
   mkdirSync(path.join(geminiHome, '.gemini'), { mode: 0o700 });
   writeFileSync(
     path.join(geminiHome, '.gemini', 'settings.json'),
-    // Two attempts at a failing request (the default is 10, 5 s to 30 s apart): canopy's infra_retries retry the node instead.
-    JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } }, general: { maxAttempts: 2 } }),
+    JSON.stringify({
+      security: { auth: { selectedType: 'gemini-api-key' } },
+      // Two attempts at a failing request (the default is 10, 5 s to 30 s apart): canopy's infra_retries retry the node instead.
+      general: { maxAttempts: 2 },
+      // A user's own MCP allow list, which canopy's server must get through.
+      mcp: { allowed: ['their-own-server'] },
+    }),
   );
   const opencodeHome = home('opencode');
   const bin = (cli: RealCli) => path.join(AGENT_TOOLS_BIN, cli);
@@ -102,7 +106,7 @@ export interface RealCliSetup {
 /** A stand-in model API and a private canopy home whose config.json points the four CLIs at it. */
 export async function openRealCliSetup(): Promise<RealCliSetup> {
   const api = await startModelApi();
-  const dir = privateTempDir();
+  const dir = scratchHomeDir();
   const config = testConfig(path.join(dir, 'home'));
   mkdirSync(config.home, { mode: 0o700 });
   writeFileSync(path.join(config.home, 'config.json'), JSON.stringify({ platforms: realCliPlatforms(api.url, dir) }));
