@@ -17,7 +17,7 @@ import type { GroupRunResult } from '../process/process-group';
 import { startSupervised, type SupervisionOptions } from '../process/supervision';
 import { writeCanopyShim } from './canopy-shim';
 import type { ActivityDeps } from './deps';
-import { superviseInRunDirectory, type Execution, type ExecutionResult } from './execution';
+import { idleLimit, superviseInRunDirectory, type Execution, type ExecutionResult } from './execution';
 import { agentPrompt } from './large-values';
 
 const TOKEN_ENV = 'CANOPY_RUN_TOKEN';
@@ -43,7 +43,8 @@ export async function executeAgent(deps: ActivityDeps, execution: Execution): Pr
   const limitMinutes = straggler ? execution.stragglerMinutes! : ownLimit;
   const model = platformModel(platform, config.model);
   const start = (supervision: SupervisionOptions) => startAgent(deps, { execution, platform, model, prompt, supervision });
-  return superviseInRunDirectory(deps, execution, limitMinutes, start, async (result) => {
+  const limits = { minutes: limitMinutes, idleMinutes: idleLimit(execution, config.idle_timeout_minutes) };
+  return superviseInRunDirectory(deps, execution, limits, start, async (result) => {
     const reading = platform.adapter.read(result.stdout, result.stderr);
     const stdout = reading.finalMessage ?? result.stdout;
     const reported = await getNodeRun(deps.db, run.id);

@@ -5,7 +5,7 @@ import { renderTemplate, toShellScript } from '../graph/templates';
 import { checkVerdict } from '../graph/verdicts';
 import { startSupervised } from '../process/supervision';
 import type { ActivityDeps } from './deps';
-import { superviseInRunDirectory, type Execution, type ExecutionResult } from './execution';
+import { idleLimit, superviseInRunDirectory, type Execution, type ExecutionResult, type ProcessLimits } from './execution';
 import { placeholderEnvironment } from './large-values';
 
 export async function executeCheck(deps: ActivityDeps, execution: Execution): Promise<ExecutionResult> {
@@ -14,7 +14,10 @@ export async function executeCheck(deps: ActivityDeps, execution: Execution): Pr
   return executeShell(deps, execution, {
     script: toShellScript(config.command),
     env: placeholderEnvironment({ home: deps.home, nodeRunId: execution.run.id }, execution.values),
-    limitMinutes: config.timeout_minutes ?? DEFAULT_CHECK_TIMEOUT_MINUTES,
+    limits: {
+      minutes: config.timeout_minutes ?? DEFAULT_CHECK_TIMEOUT_MINUTES,
+      idleMinutes: idleLimit(execution, config.idle_timeout_minutes),
+    },
   });
 }
 
@@ -22,12 +25,12 @@ export async function executeCheck(deps: ActivityDeps, execution: Execution): Pr
 export async function executeShell(
   deps: ActivityDeps,
   execution: Execution,
-  { script, env, limitMinutes }: { script: string; env: Record<string, string>; limitMinutes: number },
+  { script, env, limits }: { script: string; env: Record<string, string>; limits: ProcessLimits },
 ): Promise<ExecutionResult> {
   return superviseInRunDirectory(
     deps,
     execution,
-    limitMinutes,
+    limits,
     (supervision) =>
       startSupervised('bash', ['-c', script], {
         ...supervision,
@@ -35,6 +38,6 @@ export async function executeShell(
         env: { ...process.env, ...env },
         onSpawn: execution.recordProcessGroup,
       }),
-    (result) => ({ ...result, verdict: checkVerdict({ ...result, limitMinutes, straggler: false }), unreported: false }),
+    (result) => ({ ...result, verdict: checkVerdict({ ...result, limitMinutes: limits.minutes, straggler: false }), unreported: false }),
   );
 }

@@ -15,7 +15,7 @@ import { notifyHuman } from '../notify';
 import { executeAgent } from './agent-node';
 import { executeShell } from './check-node';
 import type { ActivityDeps } from './deps';
-import { recordedExecution, type Execution, type ExecutionResult } from './execution';
+import { idleLimit, recordedExecution, type Execution, type ExecutionResult } from './execution';
 import { placeholderEnvironment } from './large-values';
 import { workingIn } from './node-scene';
 import { closeExecution, failOrRethrow, openNodeRun } from './run-record';
@@ -81,7 +81,10 @@ export function eventHookActivities(deps: ActivityDeps) {
     return executeShell(deps, execution, {
       script: toShellScript(hook.command, hookVariable),
       env: placeholderEnvironment({ home: deps.home, nodeRunId: run.id }, hookValues),
-      limitMinutes: hook.timeout_minutes ?? DEFAULT_CHECK_TIMEOUT_MINUTES,
+      limits: {
+        minutes: hook.timeout_minutes ?? DEFAULT_CHECK_TIMEOUT_MINUTES,
+        idleMinutes: idleLimit(execution, hook.idle_timeout_minutes),
+      },
     });
   }
 
@@ -102,6 +105,7 @@ function hookNode(loop: Loop, name: string, hook: Hook) {
       model: hook.model,
       prompt_template: hook.prompt!,
       timeout_minutes: hook.timeout_minutes ?? DEFAULT_HOOK_TIMEOUT_MINUTES,
+      idle_timeout_minutes: hook.idle_timeout_minutes,
     },
   };
 }

@@ -23,6 +23,17 @@ export interface Execution {
   adopted: ProcessRecord | null;
 }
 
+/** How long a process may run, and may print nothing (null: for any time), in minutes. */
+export interface ProcessLimits {
+  minutes: number;
+  idleMinutes: number | null;
+}
+
+/** A process's idle limit: its own, else its loop's default, else none. */
+export function idleLimit(execution: Execution, own: number | undefined): number | null {
+  return own ?? execution.scene.loop.settings.idle_timeout_minutes ?? null;
+}
+
 export interface ExecutionResult {
   stdout: string;
   stderr: string;
@@ -63,13 +74,13 @@ export function recordedExecution(
 export async function superviseInRunDirectory<T>(
   deps: ActivityDeps,
   execution: Execution,
-  limitMinutes: number,
+  limits: ProcessLimits,
   start: (supervision: SupervisionOptions) => Promise<GroupRunResult>,
   judge: (result: GroupRunResult) => T | Promise<T>,
 ): Promise<T> {
   const runDir = openRunDirectory(deps.home, execution.run.id);
   try {
-    const supervision = supervisionOf(execution, runDir, limitMinutes);
+    const supervision = supervisionOf(execution, runDir, limits);
     const result = execution.adopted ? await adoptSupervised(execution.adopted, supervision) : await start(supervision);
     return await judge(result);
   } finally {
@@ -82,15 +93,16 @@ export async function superviseInRunDirectory<T>(
 }
 
 /**
- * How an execution's process is watched: within its limit, killed when its activity is cancelled,
+ * How an execution's process is watched: within its limits, killed when its activity is cancelled,
  * heartbeating while it runs. The activity is taken here, in its own async context: the
  * supervision's timers fire outside it.
  */
-function supervisionOf(execution: Execution, runDir: string, limitMinutes: number): SupervisionOptions {
+function supervisionOf(execution: Execution, runDir: string, limits: ProcessLimits): SupervisionOptions {
   const activity = Context.current();
   return {
     runDir,
-    timeoutMs: limitMinutes * 60_000,
+    timeoutMs: limits.minutes * 60_000,
+    idleMs: limits.idleMinutes === null ? null : limits.idleMinutes * 60_000,
     signal: activity.cancellationSignal,
     onTick: () => activity.heartbeat(),
     onOutput: execution.recordOutputTail,

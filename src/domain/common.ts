@@ -31,6 +31,11 @@ export const TimeoutMinutes = z
   .positive('must be a positive number of minutes')
   .max(24 * 60, 'must be at most 1440 minutes (one day)');
 
+/** Silence that kills a process: neither stdout nor stderr grew for this long. */
+export const IdleTimeoutMinutes = TimeoutMinutes.describe(
+  'Kill the process when neither its stdout nor its stderr has grown for this long: it fails as idle (default: the loop’s idle_timeout_minutes, else never)',
+);
+
 export const MaxIterations = z.number().int('must be a whole number').min(1, 'must be at least 1').max(1000, 'must be at most 1000');
 
 export const Timestamp = z.string().describe('ISO-8601 time');

@@ -1,6 +1,6 @@
 // Ensembles: 2 to 8 agents given one prompt in parallel, joined by a quorum.
 import { z } from 'zod';
-import { Id, NodeName, ProcessText, TimeoutMinutes } from './common';
+import { Id, IdleTimeoutMinutes, NodeName, ProcessText, TimeoutMinutes } from './common';
 
 export const MIN_ENSEMBLE_MEMBERS = 2;
 export const MAX_ENSEMBLE_MEMBERS = 8;
@@ -11,6 +11,7 @@ export const EnsembleMember = z
     model: z.string().min(1).optional().describe('Model of this member'),
     prompt_override: ProcessText.min(1).optional().describe('This member’s own prompt instead of the shared one'),
     timeout_minutes: TimeoutMinutes.optional().describe('This member’s own timeout over the ensemble’s'),
+    idle_timeout_minutes: IdleTimeoutMinutes.optional().describe('This member’s own idle timeout over the ensemble’s'),
   })
   .strict();
 export type EnsembleMember = z.infer<typeof EnsembleMember>;
@@ -36,6 +37,9 @@ const ensembleFields = {
     'Once min_pass members passed, how long the rest may still finish before they are cut short (default: wait for every member)',
   ),
   timeout_minutes: TimeoutMinutes.optional().describe('Timeout of each member (default 30)'),
+  idle_timeout_minutes: IdleTimeoutMinutes.optional().describe(
+    'Kill a member when it has printed nothing (stdout or stderr) this long: it fails as idle (default: the loop’s, else never)',
+  ),
   entry_from_node: z.string().min(1).optional().describe('Node whose outcome starts the ensemble'),
   entry_condition: z.string().min(1).optional().describe('Condition on the entry edge (default always)'),
   on_pass_to: z.string().min(1).optional().describe('Node the quorum routes to on pass'),

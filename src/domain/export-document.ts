@@ -14,8 +14,10 @@ export const FORMAT_VERSION = 2;
  * The keys version 2 added, of ensembles and of settings. A later key joins version 2 here (and in
  * EnsembleInput or LoopSettings); a version-1 file that carries one is refused, naming the version it needs.
  */
-const ENSEMBLE_KEYS_SINCE_VERSION_2 = ['quorum_grace_minutes'] as const;
-const SETTINGS_KEYS_SINCE_VERSION_2 = ['spec_attempt_limit', 'infra_retries', 'allow_dirty_start'] as const;
+const ENSEMBLE_KEYS_SINCE_VERSION_2 = ['quorum_grace_minutes', 'idle_timeout_minutes'] as const;
+const SETTINGS_KEYS_SINCE_VERSION_2 = ['spec_attempt_limit', 'infra_retries', 'allow_dirty_start', 'idle_timeout_minutes'] as const;
+/** The key version 2 added to the config of agent and check nodes. */
+const NODE_CONFIG_KEYS_SINCE_VERSION_2 = ['idle_timeout_minutes'] as const;
 /** The top-level key version 2 added: the loop's event hooks. */
 const HOOKS_KEY = 'hooks';
 /** The edge condition version 2 added: the error outcome of agents and checks (a router's label of that name is older). */
@@ -74,7 +76,8 @@ export const ExportDocument = z.discriminatedUnion(
         [HOOKS_KEY]: z.never({ error: needsVersion2(HOOKS_KEY) }).optional(),
       })
       .strict()
-      .superRefine(refuseErrorConditions),
+      .superRefine(refuseErrorConditions)
+      .superRefine(refuseNodeConfigKeys),
     z
       .object({
         format_version: z.literal(2),
@@ -88,6 +91,13 @@ export const ExportDocument = z.discriminatedUnion(
   { error: `format_version must be one of ${SUPPORTED_VERSIONS.join(', ')}; a newer file needs a newer canopy` },
 );
 export type ExportDocument = z.infer<typeof ExportDocument>;
+
+function refuseNodeConfigKeys(document: { nodes: ExportNode[] }, ctx: z.RefinementCtx): void {
+  document.nodes.forEach((node, index) => {
+    for (const key of NODE_CONFIG_KEYS_SINCE_VERSION_2.filter((name) => name in node.config))
+      ctx.addIssue({ code: 'custom', path: ['nodes', index, 'config', key], message: needsVersion2(key) });
+  });
+}
 
 /** Version 1 had no error condition: an edge (or ensemble entry) on error is refused unless it leaves a router, where it is a label. */
 function refuseErrorConditions(

@@ -1,6 +1,6 @@
 // Event hooks: what a loop runs when one of its runs completes, fails or blocks, or a spec completes.
 import { z } from 'zod';
-import { ProcessText, TimeoutMinutes } from './common';
+import { IdleTimeoutMinutes, ProcessText, TimeoutMinutes } from './common';
 
 export const HOOK_EVENTS = ['on_completed', 'on_failed', 'on_blocked', 'on_spec_completed'] as const;
 export const HookEvent = z.enum(HOOK_EVENTS);
@@ -24,6 +24,7 @@ export const Hook = z
         'Command hook: run with bash -c in the workdir; its event’s values arrive only as CANOPY_HOOK_* environment variables ({{placeholders}} become ${CANOPY_HOOK_…} references)',
       ),
     timeout_minutes: TimeoutMinutes.optional().describe('Kill the hook after this long (default 30 for an agent, 10 for a command)'),
+    idle_timeout_minutes: IdleTimeoutMinutes.optional(),
   })
   .strict()
   .superRefine((hook, ctx) => {
@@ -48,8 +49,8 @@ export const Hook = z
   });
 export type Hook = z.infer<typeof Hook>;
 
-export type AgentHook = Required<Pick<Hook, 'platform' | 'prompt'>> & Pick<Hook, 'model' | 'timeout_minutes'>;
-export type CommandHook = Required<Pick<Hook, 'command'>> & Pick<Hook, 'timeout_minutes'>;
+export type AgentHook = Required<Pick<Hook, 'platform' | 'prompt'>> & Pick<Hook, 'model' | 'timeout_minutes' | 'idle_timeout_minutes'>;
+export type CommandHook = Required<Pick<Hook, 'command'>> & Pick<Hook, 'timeout_minutes' | 'idle_timeout_minutes'>;
 
 export function isCommandHook(hook: Hook): hook is CommandHook {
   return hook.command !== undefined;

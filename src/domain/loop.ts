@@ -1,6 +1,6 @@
 // Loops: a named graph bound to a workdir, with settings and a lifecycle status.
 import { z } from 'zod';
-import { HostId, Id, MaxIterations, nameOf, ProcessText, Timestamp, TimeoutMinutes } from './common';
+import { HostId, Id, IdleTimeoutMinutes, MaxIterations, nameOf, ProcessText, Timestamp, TimeoutMinutes } from './common';
 import { LoopHooks } from './hooks';
 
 export const LOOP_STATUSES = ['pending', 'running', 'paused', 'blocked', 'failed', 'completed'] as const;
@@ -39,6 +39,9 @@ export const LoopSettings = z
       .describe(
         'Let a spec start on uncommitted changes a failed run left in the workdir (default false: the loop blocks, naming the paths, until they are committed, stashed or discarded)',
       ),
+    idle_timeout_minutes: IdleTimeoutMinutes.optional().describe(
+      'Kill any agent, check, member or hook of this loop that printed nothing (stdout or stderr) this long, unless it sets its own: it fails as idle (default: never)',
+    ),
   })
   .strict();
 export type LoopSettings = z.infer<typeof LoopSettings>;

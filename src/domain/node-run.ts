@@ -33,6 +33,7 @@ export const FAILURE_KINDS = [
   'infra_crash',
   'infra_lost',
   'infra_disk',
+  'idle',
 ] as const;
 export const FailureKind = z.enum(FAILURE_KINDS);
 export type FailureKind = z.infer<typeof FailureKind>;

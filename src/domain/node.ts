@@ -1,6 +1,6 @@
 // Nodes: the five kinds and one strict config schema per kind.
 import { z } from 'zod';
-import { Id, MaxIterations, NodeName, ProcessText, TimeoutMinutes } from './common';
+import { Id, IdleTimeoutMinutes, MaxIterations, NodeName, ProcessText, TimeoutMinutes } from './common';
 
 export const NODE_KINDS = ['agent', 'check', 'gate', 'router', 'quorum'] as const;
 export const NodeKind = z.enum(NODE_KINDS);
@@ -17,6 +17,7 @@ export const AgentConfig = z
     model: z.string().min(1).optional().describe('Model passed to the platform as {{model}}'),
     prompt_template: ProcessText.min(1, 'must not be empty').describe('Prompt with {{placeholders}}'),
     timeout_minutes: TimeoutMinutes.optional().describe('Kill the agent after this long (default 30)'),
+    idle_timeout_minutes: IdleTimeoutMinutes.optional(),
     commit_rights: z.boolean().optional().describe('This node may move git HEAD; enables commit-rights enforcement'),
     require_report: z.boolean().optional().describe('A silent exit 0 fails with no_report'),
     ...headBudget,
@@ -28,6 +29,7 @@ export const CheckConfig = z
   .object({
     command: ProcessText.min(1, 'must not be empty').describe('Shell command run with bash -c in the workdir'),
     timeout_minutes: TimeoutMinutes.optional().describe('Kill the command after this long (default 10)'),
+    idle_timeout_minutes: IdleTimeoutMinutes.optional(),
     ...headBudget,
   })
   .strict();

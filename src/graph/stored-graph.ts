@@ -52,6 +52,7 @@ export function designFromStored(graph: StoredGraph): Design {
       straggler_timeout_minutes: stored.straggler_timeout_minutes,
       quorum_grace_minutes: stored.quorum_grace_minutes,
       timeout_minutes: stored.timeout_minutes,
+      idle_timeout_minutes: stored.idle_timeout_minutes,
       entry_from_node: entry?.source,
       entry_condition: entry?.condition,
       on_pass_to: onPass?.target,
@@ -129,6 +130,7 @@ export function memberConfig(ensemble: DesignEnsemble, index: number): Record<st
     model: member.model,
     prompt_template: member.prompt_override ?? ensemble.prompt_template,
     timeout_minutes: member.timeout_minutes ?? ensemble.timeout_minutes,
+    idle_timeout_minutes: member.idle_timeout_minutes ?? ensemble.idle_timeout_minutes,
   });
 }
 

@@ -22,6 +22,8 @@ export interface ProcessEnd {
   limitMinutes: number;
   /** The kill came from the ensemble's straggler limit rather than the node's own timeout. */
   straggler: boolean;
+  /** Set when canopy killed it for printing nothing for its idle limit. */
+  idle: { limitMinutes: number; lastLine: string | null } | null;
 }
 
 /** An agent's end also says how long it ran, which tells an early crash from a failed attempt at the work. */
@@ -90,6 +92,10 @@ function processFailure(end: ProcessEnd): Verdict | null {
   if (end.timedOut && end.straggler)
     return fail('straggler', `Ensemble member still running after straggler_timeout_minutes (${end.limitMinutes}); killed.`);
   if (end.timedOut) return fail('timeout', `Killed after timeout_minutes (${end.limitMinutes}).`);
+  if (end.idle) {
+    const last = end.idle.lastLine === null ? 'It printed nothing at all.' : `Its last line: ${end.idle.lastLine}`;
+    return fail('idle', `Printed nothing for idle_timeout_minutes (${end.idle.limitMinutes}); killed. ${last}`);
+  }
   if (end.signal && !end.cancelled) return fail('infra_signal', `Killed by ${end.signal}, which canopy did not send.`);
   return null;
 }

@@ -30,6 +30,14 @@ export interface GroupRunResult {
   spawnError: string | null;
   /** Why the process's end is unknown though it started: its supervisor ended before recording it. */
   lost: string | null;
+  /** Set when canopy killed it for printing nothing for its idle limit. */
+  idle: IdleEnd | null;
+}
+
+export interface IdleEnd {
+  limitMinutes: number;
+  /** The last line it printed, on stdout or stderr; null when it printed nothing at all. */
+  lastLine: string | null;
 }
 
 export function runInProcessGroup(command: string, args: string[], options: GroupRunOptions): Promise<GroupRunResult> {
@@ -81,6 +89,7 @@ export function runInProcessGroup(command: string, args: string[], options: Grou
         cancelled,
         spawnError,
         lost: null,
+        idle: null,
       });
     });
   });

@@ -56,6 +56,7 @@ export interface EnsemblesTable {
   straggler_timeout_minutes: number | null;
   quorum_grace_minutes: number | null;
   timeout_minutes: number | null;
+  idle_timeout_minutes: number | null;
   position: number | null;
   quorum_node_id: string;
 }

@@ -33,7 +33,8 @@ export type NodeChanges = Partial<Pick<StoredNode, 'name' | 'kind' | 'position' 
 export type EdgeChanges = Partial<Pick<Edge, 'source_id' | 'target_id' | 'condition' | 'type'>>;
 /** null clears an optional ensemble setting (min_pass null: every member must pass). */
 export type EnsembleChanges = Partial<Pick<StoredEnsemble, 'name' | 'prompt_template' | 'members' | 'quorum_node_id'>> & {
-  [K in 'min_pass' | 'straggler_timeout_minutes' | 'quorum_grace_minutes' | 'timeout_minutes' | 'position']?: number | null;
+  [K in 'min_pass' | 'straggler_timeout_minutes' | 'quorum_grace_minutes' | 'timeout_minutes' | 'idle_timeout_minutes' | 'position']?:
+    number | null;
 };
 
 export async function getGraph(db: DatabaseOrTransaction, loopId: string): Promise<GraphRecords> {
@@ -242,6 +243,7 @@ function ensembleFromRow(row: EnsembleRow): StoredEnsemble {
       straggler_timeout_minutes: row.straggler_timeout_minutes,
       quorum_grace_minutes: row.quorum_grace_minutes,
       timeout_minutes: row.timeout_minutes,
+      idle_timeout_minutes: row.idle_timeout_minutes,
       position: row.position,
     }),
   };
@@ -259,6 +261,7 @@ function ensembleToRow(ensemble: StoredEnsemble): NewEnsembleRow {
     straggler_timeout_minutes: ensemble.straggler_timeout_minutes ?? null,
     quorum_grace_minutes: ensemble.quorum_grace_minutes ?? null,
     timeout_minutes: ensemble.timeout_minutes ?? null,
+    idle_timeout_minutes: ensemble.idle_timeout_minutes ?? null,
     position: ensemble.position ?? null,
   };
 }
@@ -273,6 +276,7 @@ function ensembleChangesToRow(changes: EnsembleChanges): EnsembleRowUpdate {
     straggler_timeout_minutes: changes.straggler_timeout_minutes,
     quorum_grace_minutes: changes.quorum_grace_minutes,
     timeout_minutes: changes.timeout_minutes,
+    idle_timeout_minutes: changes.idle_timeout_minutes,
     position: changes.position,
   };
 }

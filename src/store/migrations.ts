@@ -317,7 +317,15 @@ const nodeRunActivityAttempts: Migration = {
   },
 };
 
+/** How long each member of an ensemble may print nothing before it is killed as idle. */
+const ensembleIdleTimeout: Migration = {
+  async up(db: Kysely<any>): Promise<void> {
+    await db.schema.alterTable('ensembles').addColumn('idle_timeout_minutes', 'double precision').execute();
+  },
+};
+
 /** Every migration by name; the order prefix is the order they run in. */
+
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '001_initial': initial,
   '002_node_run_attempts': nodeRunAttempts,
@@ -331,6 +339,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '010_loop_hooks': loopHooks,
   '011_sandboxes': sandboxes,
   '012_node_run_activity_attempts': nodeRunActivityAttempts,
+  '013_ensemble_idle_timeout': ensembleIdleTimeout,
 };
 
 /** The migrations a store up to date has run, in order. */

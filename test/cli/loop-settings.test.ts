@@ -57,6 +57,27 @@ describe(
       assert.deepEqual(await settingsOf(loopId), { infra_retries: 1 });
     });
 
+    it('sets --idle-timeout-minutes, and refuses one that is not a positive number of minutes, changing nothing', async () => {
+      const loopId = await loopWithSpecs(h.ctx, scratchDir(), { nodes: [check('tests', 1, 'true')] }, []);
+      const set = canopy('loop', 'update', loopId, '--idle-timeout-minutes', '7.5');
+      assert.equal(set.status, 0, set.stderr);
+      assert.deepEqual(await settingsOf(loopId), { idle_timeout_minutes: 7.5 });
+      for (const [value, message] of [
+        ['0', /settings\.idle_timeout_minutes: must be a positive number of minutes/],
+        ['soon', /settings\.idle_timeout_minutes: /],
+        ['2000', /settings\.idle_timeout_minutes: must be at most 1440 minutes/],
+      ] as const) {
+        const refused = canopy('loop', 'update', loopId, '--idle-timeout-minutes', value);
+        assert.equal(refused.status, 2, value);
+        assert.match(refused.stderr, message);
+      }
+      assert.deepEqual(await settingsOf(loopId), { idle_timeout_minutes: 7.5 });
+      assert.match(
+        await callRefused(session.client, 'loop_update', { loop_id: loopId, settings: { idle_timeout_minutes: -1 } }),
+        /must be a positive number of minutes[^\n]* at settings\.idle_timeout_minutes/,
+      );
+    });
+
     it('sets allow_dirty_start and infra_retries over MCP, shows them in loop_get, and refuses bad values', async () => {
       const loopId = await loopWithSpecs(h.ctx, scratchDir(), { nodes: [check('tests', 1, 'true')] }, []);
       for (const [settings, message] of [

@@ -21,10 +21,13 @@ function richDocument(): Record<string, unknown> {
     format_version: 2,
     name: 'rich',
     description: 'Every part of the format',
-    settings: { max_iterations: 3, spec_attempt_limit: 4 },
+    settings: { max_iterations: 3, spec_attempt_limit: 4, idle_timeout_minutes: 20 },
     hooks: {
       on_completed: [{ platform: 'claude', model: 'haiku', prompt: 'Summarise {{completed_specs}}', timeout_minutes: 5 }],
-      on_failed: [{ command: 'notify-send "$CANOPY_HOOK_REASON"' }, { command: 'echo {{node}}', timeout_minutes: 1 }],
+      on_failed: [
+        { command: 'notify-send "$CANOPY_HOOK_REASON"' },
+        { command: 'echo {{node}}', timeout_minutes: 1, idle_timeout_minutes: 0.5 },
+      ],
       on_blocked: [{ platform: 'codex', prompt: 'Unblock {{blocker}}' }],
       on_spec_completed: [{ command: 'echo {{spec_name}}' }],
     },
@@ -35,7 +38,7 @@ function richDocument(): Record<string, unknown> {
         position: 1,
         config: { platform: 'claude', model: 'opus', prompt_template: 'Do {{spec_content}}', max_iterations: 4 },
       },
-      { name: 'test', kind: 'check', position: 2, config: { command: 'npm test', timeout_minutes: 5 } },
+      { name: 'test', kind: 'check', position: 2, config: { command: 'npm test', timeout_minutes: 5, idle_timeout_minutes: 2 } },
       { name: 'triage', kind: 'router', position: 3, config: { routes: { bug: ['BUG'], flaky: ['FLAKY'] }, fallback: 'bug' } },
       { name: 'looks-done', kind: 'gate', position: 5, config: { output_contains: 'DONE' } },
       { name: 'helper', kind: 'agent', position: 9, config: { prompt_template: 'Help' } },
@@ -56,9 +59,10 @@ function richDocument(): Record<string, unknown> {
         min_pass: 1,
         straggler_timeout_minutes: 10,
         quorum_grace_minutes: 0.5,
+        idle_timeout_minutes: 4,
         members: [
           { platform: 'claude', model: 'sonnet' },
-          { platform: 'codex', prompt_override: 'Be strict: {{previous_output}}', timeout_minutes: 7 },
+          { platform: 'codex', prompt_override: 'Be strict: {{previous_output}}', timeout_minutes: 7, idle_timeout_minutes: 3 },
         ],
       },
       {
@@ -158,11 +162,14 @@ describe('import', () => {
     assert.deepEqual({ ...exported, edges: sortedEdges(exported.edges) }, { ...expected, edges: sortedEdges(expected.edges as object[]) });
   });
 
-  it('strips platform and model unless asked, keeping each member’s own prompt and timeout', async () => {
+  it('strips platform and model unless asked, keeping each member’s own prompt and timeouts', async () => {
     const { loop_id } = await importLoop(store.ctx, richDocument(), { workdir: workdir() });
     const document = await exportLoop(store.ctx, loop_id);
     assert.deepEqual(document.nodes[0].config, { prompt_template: 'Do {{spec_content}}', max_iterations: 4 });
-    assert.deepEqual(document.ensembles[0].members, [{}, { prompt_override: 'Be strict: {{previous_output}}', timeout_minutes: 7 }]);
+    assert.deepEqual(document.ensembles[0].members, [
+      {},
+      { prompt_override: 'Be strict: {{previous_output}}', timeout_minutes: 7, idle_timeout_minutes: 3 },
+    ]);
     assert.equal(document.edges.find((edge) => edge.target === 'test')?.type, undefined, 'flow is the default type');
     assert.deepEqual(document.hooks, richDocument().hooks, 'a hook keeps its platform and model: it cannot run without one');
     const copy = await importLoop(store.ctx, document, { workdir: workdir('copy') });
@@ -249,6 +256,33 @@ describe('import refuses a bad file and creates no loop', () => {
       'an allow_dirty_start that is not true or false',
       () => ({ ...seedDocument(), format_version: 2, settings: { allow_dirty_start: 'yes' } }),
       { code: 'invalid_input', field: 'settings.allow_dirty_start', message: /must be true or false/ },
+    ],
+    [
+      'a version-1 file with idle_timeout_minutes in its settings',
+      () => ({ ...seedDocument(), settings: { idle_timeout_minutes: 5 } }),
+      {
+        code: 'invalid_input',
+        field: 'settings.idle_timeout_minutes',
+        message: /needs format_version 2 \(this file says 1\); set format_version to 2 or remove idle_timeout_minutes/,
+      },
+    ],
+    [
+      'a version-1 file with idle_timeout_minutes on a node',
+      () => {
+        const document = seedDocument();
+        document.nodes[0].config.idle_timeout_minutes = 5;
+        return document;
+      },
+      {
+        code: 'invalid_input',
+        field: 'nodes.0.config.idle_timeout_minutes',
+        message: /needs format_version 2 \(this file says 1\); set format_version to 2 or remove idle_timeout_minutes/,
+      },
+    ],
+    [
+      'an idle_timeout_minutes of 0',
+      () => ({ ...seedDocument(), format_version: 2, settings: { idle_timeout_minutes: 0 } }),
+      { code: 'invalid_input', field: 'settings.idle_timeout_minutes', message: /must be a positive number of minutes/ },
     ],
     [
       'a version-1 file with hooks',

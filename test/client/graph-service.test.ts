@@ -293,6 +293,28 @@ describe('graph service: refusals change nothing', () => {
       { code: 'invalid_input', field: 'quorum_grace_minutes', message: /must be 0 or more minutes/ },
     ));
 
+  it('an idle_timeout_minutes of 0 on an ensemble, and one that is not a number on a member', async () => {
+    await assertRefusedUnchanged(
+      loopId,
+      () =>
+        addEnsemble(store.ctx, { loop_id: loopId, name: 'pair', prompt_template: 'Review', members: [{}, {}], idle_timeout_minutes: 0 }),
+      { code: 'invalid_input', field: 'idle_timeout_minutes', message: /must be a positive number of minutes/ },
+    );
+    await addEnsemble(store.ctx, { loop_id: loopId, name: 'pair', prompt_template: 'Review', members: [{}, {}] });
+    await assertRefusedUnchanged(
+      loopId,
+      () => updateEnsemble(store.ctx, { loop_id: loopId, name: 'pair', members: [{ idle_timeout_minutes: 'soon' }, {}] }),
+      { code: 'invalid_input', field: 'members.0.idle_timeout_minutes', message: /expected number/ },
+    );
+  });
+
+  it('an idle_timeout_minutes over a day on a check', () =>
+    assertRefusedUnchanged(
+      loopId,
+      () => updateNodeByName(loopId, 'test', { config: { command: 'npm test', idle_timeout_minutes: 2000 } }),
+      { code: 'invalid_input', field: 'config.idle_timeout_minutes', message: /must be at most 1440 minutes/ },
+    ));
+
   it('a quorum_grace_minutes that is not a number', async () => {
     await addEnsemble(store.ctx, { loop_id: loopId, name: 'pair', prompt_template: 'Review', members: [{}, {}] });
     await assertRefusedUnchanged(loopId, () => updateEnsemble(store.ctx, { loop_id: loopId, name: 'pair', quorum_grace_minutes: '3' }), {

@@ -8,6 +8,7 @@ import { FORMAT_VERSION } from '../../src/domain/export-document';
 import { startLoopRun, waitForLoopRun } from '../../src/client/runs-service';
 import { createSpec } from '../../src/client/specs-service';
 import { listNodeRuns } from '../../src/store/node-runs-repository';
+import type { LoopSettings } from '../../src/domain/loop';
 import type { NodeRun } from '../../src/domain/node-run';
 import { getLoop } from '../../src/store/loops-repository';
 import { waitUntil } from './wait';
@@ -16,7 +17,7 @@ export interface LoopShape {
   nodes: { name: string; kind: string; position: number; config: Record<string, unknown> }[];
   edges?: { source: string; target: string; condition?: string; type?: string }[];
   ensembles?: Record<string, unknown>[];
-  settings?: { max_iterations?: number; spec_attempt_limit?: number; infra_retries?: number };
+  settings?: LoopSettings;
 }
 
 export async function loopWithSpecs(

@@ -15,12 +15,15 @@ import { writes } from './annotations';
 import { describeFields, LOOP_ID } from './fields';
 
 const MEMBERS =
-  `${MIN_ENSEMBLE_MEMBERS} to ${MAX_ENSEMBLE_MEMBERS} agent members, each {platform, model, prompt_override, timeout_minutes}, all optional; ` +
+  `${MIN_ENSEMBLE_MEMBERS} to ${MAX_ENSEMBLE_MEMBERS} agent members, each {platform, model, prompt_override, timeout_minutes, idle_timeout_minutes}, all optional; ` +
   'members differ by platform/model, or review from another angle with their own prompt_override';
 
 const QUORUM_GRACE =
   'Once min_pass members passed, minutes the others may still take; then those still running are cancelled and fail as quorum_met ' +
   '(0 cuts them at once; unset waits for every member)';
+
+const IDLE =
+  'A member that printed nothing on stdout or stderr this many minutes is killed and fails as idle (default: the loop’s idle_timeout_minutes, else never)';
 
 const ENSEMBLE_REF = {
   ensemble_id: 'Id of the ensemble (loop_get lists ensembles); give this or name',
@@ -46,6 +49,7 @@ export function registerEnsembleTools(server: McpServer, ctx: ClientContext): vo
         straggler_timeout_minutes: 'A member still running this long after its start is killed and counted as a fail',
         quorum_grace_minutes: QUORUM_GRACE,
         timeout_minutes: 'Timeout of each member in minutes (default 30); a member’s own timeout_minutes wins',
+        idle_timeout_minutes: `${IDLE}; a member’s own idle_timeout_minutes wins`,
         entry_from_node: 'Node whose outcome starts the ensemble (entry wiring)',
         entry_condition: 'Condition on the entry edge (default always)',
         from_node: 'Same as entry_from_node',
@@ -74,6 +78,7 @@ export function registerEnsembleTools(server: McpServer, ctx: ClientContext): vo
           'A member still running this long after its start is killed and counted as a fail; null removes the limit',
         quorum_grace_minutes: `${QUORUM_GRACE}; null: wait for every member again`,
         timeout_minutes: 'Timeout of each member in minutes; null: the default (30)',
+        idle_timeout_minutes: `${IDLE}; null: the loop’s default`,
         entry_from_node: 'Node whose outcome starts the ensemble; null removes the entry wiring',
         entry_condition: 'Condition on the entry edge; null: always',
         on_pass_to: 'Node the quorum routes to on pass; null removes that wiring',

@@ -4,9 +4,10 @@
 // nothing: its retry adopts the process while it runs, or takes the outcome it recorded.
 import { findOnPath } from '../find-on-path';
 import { launch } from '../launcher';
-import { isGroupAlive, killProcessGroup, type GroupRunResult } from '../process-group';
+import { isGroupAlive, killProcessGroup, type GroupRunResult, type IdleEnd } from '../process-group';
 import { identify, stillRunning } from '../process-identity';
 import {
+  outputChangedAt,
   outputSize,
   readExitStatus,
   readOutput,
@@ -37,6 +38,8 @@ export interface SupervisionOptions {
   /** The node run's private directory: the process's output and records go there. */
   runDir: string;
   timeoutMs: number;
+  /** Printing nothing, on stdout or stderr, this long kills the group; without it nothing does. */
+  idleMs?: number | null;
   /** Aborting kills the group; the result then says `cancelled`. */
   signal?: AbortSignal;
   /** Called every second while the process runs (used to heartbeat). */
@@ -136,9 +139,11 @@ async function follow(record: ProcessRecord, ended: Promise<ExitStatus>, options
   const { runDir } = options;
   let timedOut = false;
   let cancelled = false;
-  const stop = (why: 'timeout' | 'cancel') => {
+  let idle = false;
+  const stop = (why: 'timeout' | 'cancel' | 'idle') => {
     if (why === 'timeout') timedOut = true;
-    else cancelled = true;
+    else if (why === 'cancel') cancelled = true;
+    else idle = true;
     void killProcessGroup(record.pid, ended);
   };
   const timer = setTimeout(() => stop('timeout'), Math.max(0, record.deadline - Date.now()));
@@ -146,6 +151,7 @@ async function follow(record: ProcessRecord, ended: Promise<ExitStatus>, options
   let tailedAt = 0;
   const ticker = setInterval(() => {
     options.onTick?.();
+    if (!idle && silentFor(runDir) >= (options.idleMs ?? Infinity)) stop('idle');
     const size = outputSize(runDir, 'stdout');
     if (!options.onOutput || size === tailedSize || Date.now() - tailedAt < OUTPUT_TAIL_MS) return;
     tailedSize = size;
@@ -166,7 +172,7 @@ async function follow(record: ProcessRecord, ended: Promise<ExitStatus>, options
   const status = readExitStatus(runDir);
   // Without the status the command's end is unknown, unless canopy ended it: the supervisor's own
   // end (killed from outside, its record unwritable) says nothing about the command's.
-  const lost = status === null && !timedOut && !cancelled ? lostSupervisor(record.pid, supervisor) : null;
+  const lost = status === null && !timedOut && !cancelled && !idle ? lostSupervisor(record.pid, supervisor) : null;
   const end = status ?? (lost ? { exitCode: null, signal: null } : supervisor);
   return {
     pgid: record.pid,
@@ -177,7 +183,27 @@ async function follow(record: ProcessRecord, ended: Promise<ExitStatus>, options
     cancelled,
     spawnError: null,
     lost,
+    idle: idle ? idleEnd(runDir, options.idleMs!) : null,
   };
+}
+
+/** How long since the process's output last grew, judged from the files, so an adopted process keeps its clock. */
+function silentFor(runDir: string): number {
+  const changes = [outputChangedAt(runDir, 'stdout'), outputChangedAt(runDir, 'stderr')].filter((at) => at !== null);
+  return changes.length ? Date.now() - Math.max(...changes) : 0;
+}
+
+function idleEnd(runDir: string, idleMs: number): IdleEnd {
+  const lastLineOf = (stream: 'stdout' | 'stderr') =>
+    readOutputTail(runDir, stream, OUTPUT_TAIL_BYTES)
+      .split('\n')
+      .map((line) => line.trim())
+      .filter(Boolean)
+      .at(-1);
+  const streams: ('stdout' | 'stderr')[] = ['stdout', 'stderr'];
+  const byRecency = streams.sort((a, b) => (outputChangedAt(runDir, b) ?? 0) - (outputChangedAt(runDir, a) ?? 0));
+  const lastLine = byRecency.map(lastLineOf).find((line) => line !== undefined) ?? null;
+  return { limitMinutes: idleMs / 60_000, lastLine: lastLine && lastLine.slice(0, 200) };
 }
 
 function lostSupervisor(pid: number, supervisor: ExitStatus): string {
@@ -188,5 +214,16 @@ function lostSupervisor(pid: number, supervisor: ExitStatus): string {
 }
 
 function notStarted(spawnError: string): GroupRunResult {
-  return { pgid: null, exitCode: null, signal: null, stdout: '', stderr: '', timedOut: false, cancelled: false, spawnError, lost: null };
+  return {
+    pgid: null,
+    exitCode: null,
+    signal: null,
+    stdout: '',
+    stderr: '',
+    timedOut: false,
+    cancelled: false,
+    spawnError,
+    lost: null,
+    idle: null,
+  };
 }

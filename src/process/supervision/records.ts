@@ -67,6 +67,15 @@ export function readOutputTail(runDir: string, stream: OutputStream, bytes: numb
   return size > bytes ? text.slice(text.indexOf('\n') + 1) : text;
 }
 
+/** When the stream last grew (its file's mtime, which outlives the worker that watched it); null before it exists. */
+export function outputChangedAt(runDir: string, stream: OutputStream): number | null {
+  try {
+    return statSync(outputPath(runDir, stream)).mtimeMs;
+  } catch {
+    return null;
+  }
+}
+
 export function outputSize(runDir: string, stream: OutputStream): number {
   try {
     return statSync(outputPath(runDir, stream)).size;

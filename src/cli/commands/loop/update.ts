@@ -18,6 +18,7 @@ interface UpdateOptions {
   specAttemptLimit?: number;
   infraRetries?: number;
   allowDirtyStart?: boolean;
+  idleTimeoutMinutes?: number;
   removeOnCompleted?: boolean;
   json?: boolean;
 }
@@ -26,7 +27,7 @@ export function registerLoopUpdate(loop: Command): void {
   const command = loop
     .command('update <loop_id>')
     .description(
-      'Change a loop’s name, description, workdir, host, round budget, spec attempt limit, infra retries, dirty start or on_completed hook',
+      'Change a loop’s name, description, workdir, host, round budget, spec attempt limit, infra retries, dirty start, idle timeout or on_completed hook',
     )
     .option('--name <name>', 'new name, unique within the workdir')
     .option('--description <text>', 'new description')
@@ -37,7 +38,12 @@ export function registerLoopUpdate(loop: Command): void {
     .option('--spec-attempt-limit <n>', 'runs a spec may fail before the loop blocks instead of running it again (default 3)', Number)
     .option('--infra-retries <n>', 'more attempts (0 to 10, default 2) an agent or check gets after an infrastructure failure', Number)
     .option('--allow-dirty-start', 'let a spec start on uncommitted changes a failed run left in the workdir')
-    .option('--no-allow-dirty-start', 'block the loop instead when a spec would start on them (the default)');
+    .option('--no-allow-dirty-start', 'block the loop instead when a spec would start on them (the default)')
+    .option(
+      '--idle-timeout-minutes <n>',
+      'kill any agent, check, member or hook that sets none when it printed nothing this long; it fails as idle (default: never)',
+      Number,
+    );
   jsonOptions(
     command,
     'on-completed',
@@ -54,6 +60,7 @@ export function registerLoopUpdate(loop: Command): void {
           spec_attempt_limit: options.specAttemptLimit,
           infra_retries: options.infraRetries,
           allow_dirty_start: options.allowDirtyStart,
+          idle_timeout_minutes: options.idleTimeoutMinutes,
         }).filter(([, value]) => value !== undefined);
         const updated = await withContext(async (ctx) =>
           updateLoop(ctx, {
