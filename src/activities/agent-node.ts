@@ -1,9 +1,10 @@
-// Agent nodes: render the prompt (the reporting contract appended), ask the platform's adapter how to run
+// Agent nodes: render the prompt (the reporting contract appended, a recovery note first on a rerun), ask the platform's adapter how to run
 // its CLI for this run, spawn it in its own process group, then let the adapter read its output, usage and
 // limits. CLI-agnostic.
 import path from 'node:path';
 import { loadPlatforms, platformModel, type Platform } from '../agents';
 import { prepareLaunch } from '../agents/launch';
+import { withRecoveryNote } from '../agents/recovery-note';
 import { withReportingContract } from '../agents/reporting';
 import { resumeAfterReset } from '../agents/reset-time';
 import type { AgentReading, QuotaHit } from '../agents/types';
@@ -75,7 +76,9 @@ async function startAgent(deps: ActivityDeps, start: AgentStart): Promise<GroupR
   const { run, scene } = execution;
   const token = newRunToken();
   await updateNodeRun(deps.db, run.id, { run_token_hash: hashRunToken(token), executed_platform: platform.name, executed_model: model });
-  const inline = agentPrompt({ home: deps.home, nodeRunId: run.id }, withReportingContract(start.prompt));
+  // A run that moved an attempt to its history is running again after that attempt's process was lost.
+  const task = run.attempts.length > 0 ? withRecoveryNote(start.prompt) : start.prompt;
+  const inline = agentPrompt({ home: deps.home, nodeRunId: run.id }, withReportingContract(task));
   const launch = prepareLaunch(
     platform,
     {

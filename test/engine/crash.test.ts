@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { RECOVERY_NOTE } from '../../src/agents/recovery-note';
 import { openContext } from '../../src/client/context';
 import { startLoopRun, waitForLoopRun } from '../../src/client/runs-service';
 import { resolveTemporalBinary } from '../../src/temporal/binary';
@@ -117,8 +118,9 @@ describe('crash safety', () => {
   it('runs the node again, clean and with the reason, when its process died with the machine', async () => {
     const home = tempHome();
     const config = testConfig(home);
-    // The first attempt reports pass and hangs; the retry (the marker file exists) fails its work: exit 1 with output, no report.
-    const script = `if [ -e attempted ]; then echo no luck; exit 1; fi; touch attempted; "${process.execPath}" "${CANOPY_BIN}" node complete --status pass --output first && sleep 300`;
+    // The first attempt reports pass and hangs; the retry (the marker file exists) prints its prompt's first line and fails
+    // its work: exit 1 with output, no report.
+    const script = `if [ -e attempted ]; then printf '%s\\n' "$1" | head -n 1; echo no luck; exit 1; fi; touch attempted; "${process.execPath}" "${CANOPY_BIN}" node complete --status pass --output first && sleep 300`;
     writeFileSync(
       path.join(home, 'config.json'),
       JSON.stringify({ platforms: { flaky: { argv: ['bash', '-c', script, 'flaky', '{{prompt}}'] } } }),
@@ -154,6 +156,7 @@ describe('crash safety', () => {
         run.recovery ?? '',
         /^activity attempt 2 ran the node again after activity attempt 1's worker was lost: its process \(pid \d+\) ended without recording an exit status/,
       );
+      assert.equal(run.stdout.split('\n')[0], `[canopy] ${RECOVERY_NOTE}`, 'the rerun agent is told its earlier attempt was interrupted');
     } finally {
       for (const worker of workers) worker.child.kill('SIGKILL');
       await ctx.close();
