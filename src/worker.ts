@@ -1,30 +1,34 @@
 // Starts the canopy workers of one process: one on the shared task queue (the workflows and every
-// activity) and one on this host's own queue (the activities that need this machine's workdirs).
+// activity), one on this host's own queue (the activities that need this machine's workdirs), and one
+// on each member queue (ensemble members, at most `ensemble_concurrency` at once on each).
 import { DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel, type LogMetadata, type WorkerOptions } from '@temporalio/worker';
 import { workerIdentity, type CanopyConfig } from './config';
 import { workflowSource } from './workflow-bundle';
-import { hostTaskQueue, type LoopActivities } from './contract';
+import { memberCap } from './agents/config';
+import { hostTaskQueue, memberTaskQueue, type LoopActivities } from './contract';
 
 export interface WorkerSetup {
   connection: NativeConnection;
   /** The namespace, the shared task queue, and this machine's host id, whose queue is `hostTaskQueue(taskQueue, hostId)`. */
-  config: Pick<CanopyConfig, 'namespace' | 'taskQueue' | 'hostId'>;
+  config: Pick<CanopyConfig, 'home' | 'namespace' | 'taskQueue' | 'hostId'>;
   activities: LoopActivities;
   /** The workflow code the shared queue's worker runs: the built bundle by default (another copy only in tests). */
   workflows?: Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'>;
 }
 
-/** A TS SDK worker serves one task queue, so a canopy worker is two, started and stopped together. */
+/** A TS SDK worker serves one task queue, so a canopy worker is four, started and stopped together. */
 export interface CanopyWorkers {
   /** The shared queue's: workflows, and every activity (runs recorded before host queues, loops with no host). */
   shared: Worker;
   /** The host queue's: activities only. */
   host: Worker;
-  /** Runs both until both have stopped; one that fails stops the other, and its error is thrown. */
+  /** The member queues' (this host's, and the shared one's for loops with no host): ensemble members, capped. */
+  members: Worker[];
+  /** Runs them all until all have stopped; one that fails stops the others, and its error is thrown. */
   run(): Promise<void>;
-  /** Runs both while `work` runs, then stops them; a worker that fails first ends it with its error. */
+  /** Runs them all while `work` runs, then stops them; a worker that fails first ends it with its error. */
   runUntil<T>(work: () => Promise<T>): Promise<T>;
-  /** Asks both to stop (each finishes its running activities within the grace time); `run` settles then. */
+  /** Asks them all to stop (each finishes its running activities within the grace time); `run` settles then. */
   shutdown(): void;
 }
 
@@ -64,17 +68,24 @@ export async function createWorkers(setup: WorkerSetup): Promise<CanopyWorkers> 
   } as const;
   const shared = await Worker.create({ ...common, taskQueue: setup.config.taskQueue, ...(setup.workflows ?? workflowSource()) });
   const host = await Worker.create({ ...common, taskQueue: hostTaskQueue(setup.config.taskQueue, setup.config.hostId) });
-  const both = [shared, host];
+  // Read as the worker starts, as every setting of config.json is.
+  const cap = { maxConcurrentActivityTaskExecutions: memberCap(setup.config.home) };
+  const members = await Promise.all(
+    [setup.config.hostId, null].map((hostId) =>
+      Worker.create({ ...common, ...cap, taskQueue: memberTaskQueue(setup.config.taskQueue, hostId) }),
+    ),
+  );
+  const all = [shared, host, ...members];
 
   function shutdown(): void {
-    for (const worker of both) if (worker.getState() === 'RUNNING') worker.shutdown();
+    for (const worker of all) if (worker.getState() === 'RUNNING') worker.shutdown();
   }
 
   let running: Promise<void> | undefined;
   function run(): Promise<void> {
     return (running ??= (async () => {
       const ends = await Promise.allSettled(
-        both.map((worker) =>
+        all.map((worker) =>
           worker.run().catch((error: unknown) => {
             shutdown();
             throw error;
@@ -100,5 +111,5 @@ export async function createWorkers(setup: WorkerSetup): Promise<CanopyWorkers> 
     }
   }
 
-  return { shared, host, run, runUntil, shutdown };
+  return { shared, host, members, run, runUntil, shutdown };
 }

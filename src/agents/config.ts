@@ -3,6 +3,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_ENSEMBLE_CONCURRENCY } from '../domain/defaults';
 import { invalidInput, issuesFromZod } from '../domain/errors';
 import { writePrivateFile } from '../private-files';
 import { readUserFile } from '../user-files';
@@ -54,7 +55,13 @@ export type PlatformEntry = z.infer<typeof PlatformEntry>;
 export const CanopyFileConfig = z
   .object({
     platforms: z.record(z.string().regex(/^[a-z0-9_-]+$/i, 'platform names use letters, digits, "_" and "-"'), PlatformEntry).default({}),
-    ensemble_concurrency: z.number().int().min(1).max(64).optional().describe('Ensemble members started at once (default 4)'),
+    ensemble_concurrency: z
+      .number()
+      .int()
+      .min(1)
+      .max(64)
+      .optional()
+      .describe('Ensemble members running at once on this host, across every loop and ensemble; more wait queued (default 4)'),
   })
   .strict()
   .superRefine((config, ctx) => {
@@ -91,4 +98,9 @@ export function loadFileConfig(home: string): CanopyFileConfig {
   const parsed = CanopyFileConfig.safeParse(raw);
   if (!parsed.success) throw invalidInput(file, issuesFromZod(parsed.error));
   return parsed.data;
+}
+
+/** How many ensemble members this host runs at once: config.json's `ensemble_concurrency`, else the default. */
+export function memberCap(home: string): number {
+  return loadFileConfig(home).ensemble_concurrency ?? DEFAULT_ENSEMBLE_CONCURRENCY;
 }

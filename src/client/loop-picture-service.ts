@@ -78,14 +78,15 @@ export async function loopPicture(ctx: ClientContext, loopId: string, known?: Li
     const stored = graph.ensembles.find((e) => e.name === vertex.name);
     const quorum = stored && graph.nodes.find((node) => node.id === stored.quorum_node_id);
     const ownRun = latest.get(quorum ? quorum.name : vertex.name);
+    const liveMembers = live.state?.memberStates;
     const members = stored
       ? memberNames(stored.id).map((node, i): MemberPicture => {
           const member = stored.members[i] ?? {};
-          return {
-            node: node.name,
-            label: memberLabel(member),
-            state: liveEntry(live.state?.memberStates, node.name) ?? runState(latest.get(node.name)),
-          };
+          const run = latest.get(node.name);
+          const liveState = liveEntry(liveMembers, node.name);
+          // The workflow cannot see a queued member start; its node run opens when it does.
+          const started = liveState === 'queued' && run?.status === 'running';
+          return { node: node.name, label: memberLabel(member), state: started ? 'running' : (liveState ?? runState(run)) };
         })
       : [];
     const memberRunning = members.some((m) => m.state === 'running');

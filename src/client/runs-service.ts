@@ -1,7 +1,6 @@
 // Running loops on Temporal: start, wait, pause, continue, stop, and the live view of a run.
 import type { Client, WorkflowHandle } from '@temporalio/client';
-import { loadFileConfig } from '../agents/config';
-import { DEFAULT_ENSEMBLE_CONCURRENCY } from '../domain/defaults';
+import { memberCap } from '../agents/config';
 import { repositoryRoot } from '../git/worktrees';
 import { CanopyError, invalidInput, notFound } from '../domain/errors';
 import type { Loop, LoopStatus } from '../domain/loop';
@@ -211,7 +210,7 @@ async function startWorkflow(ctx: ClientContext, loop: Loop, input: Omit<LoopRun
   const workflowId = loopWorkflowId(loop.id);
   const engine: EngineSettings = {
     heartbeatTimeoutSeconds: ctx.config.heartbeatTimeoutSeconds,
-    ensembleConcurrency: loadFileConfig(ctx.config.home).ensemble_concurrency ?? DEFAULT_ENSEMBLE_CONCURRENCY,
+    ensembleConcurrency: memberCap(ctx.config.home),
   };
   // A loop the store shows with an open run is not touched: its workflow, if it is still open, owns its status.
   const requested = hasOpenRun(loop) ? null : await recordRequestedRun(ctx, loop, input.queueId ?? null);

@@ -12,6 +12,14 @@ export const loopWorkflowId = (loopId: string): string => `loop-${loopId}`;
  */
 export const hostTaskQueue = (taskQueue: string, hostId: string): string => `${taskQueue}@${hostId}`;
 
+/**
+ * The queue of ensemble members: a host's own, or the shared queue's for a loop with no host. Each
+ * worker process polls both with at most `ensemble_concurrency` members running, so members wait
+ * there for a slot, across every loop and ensemble, instead of all starting at once.
+ */
+export const memberTaskQueue = (taskQueue: string, hostId: string | null): string =>
+  `${hostId === null ? taskQueue : hostTaskQueue(taskQueue, hostId)}/members`;
+
 /** The search attribute that follows a loop run's status (see temporal/search-attributes.ts). */
 export const LOOP_STATUS_ATTRIBUTE = { name: 'CanopyLoopStatus', type: 'KEYWORD' } as const;
 
@@ -54,7 +62,7 @@ export interface LoopRunInput {
 export interface EngineSettings {
   /** How long an activity may stay silent before Temporal assumes its worker died. */
   heartbeatTimeoutSeconds: number;
-  /** Ensemble members started at once. */
+  /** Ensemble members one ensemble schedules at once, in member order (the member queue caps how many run per host). */
   ensembleConcurrency: number;
 }
 
@@ -69,7 +77,8 @@ export interface NodeOutcome {
   committedHead: string | null;
 }
 
-export type VertexState = 'pending' | 'running' | 'pass' | 'fail' | 'stale';
+/** `queued`: an ensemble member waiting on its member queue for a slot. */
+export type VertexState = 'pending' | 'queued' | 'running' | 'pass' | 'fail' | 'stale';
 
 export interface LiveState {
   status: 'running' | 'paused' | 'blocked' | 'completed' | 'failed';

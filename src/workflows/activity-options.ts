@@ -15,6 +15,8 @@ export interface LoopRunActivities {
   evaluation: Proxy;
   /** Agents, checks, quorums and hooks, on the workdir's host, heartbeating. */
   execution: Proxy;
+  /** Ensemble members: executions on the member queue of the workdir's host, where they wait for a slot. */
+  member: Proxy;
   /** Short work on the workdir's host that must happen once there (opening the sandbox): regular activities. */
   onHost: Proxy;
   /** Reads of the workdir (HEAD, its tree) on its host; local activities for a loop with no host. */
@@ -48,14 +50,21 @@ function executionOptions(engine: EngineSettings) {
   } as const;
 }
 
-/**
- * The proxies of one loop run. What touches the workdir goes to its host's queue; with no host
- * (`hostQueue` undefined) it stays on the workflow's own queue, where any worker takes it.
- */
 /** Claims made before the run knows its host (the loop run itself). */
 export const claims: Proxy = (summary) => proxyActivities<LoopActivities>({ ...BOOKKEEPING, summary });
 
-export function loopRunActivities(engine: EngineSettings, hostQueue: string | undefined): LoopRunActivities {
+/** Where a loop run's work goes: `host`, the workdir's host queue (undefined for a loop with no host), and `members`, its member queue. */
+export interface RunQueues {
+  host: string | undefined;
+  members: string;
+}
+
+/**
+ * The proxies of one loop run. What touches the workdir goes to its host's queue; with no host it
+ * stays on the workflow's own queue, where any worker takes it.
+ */
+export function loopRunActivities(engine: EngineSettings, queues: RunQueues): LoopRunActivities {
+  const hostQueue = queues.host;
   const onQueue = hostQueue ? { taskQueue: hostQueue } : {};
   const bookkeeping: Proxy = (summary) => proxyLocalActivities<LoopActivities>({ ...BOOKKEEPING, summary });
   const onHost: Proxy = (summary) => proxyActivities<LoopActivities>({ ...BOOKKEEPING, ...onQueue, summary });
@@ -64,6 +73,7 @@ export function loopRunActivities(engine: EngineSettings, hostQueue: string | un
     bookkeeping,
     evaluation: (summary) => proxyLocalActivities<LoopActivities>({ ...EVALUATION, summary }),
     execution: (summary) => proxyActivities<LoopActivities>({ ...executionOptions(engine), ...onQueue, summary }),
+    member: (summary) => proxyActivities<LoopActivities>({ ...executionOptions(engine), taskQueue: queues.members, summary }),
     onHost,
     // A local activity runs on the worker that runs the workflow task, which may be on any host.
     workdirReads: hostQueue ? onHost : bookkeeping,

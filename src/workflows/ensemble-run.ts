@@ -1,7 +1,9 @@
 // An ensemble to its outcome: its members side by side (with the quorum grace when it has one),
 // then the join in its quorum node, which judges min_pass and the group's HEAD move.
+import { patched } from '@temporalio/workflow';
 import type { EnsembleRuntime, NodeOutcome, QuorumMet } from '../contract';
 import { mapWithConcurrency, runGracedMembers } from './ensemble-members';
+import { PATCHES } from './patches';
 import type { ExecutionBase, LoopRun, SpecWalk } from './run-state';
 import { graceSummary, memberSummary, quorumSummary, tell } from './story';
 
@@ -18,7 +20,9 @@ export async function runEnsemble(run: LoopRun, walk: SpecWalk, name: string, ba
     ? await run.activities.workdirReads(`HEAD before ${name}`).readHead({ workdir: run.workdir })
     : '';
   run.live.memberStates = Object.fromEntries(ensemble.members.map((member) => [member, 'pending' as const]));
-  const members = ensemble.graceMinutes === null ? await everyMember(run, ensemble, base) : await gracedMembers(run, walk, name, base);
+  const slots = memberSlots(run);
+  const members =
+    ensemble.graceMinutes === null ? await everyMember(run, ensemble, base, slots) : await gracedMembers(run, walk, name, base, slots);
   const { memberRunIds, passed, quorumMet } = members;
   return run.activities.execution(quorumSummary(name, passed, memberRunIds.length, ensemble.minPass)).joinQuorum({
     ...walk.context,
@@ -36,12 +40,29 @@ export async function runEnsemble(run: LoopRun, walk: SpecWalk, name: string, ba
 
 const memberKey = (base: ExecutionBase, index: number) => `${base.runKey}:${index}`;
 
+/** Where an ensemble's members are scheduled, and how one scheduled but not yet started shows. */
+interface MemberSlots {
+  queue: LoopRun['activities']['execution'];
+  waiting: 'queued' | 'running';
+}
+
+/**
+ * Members go to the member queue, whose workers cap how many run on a host across every loop: one
+ * scheduled there waits, queued, for a slot. Each ensemble still schedules them in member order, a
+ * few at a time, as the queue itself promises no order. Runs from before used the execution queue.
+ */
+function memberSlots(run: LoopRun): MemberSlots {
+  return patched(PATCHES.memberQueues)
+    ? { queue: run.activities.member, waiting: 'queued' }
+    : { queue: run.activities.execution, waiting: 'running' };
+}
+
 /** Runs one member, keeping its live state for `loop watch` and the UI. */
-function memberRunner(run: LoopRun, ensemble: EnsembleRuntime, base: ExecutionBase) {
+function memberRunner(run: LoopRun, ensemble: EnsembleRuntime, base: ExecutionBase, slots: MemberSlots) {
   return async (member: string, index: number): Promise<NodeOutcome> => {
-    run.live.memberStates[member] = 'running';
+    run.live.memberStates[member] = slots.waiting;
     tell(run.live);
-    const result = await run.activities.execution(memberSummary(member, ensemble.memberLabels[index])).runNode({
+    const result = await slots.queue(memberSummary(member, ensemble.memberLabels[index])).runNode({
       ...base,
       nodeName: member,
       runKey: memberKey(base, index),
@@ -54,13 +75,13 @@ function memberRunner(run: LoopRun, ensemble: EnsembleRuntime, base: ExecutionBa
   };
 }
 
-async function everyMember(run: LoopRun, ensemble: EnsembleRuntime, base: ExecutionBase): Promise<MembersEnd> {
-  const members = await mapWithConcurrency(ensemble.members, run.engine.ensembleConcurrency, memberRunner(run, ensemble, base));
+async function everyMember(run: LoopRun, ensemble: EnsembleRuntime, base: ExecutionBase, slots: MemberSlots): Promise<MembersEnd> {
+  const members = await mapWithConcurrency(ensemble.members, run.engine.ensembleConcurrency, memberRunner(run, ensemble, base, slots));
   return { memberRunIds: members.map((member) => member.nodeRunId), passed: members.filter((member) => member.outcome === 'pass').length };
 }
 
 /** The members the grace cut short end on record as quorum_met, so the quorum reads a run for every member. */
-async function gracedMembers(run: LoopRun, walk: SpecWalk, name: string, base: ExecutionBase): Promise<MembersEnd> {
+async function gracedMembers(run: LoopRun, walk: SpecWalk, name: string, base: ExecutionBase, slots: MemberSlots): Promise<MembersEnd> {
   const ensemble = walk.graph.ensembles[name];
   const graceMinutes = ensemble.graceMinutes ?? 0;
   const { outcomes, quorumMetAt } = await runGracedMembers({
@@ -68,7 +89,7 @@ async function gracedMembers(run: LoopRun, walk: SpecWalk, name: string, base: E
     concurrency: run.engine.ensembleConcurrency,
     minPass: ensemble.minPass,
     graceMinutes,
-    run: memberRunner(run, ensemble, base),
+    run: memberRunner(run, ensemble, base, slots),
     graceSummary: graceSummary(name, graceMinutes),
   });
   const cut = ensemble.members.flatMap((member, index) => (outcomes[index] ? [] : [{ nodeName: member, runKey: memberKey(base, index) }]));

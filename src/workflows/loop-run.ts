@@ -7,6 +7,7 @@ import {
   blockSignal,
   continueSignal,
   hostTaskQueue,
+  memberTaskQueue,
   pauseSignal,
   stateQuery,
   type ClaimedSpec,
@@ -57,7 +58,10 @@ async function beginRun(
   });
   const { loopRunId } = begun;
   // What touches the workdir runs on its host's queue; a loop with no host leaves it on the workflow's own queue.
-  const activities = loopRunActivities(engine, begun.host ? hostTaskQueue(taskQueue, begun.host) : undefined);
+  const activities = loopRunActivities(engine, {
+    host: begun.host ? hostTaskQueue(taskQueue, begun.host) : undefined,
+    members: memberTaskQueue(taskQueue, begun.host ?? null),
+  });
   const opened = input.sandbox
     ? await activities
         .onHost('open the sandbox')

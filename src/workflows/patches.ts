@@ -6,4 +6,7 @@
 // (the eras from before it go, and REPLAYS_FROM in contract/ moves up to the release that shipped
 // it); the release after removes the call (REPLAYS_FROM moves up to the deprecating release).
 // See docs/contributing.md.
-export const PATCHES = {} as const satisfies Record<string, string>;
+export const PATCHES = {
+  /** Ensemble members run on their host's member queue, capped there across every loop, instead of a few per ensemble. */
+  memberQueues: 'member-queues',
+} as const satisfies Record<string, string>;
