@@ -1,5 +1,5 @@
 // `npm run bench`: CLI start-up, the engine's own time per node step, throughput with concurrent
-// loops, the worker's RSS, and what a worker crash costs a running agent. Everything runs on this
+// loops, the worker's RSS, the member cap under load, and what a worker crash costs a running agent. Everything runs on this
 // machine: a private dev server, `canopy worker` child processes, temp workdirs. Every figure is a
 // median with its min and max.
 import { spawn } from 'node:child_process';
@@ -15,6 +15,7 @@ import { startDevServer } from '../src/temporal/dev-server';
 import { freePort } from '../src/temporal/free-port';
 import { measureCliStartup } from './cli-startup';
 import { chainLoop, removeWorkdirs, stepGaps, stepRounds, throughput } from './engine';
+import { memberCapRound, memberPlatformEntry, MEMBER_PLATFORM, perfectDrainMs, type MemberCapRound } from './member-cap';
 import { crashRecovery, footprintAt, type CrashRecovery } from './recovery';
 import { formatSpread, spread } from './stats';
 
@@ -27,6 +28,9 @@ const CLI_RUNS = 7;
 const RECOVERY_ROUNDS = 3;
 const RECOVERY_HEARTBEAT_SECONDS = 5;
 const FOOTPRINT_LEVELS = [10, 100];
+const CAPPED_LOOPS = 3;
+const MEMBER_CAP = 4;
+const MEMBER_CAP_ROUNDS = 3;
 
 function peakRssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -70,7 +74,7 @@ async function main(): Promise<void> {
   const binary = resolveTemporalBinary();
   if (!binary) throw new Error(missingBinaryMessage());
   const home = mkdtempSync(path.join(os.tmpdir(), 'canopy-bench-home-'));
-  writeFileConfig(home, {});
+  writeFileConfig(home, { ensemble_concurrency: MEMBER_CAP, platforms: { [MEMBER_PLATFORM]: memberPlatformEntry } });
   const address = `127.0.0.1:${await freePort()}`;
   const server = await startDevServer({ binary: binary.path, address, uiPort: null });
   const env = { ...process.env, CANOPY_HOME: home, TEMPORAL_ADDRESS: address, CANOPY_TASK_QUEUE: 'canopy-bench', CANOPY_DATABASE_URL: '' };
@@ -130,6 +134,19 @@ async function main(): Promise<void> {
       console.log(`${label.padEnd(50)} ${formatSpread(spread(samples), 'node steps/s')}`);
     }
     console.log(`(d) worker peak RSS: ${peakRssMb(worker.pid!).toFixed(0)} MB`);
+    const capRounds: MemberCapRound[] = [];
+    for (let round = 0; round < MEMBER_CAP_ROUNDS; round++) capRounds.push(await memberCapRound(ctx, CAPPED_LOOPS, workdirs));
+    const perfect = perfectDrainMs(CAPPED_LOOPS, MEMBER_CAP);
+    console.log(
+      `(g) ${CAPPED_LOOPS} loops x 4-member ensembles at once under a cap of ${MEMBER_CAP}, ${MEMBER_CAP_ROUNDS} rounds (members 1 s each):`,
+    );
+    console.log(
+      `    member processes at once, at the most (goal: ${MEMBER_CAP}): ${formatSpread(spread(capRounds.map((r) => r.mostAtOnce)), '', 0)}`,
+    );
+    console.log(`    time to drain: ${formatSpread(spread(capRounds.map((r) => r.drainMs)), 'ms', 0)}`);
+    console.log(
+      `    as a ratio to a cap that never idles a slot (${perfect} ms): ${formatSpread(spread(capRounds.map((r) => r.drainMs / perfect)), 'x', 2)}`,
+    );
     await recoveryFigures(env, workdirs);
   } finally {
     worker.kill('SIGTERM');

@@ -2,28 +2,19 @@
 // `queued`, for one of its ensemble_concurrency slots. Counted from the processes themselves.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { startLoopRun, waitForLoopRun } from '../../src/client/runs-service';
 import { loopPicture } from '../../src/client/loop-picture-service';
 import { useEngineHarness, withConfigChanges } from '../helpers/engine';
 import { loopWithSpecs, scratchDir } from '../helpers/loops';
+import { countRunning } from '../helpers/running-processes';
 
 const CAP = 2;
 const LOOPS = 3;
 
 /** The fake agents running now whose prompt holds `marker` (their supervisors' shells hold it too, and are not counted). */
 function agentsRunning(marker: string): number {
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((pid) => {
-      try {
-        const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-        return argv[1]?.endsWith('fake-agent.js') && argv.some((arg) => arg.includes(marker));
-      } catch {
-        return false; // ended while being read
-      }
-    }).length;
+  return countRunning((argv) => argv[1]?.endsWith('fake-agent.js') && argv.some((arg) => arg.includes(marker)));
 }
 
 describe('the member cap of a host', () => {
