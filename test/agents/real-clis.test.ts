@@ -15,7 +15,15 @@ import { getLoop } from '../../src/store/loops-repository';
 import { loopStatus } from '../../src/client/loop-status-service';
 import { listRuns } from '../../src/client/node-runs-service';
 import { describeStatus } from '../../src/cli/commands/loop/info';
-import { REAL_CLIS, missingClis, openRealCliSetup, runOneAgent, type RealCli, type RealCliSetup } from '../helpers/agent-clis';
+import {
+  REAL_CLIS,
+  missingClis,
+  openRealCliSetup,
+  runOneAgent,
+  UNDER_USER_HOME,
+  type RealCli,
+  type RealCliSetup,
+} from '../helpers/agent-clis';
 import { childEnv } from '../helpers/engine';
 import { check, loopWithSpecs, runsOf, scratchDir } from '../helpers/loops';
 import { USAGE, type ModelApi, type ModelScript } from '../helpers/model-api';
@@ -27,27 +35,52 @@ const skip = !process.env.CANOPY_TEST_TEMPORAL_ADDRESS ? 'needs the dev server t
 /** Quota messages that say when the limit lifts; opencode waits out a 429 itself and claude's API-key 429 names no time. */
 const RESET_TIME_IN_MESSAGE: Record<RealCli, boolean> = { claude: false, codex: true, opencode: false, gemini: true };
 
-describe('real agent CLIs through a `canopy worker`', { skip }, () => {
+/** A real-CLI setup in `base` with a `canopy worker` serving it, for the enclosing suite. */
+function useRealCliWorker(base?: string): { setup: () => RealCliSetup } {
   let setup: RealCliSetup;
-  let api: ModelApi;
-  let config: CanopyConfig;
-  let ctx: ClientContext;
   let worker: CanopyProcess;
-
   before(async () => {
-    setup = await openRealCliSetup();
-    ({ api, config, ctx } = setup);
-    // The shape of a CI or container home, below a world-writable directory (gemini skips system settings there).
-    assert.ok(statSync(path.dirname(path.dirname(config.home))).mode & 0o002, `${config.home} is below a world-writable directory`);
-    worker = spawnCanopy(['worker'], childEnv(config));
+    setup = await openRealCliSetup(base);
+    worker = spawnCanopy(['worker'], childEnv(setup.config));
     await waitForOutput(worker, /Agents report to http:\/\/127\.0\.0\.1:\d+\/mcp/);
   });
-
   after(async () => {
     if (process.env.CANOPY_TEST_VERBOSE) console.log(worker?.output());
     worker?.child.kill('SIGTERM');
     await worker?.exited;
     await setup?.close();
+  });
+  return { setup: () => setup };
+}
+
+/** A require_report node whose prompt never mentions reporting, against a stand-in that reports only when told to. */
+async function hearsHowToReport(setup: RealCliSetup, cli: RealCli): Promise<void> {
+  const { result, run } = await runOneAgent(
+    setup,
+    cli,
+    {
+      action: { kind: 'tool', tool: 'loop_complete_node', args: { status: 'pass', output: 'fixed it' } },
+      final: 'Fixed.',
+      strict: true,
+    },
+    { prompt_template: 'Fix the failing test described here: {{spec_name}}.' },
+  );
+  assert.equal(result.status, 'completed', `${run.reason}\n${run.stdout}\n${run.stderr}`);
+  assert.deepEqual([run.outcome, run.reported_status, run.reported_output], ['pass', 'pass', 'fixed it']);
+}
+
+describe('real agent CLIs through a `canopy worker`', { skip }, () => {
+  const serving = useRealCliWorker();
+  let setup: RealCliSetup;
+  let api: ModelApi;
+  let config: CanopyConfig;
+  let ctx: ClientContext;
+
+  before(() => {
+    setup = serving.setup();
+    ({ api, config, ctx } = setup);
+    // The shape of a CI or container home, below a world-writable directory (gemini skips system settings there).
+    assert.ok(statSync(path.dirname(path.dirname(config.home))).mode & 0o002, `${config.home} is below a world-writable directory`);
   });
 
   /** The agent with one infra retry and an error edge to a check that handles its failure. */
@@ -132,20 +165,8 @@ describe('real agent CLIs through a `canopy worker`', { skip }, () => {
       console.log(`# ${cli}: one node run against the stand-in took ${ms} ms`);
     });
 
-    it(`${cli}: hears how to report from canopy alone, with a task prompt that never mentions reporting`, async () => {
-      const { result, run } = await runOneAgent(
-        setup,
-        cli,
-        {
-          action: { kind: 'tool', tool: 'loop_complete_node', args: { status: 'pass', output: 'fixed it' } },
-          final: 'Fixed.',
-          strict: true,
-        },
-        { prompt_template: 'Fix the failing test described here: {{spec_name}}.' },
-      );
-      assert.equal(result.status, 'completed', `${run.reason}\n${run.stdout}\n${run.stderr}`);
-      assert.deepEqual([run.outcome, run.reported_status, run.reported_output], ['pass', 'pass', 'fixed it']);
-    });
+    it(`${cli}: hears how to report from canopy alone, with a task prompt that never mentions reporting`, () =>
+      hearsHowToReport(setup, cli));
 
     it(`${cli}: a report of fail fails the node with the agent's output`, async () => {
       const { result, run } = await runOneAgent(setup, cli, {
@@ -269,3 +290,11 @@ function processesIn(dir: string): string[] {
     }
   });
 }
+
+describe('real agent CLIs with canopy’s home under the user’s own home', { skip }, () => {
+  const serving = useRealCliWorker(UNDER_USER_HOME);
+  for (const cli of REAL_CLIS) {
+    it(`${cli}: hears how to report from canopy alone, with a task prompt that never mentions reporting`, () =>
+      hearsHowToReport(serving.setup(), cli));
+  }
+});

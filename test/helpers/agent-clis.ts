@@ -21,13 +21,17 @@ export function missingClis(): string | false {
 }
 
 /**
- * A scratch directory in the system's temporary directory, as CI and containers make canopy homes
- * (`CANOPY_HOME=$(mktemp -d)`): below a world-writable directory, where a CLI may refuse files it
- * takes for system-wide ones.
+ * A scratch directory in `base`: by default the system's temporary directory, as CI and containers
+ * make canopy homes (`CANOPY_HOME=$(mktemp -d)`), below a world-writable directory, where a CLI may
+ * refuse files it takes for system-wide ones.
  */
-export function scratchHomeDir(): string {
-  return mkdtempSync(path.join(os.tmpdir(), 'canopy-real-clis-'));
+export function scratchHomeDir(base = os.tmpdir()): string {
+  mkdirSync(base, { recursive: true });
+  return mkdtempSync(path.join(base, 'canopy-real-clis-'));
 }
+
+/** A directory in the user's own home, as a person's `~/.canopy` is. */
+export const UNDER_USER_HOME = path.join(os.homedir(), '.cache', 'canopy-tests');
 
 /** config.json's platforms for the four CLIs, pointed at `apiUrl`, with their homes under `dir`. */
 export function realCliPlatforms(apiUrl: string, dir: string): Record<RealCli, Record<string, unknown>> {
@@ -103,10 +107,10 @@ export interface RealCliSetup {
   close(): Promise<void>;
 }
 
-/** A stand-in model API and a private canopy home whose config.json points the four CLIs at it. */
-export async function openRealCliSetup(): Promise<RealCliSetup> {
+/** A stand-in model API and a private canopy home in `base` whose config.json points the four CLIs at it. */
+export async function openRealCliSetup(base?: string): Promise<RealCliSetup> {
   const api = await startModelApi();
-  const dir = scratchHomeDir();
+  const dir = scratchHomeDir(base);
   const config = testConfig(path.join(dir, 'home'));
   mkdirSync(config.home, { mode: 0o700 });
   writeFileSync(path.join(config.home, 'config.json'), JSON.stringify({ platforms: realCliPlatforms(api.url, dir) }));
