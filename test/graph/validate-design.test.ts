@@ -92,7 +92,7 @@ test('an unknown config key is refused with the keys the kind takes', () => {
   const prompted = { ...check('tests', 1), config: { command: 'make', prompt_template: 'x' } };
   const message = onlyIssue(design({ nodes: [prompted] }), 'nodes[0].config');
   assert.match(message, /prompt_template/);
-  assert.match(message, /allowed keys: command, timeout_minutes, max_iterations/);
+  assert.match(message, /allowed keys: command, timeout_minutes, idle_timeout_minutes, max_iterations/);
 });
 
 test('a router route label may not be pass, fail or always, and says so', () => {
