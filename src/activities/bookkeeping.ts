@@ -3,16 +3,18 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { DEFAULT_INFRA_RETRIES, DEFAULT_MAX_ITERATIONS, DEFAULT_SPEC_ATTEMPT_LIMIT } from '../domain/loop';
 import type { HookEvent } from '../domain/hooks';
 import type { Loop } from '../domain/loop';
+import { budgetExhausted } from '../graph/budget';
 import { memberLabel } from '../graph/ensemble-names';
 import { designFromStored } from '../graph/stored-graph';
 import { buildTopology } from '../graph/topology';
 import { getGraph } from '../store/graph-repository';
-import { insertLoopRun, updateLoopRun } from '../store/loop-runs-repository';
+import { getLoopRun, insertLoopRun, updateLoopRun } from '../store/loop-runs-repository';
 import { getLoop, setLoopStatus } from '../store/loops-repository';
-import { endRunningNodeRuns } from '../store/node-runs-repository';
+import { endRunningNodeRuns, spendingSince } from '../store/node-runs-repository';
 import { getQueue } from '../store/queues-repository';
 import { getSpec, nextPendingSpec, recordSpecFailure, updateSpec } from '../store/specs-repository';
 import type {
+  CheckBudgetInput,
   BeginLoopRunInput,
   BegunLoopRun,
   ClaimedSpec,
@@ -32,7 +34,7 @@ import type { ActivityDeps } from './deps';
 
 type Bookkeeping = Pick<
   LoopActivities,
-  'beginLoopRun' | 'claimNextSpec' | 'loadTopology' | 'readHead' | 'finishSpec' | 'setLoopStatus' | 'finishLoopRun'
+  'beginLoopRun' | 'claimNextSpec' | 'loadTopology' | 'readHead' | 'checkBudget' | 'finishSpec' | 'setLoopStatus' | 'finishLoopRun'
 >;
 
 export function bookkeepingActivities(deps: ActivityDeps): Bookkeeping {
@@ -95,7 +97,15 @@ export function bookkeepingActivities(deps: ActivityDeps): Bookkeeping {
         }),
       );
       const commitRightsEnforced = graph.nodes.some((node) => node.config.commit_rights === true);
-      return { topology, ensembles, commitRightsEnforced, infraRetries: loop.settings.infra_retries ?? DEFAULT_INFRA_RETRIES };
+      const budgeted = loop.settings.budget_usd !== undefined || loop.settings.budget_tokens !== undefined;
+      return { topology, ensembles, commitRightsEnforced, infraRetries: loop.settings.infra_retries ?? DEFAULT_INFRA_RETRIES, budgeted };
+    },
+
+    async checkBudget(input: CheckBudgetInput): Promise<string | null> {
+      const loop = await requireLoop(input.loopId);
+      const run = await getLoopRun(db, input.loopRunId);
+      if (!run) throw ApplicationFailure.nonRetryable(`Loop run ${input.loopRunId} no longer exists.`, 'missing');
+      return budgetExhausted(loop.settings, await spendingSince(db, loop.id, run.started_at), input.node);
     },
 
     async readHead(input) {

@@ -5,7 +5,7 @@ import type { SpecStatus } from '../domain/spec';
 import { redact } from '../graph/redact';
 import type { HookEvent } from '../domain/hooks';
 import { latestLoopRun, type LoopRun } from '../store/loop-runs-repository';
-import { listHookRunsSince } from '../store/node-runs-repository';
+import { listHookRunsSince, spendingSince, type Spending } from '../store/node-runs-repository';
 import { getQueue } from '../store/queues-repository';
 import { sandboxOfRun } from '../store/sandboxes-repository';
 import { getSpec, listSpecs } from '../store/specs-repository';
@@ -57,9 +57,10 @@ export interface LoopStatusReport {
   } | null;
   /** Progress of the queue the last run drained, rebuilt from its specs' statuses. */
   queue: { queue_id: string; specs: SpecLine[] } | null;
-  /** Totals over the loop's recent agent runs (the last 200 node runs), as the CLIs reported them. */
   /** Tokens and cost of the loop's agent runs, per spec and in all. */
   agent_usage: LoopUsage;
+  /** The loop's budgets and what its last run spent against them; null when it has none. */
+  budget: BudgetLine | null;
   /** When the loop resumes by itself (a pending autorun, e.g. after a quota reset); null when none. */
   autorun_at: string | null;
   /** The loop's recurring schedule, its next firings and its last firing's outcome; null when it has none. */
@@ -72,6 +73,11 @@ export interface LoopStatusReport {
   picture: LoopPicture;
   /** What keeps an open run from going on, e.g. no worker serving the loop's host. */
   warnings: string[];
+}
+
+export interface BudgetLine extends Pick<Loop['settings'], 'budget_usd' | 'budget_tokens'> {
+  /** What the last run's agents used; zero before the first run. */
+  spent: Spending;
 }
 
 export interface HookRunLine {
@@ -125,6 +131,7 @@ export async function loopStatus(ctx: ClientContext, loopId: string): Promise<Lo
       : null,
     queue: run?.queue_id ? await queueProgress(ctx, run.queue_id) : null,
     agent_usage: await loopUsage(ctx, loop.id),
+    budget: await budgetLine(ctx, loop, run),
     autorun_at: autorunAt,
     schedule,
     live: live.state,
@@ -169,4 +176,11 @@ async function queueProgress(ctx: ClientContext, queueId: string): Promise<LoopS
 
 function specLine(spec: SpecLine): SpecLine {
   return { id: spec.id, name: spec.name, status: spec.status, failure_count: spec.failure_count };
+}
+
+async function budgetLine(ctx: ClientContext, loop: Loop, run: LoopRun | undefined): Promise<BudgetLine | null> {
+  const { budget_usd, budget_tokens } = loop.settings;
+  if (budget_usd === undefined && budget_tokens === undefined) return null;
+  const spent = run ? await spendingSince(ctx.db, loop.id, run.started_at) : { tokens: 0, cost_usd: 0, unpriced_runs: 0 };
+  return { budget_usd, budget_tokens, spent };
 }

@@ -23,6 +23,15 @@ export interface SpecTopology {
   commitRightsEnforced: boolean;
   /** The loop's infra_retries. */
   infraRetries: number;
+  /** The loop has budget_usd or budget_tokens, so each node first asks whether the run may go on. */
+  budgeted?: boolean;
+}
+
+export interface CheckBudgetInput {
+  loopId: string;
+  loopRunId: string;
+  /** The node (or ensemble) about to start. */
+  node: string;
 }
 
 export interface RunContext {
@@ -201,6 +210,8 @@ export interface LoopActivities {
   /** Makes (or, on a retry or a continued run, finds) the run's worktree on its own branch; runs on the workdir's host. */
   openSandbox(input: OpenSandboxInput): Promise<OpenedSandbox>;
   runNode(input: RunNodeInput): Promise<NodeOutcome>;
+  /** Why the node may not start because the run's budget is used up (the blocker to show), or null. */
+  checkBudget(input: CheckBudgetInput): Promise<string | null>;
   evaluateNode(input: RunNodeInput): Promise<NodeOutcome>;
   joinQuorum(input: JoinQuorumInput): Promise<NodeOutcome>;
   /** Records each cut member's node run as failed with quorum_met; returns their ids, in the order given. */

@@ -15,7 +15,14 @@ export const FORMAT_VERSION = 2;
  * EnsembleInput or LoopSettings); a version-1 file that carries one is refused, naming the version it needs.
  */
 const ENSEMBLE_KEYS_SINCE_VERSION_2 = ['quorum_grace_minutes', 'idle_timeout_minutes'] as const;
-const SETTINGS_KEYS_SINCE_VERSION_2 = ['spec_attempt_limit', 'infra_retries', 'allow_dirty_start', 'idle_timeout_minutes'] as const;
+const SETTINGS_KEYS_SINCE_VERSION_2 = [
+  'spec_attempt_limit',
+  'infra_retries',
+  'allow_dirty_start',
+  'idle_timeout_minutes',
+  'budget_usd',
+  'budget_tokens',
+] as const;
 /** The key version 2 added to the config of agent and check nodes. */
 const NODE_CONFIG_KEYS_SINCE_VERSION_2 = ['idle_timeout_minutes'] as const;
 /** The top-level key version 2 added: the loop's event hooks. */

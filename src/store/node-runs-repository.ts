@@ -290,3 +290,39 @@ export async function agentUsageBySpec(db: DatabaseOrTransaction, loopId: string
     cost_usd: Number(row.cost_usd),
   }));
 }
+
+/** What a loop's agent runs have used since `since` (a loop run's start): tokens, dollars, and how many runs reported tokens but no cost. */
+export interface Spending {
+  tokens: number;
+  cost_usd: number;
+  unpriced_runs: number;
+}
+
+export async function spendingSince(db: DatabaseOrTransaction, loopId: string, since: string): Promise<Spending> {
+  const row = await db
+    .selectFrom('node_runs')
+    .select((eb) => [
+      eb.fn.coalesce(eb.fn.sum('input_tokens'), eb.lit(0)).as('input_tokens'),
+      eb.fn.coalesce(eb.fn.sum('output_tokens'), eb.lit(0)).as('output_tokens'),
+      eb.fn.coalesce(eb.fn.sum('cost_usd'), eb.lit(0)).as('cost_usd'),
+      eb.fn
+        .count('id')
+        .filterWhere((where) =>
+          where.and([
+            where('cost_usd', 'is', null),
+            where.or([where('input_tokens', 'is not', null), where('output_tokens', 'is not', null)]),
+          ]),
+        )
+        .as('unpriced_runs'),
+    ])
+    .where('loop_id', '=', loopId)
+    .where('started_at', '>=', since)
+    .where('executed_platform', 'is not', null)
+    .executeTakeFirstOrThrow();
+  // PostgreSQL returns counts and sums of integers as strings.
+  return {
+    tokens: Number(row.input_tokens) + Number(row.output_tokens),
+    cost_usd: Number(row.cost_usd),
+    unpriced_runs: Number(row.unpriced_runs),
+  };
+}

@@ -9,4 +9,6 @@
 export const PATCHES = {
   /** Ensemble members run on their host's member queue, capped there across every loop, instead of a few per ensemble. */
   memberQueues: 'member-queues',
+  /** A loop with budget_usd or budget_tokens asks, before each node, whether its run may go on, and blocks when not. */
+  loopBudgets: 'loop-budgets',
 } as const satisfies Record<string, string>;

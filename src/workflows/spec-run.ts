@@ -2,7 +2,7 @@
 // failed run left off), run each node, take the edge its outcome matches, count a round for every
 // loopback into a head (its body goes stale), and end when no edge matches: completed after a pass,
 // failed after a fail, or failed with iteration_limit when a round would pass the head's budget.
-import { workflowInfo } from '@temporalio/workflow';
+import { patched, workflowInfo } from '@temporalio/workflow';
 import type { NodeOutcome, ResumePoint, RunContext } from '../contract';
 import { isInfraFailure } from '../graph/infra-failures';
 import { enterLoopback, type Rounds, roundOf } from '../graph/rounds';
@@ -10,6 +10,7 @@ import { entryVertex, errorSteps, nextSteps } from '../graph/topology';
 import { checkpoint } from './checkpoint';
 import { dispatchNode } from './node-dispatch';
 import { continueRunAsNew, type LoopRun, type SpecWalk } from './run-state';
+import { PATCHES } from './patches';
 
 export interface FailedSpec {
   status: 'failed';
@@ -81,11 +82,25 @@ async function outcomeAt(run: LoopRun, walk: SpecWalk, vertex: string): Promise<
     walk.skipNext = false;
     return skipped(walk.previousRunId);
   }
+  if (walk.graph.budgeted && patched(PATCHES.loopBudgets) && (await holdForBudget(run, vertex)) === 'skip')
+    return skipped(walk.previousRunId);
   const outcome = await dispatchNode(run, walk, vertex, roundOf(walk.graph.topology, walk.rounds, vertex));
   run.live.vertexStates[vertex] = outcome.outcome === 'fail' ? 'fail' : 'pass';
   const lifted = await checkpoint(run, vertex);
   if (lifted === 'retry') return null;
   return lifted === 'skip' ? skipped(outcome.nodeRunId) : outcome;
+}
+
+/** Holds `vertex` while the run's budget is used up: the loop blocks until a continue, after which it asks again (a skip skips the node). */
+async function holdForBudget(run: LoopRun, vertex: string): Promise<'go' | 'skip'> {
+  for (;;) {
+    const exhausted = await run.activities
+      .bookkeeping(`the budget before ${vertex}`)
+      .checkBudget({ loopId: run.loopId, loopRunId: run.loopRunId, node: vertex });
+    if (exhausted === null) return 'go';
+    run.live.blockedReason = exhausted;
+    if ((await checkpoint(run, vertex)) === 'skip') return 'skip';
+  }
 }
 
 /**

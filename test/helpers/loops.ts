@@ -7,7 +7,7 @@ import { importLoop } from '../../src/client/export-import-service';
 import { FORMAT_VERSION } from '../../src/domain/export-document';
 import { startLoopRun, waitForLoopRun } from '../../src/client/runs-service';
 import { createSpec } from '../../src/client/specs-service';
-import { listNodeRuns } from '../../src/store/node-runs-repository';
+import { listNodeRuns, updateNodeRun } from '../../src/store/node-runs-repository';
 import type { LoopSettings } from '../../src/domain/loop';
 import type { NodeRun } from '../../src/domain/node-run';
 import { getLoop } from '../../src/store/loops-repository';
@@ -93,4 +93,10 @@ export async function runToEnd(ctx: ClientContext, loopId: string) {
 /** A plain (non-git) workdir. */
 export function scratchDir(): string {
   return mkdtempSync(path.join(os.tmpdir(), 'canopy-work-'));
+}
+
+/** Records `costUsd` (and a few tokens) on `node`'s run once it starts, as an agent reporting its usage would. */
+export async function spendWhileRunning(ctx: ClientContext, loopId: string, node: string, costUsd: number): Promise<void> {
+  const run = await waitUntil(`${node} to start`, async () => (await runsOf(ctx, loopId)).find((r) => r.node_name === node));
+  await updateNodeRun(ctx.db, run.id, { executed_platform: 'stand-in', cost_usd: costUsd, input_tokens: 100, output_tokens: 10 });
 }

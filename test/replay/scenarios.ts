@@ -19,6 +19,7 @@ import {
   runsOf,
   runToEnd,
   scratchDir,
+  spendWhileRunning,
   type LoopShape,
   untilLoopStatus,
 } from '../helpers/loops';
@@ -178,6 +179,25 @@ export const SCENARIOS: Scenario[] = [
       await untilLoopStatus(h.ctx, loopId, 'blocked');
       await waitUntil('the blocked node to end', async () => (await runsOf(h.ctx, loopId)).some((r) => r.ended_at));
       await continueLoop(h.ctx, loopId, 'skip');
+      return expectStatus(loopId, (await waitForLoopRun(h.ctx, loopId)).status, 'completed');
+    },
+  },
+  {
+    // A run past its budget blocks before its next node; a raised budget and a continue go on.
+    name: 'budget-blocked',
+    runs: 1,
+    async play(h) {
+      const loopId = await loopWithSpecs(
+        h.ctx,
+        scratchDir(),
+        { ...chain(['spend', 'sleep 2'], ['next', 'true']), settings: { budget_usd: 1 } },
+        [{ name: 'spec' }],
+      );
+      await startLoopRun(h.ctx, loopId);
+      await spendWhileRunning(h.ctx, loopId, 'spend', 2);
+      await untilLoopStatus(h.ctx, loopId, 'blocked');
+      await updateLoop(h.ctx, { loop_id: loopId, settings: { budget_usd: 10 } });
+      await continueLoop(h.ctx, loopId, 'retry');
       return expectStatus(loopId, (await waitForLoopRun(h.ctx, loopId)).status, 'completed');
     },
   },

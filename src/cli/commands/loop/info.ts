@@ -1,7 +1,7 @@
 // `canopy loop info`: status, specs, the last run's failing node and reason, and the live workflow state.
 import type { Command } from 'commander';
 import { withContext } from '../../../client/context';
-import { loopStatus, type LoopStatusReport } from '../../../client/loop-status-service';
+import { loopStatus, type BudgetLine, type LoopStatusReport } from '../../../client/loop-status-service';
 import type { LoopScheduleReport } from '../../../client/schedule-service';
 import type { UsageTotals } from '../../../client/usage-service';
 import { drainedText, timingText } from '../../../domain/schedule';
@@ -24,6 +24,17 @@ export function registerLoopInfo(loop: Command): void {
 
 function usageText(usage: UsageTotals): string {
   return `${usage.agent_runs} runs, ${usage.input_tokens} tokens in, ${usage.output_tokens} out${usage.cost_usd ? `, $${usage.cost_usd.toFixed(4)}` : ''}`;
+}
+
+/** What the last run spent against each budget: `$0.42 of $5, 12000 of 200000 tokens (cost unknown for 2 agent runs)`. */
+function budgetText(budget: BudgetLine): string {
+  const { spent } = budget;
+  const parts = [
+    ...(budget.budget_usd === undefined ? [] : [`$${spent.cost_usd.toFixed(2)} of $${budget.budget_usd}`]),
+    ...(budget.budget_tokens === undefined ? [] : [`${spent.tokens} of ${budget.budget_tokens} tokens`]),
+  ];
+  const unknown = spent.unpriced_runs ? ` (cost unknown for ${spent.unpriced_runs} agent run(s))` : '';
+  return `${parts.join(', ')} this run${unknown}`;
 }
 
 function scheduleLines(schedule: LoopScheduleReport): string[] {
@@ -55,6 +66,7 @@ export function describeStatus(report: LoopStatusReport): string {
   if (report.autorun_at) lines.push(`resumes by itself at ${report.autorun_at} (autorun)`);
   if (report.schedule) lines.push(...scheduleLines(report.schedule));
   if (report.agent_usage.total.agent_runs) lines.push(`agents   ${usageText(report.agent_usage.total)}`);
+  if (report.budget) lines.push(`budget   ${budgetText(report.budget)}`);
   if (report.live_unavailable) lines.push(report.live_unavailable);
   if (report.live) {
     const rounds = Object.entries(report.live.rounds)

@@ -19,6 +19,8 @@ interface UpdateOptions {
   infraRetries?: number;
   allowDirtyStart?: boolean;
   idleTimeoutMinutes?: number;
+  budgetUsd?: number;
+  budgetTokens?: number;
   removeOnCompleted?: boolean;
   json?: boolean;
 }
@@ -27,7 +29,7 @@ export function registerLoopUpdate(loop: Command): void {
   const command = loop
     .command('update <loop_id>')
     .description(
-      'Change a loop’s name, description, workdir, host, round budget, spec attempt limit, infra retries, dirty start, idle timeout or on_completed hook',
+      'Change a loop’s name, description, workdir, host, round budget, spec attempt limit, infra retries, dirty start, idle timeout, budgets or on_completed hook',
     )
     .option('--name <name>', 'new name, unique within the workdir')
     .option('--description <text>', 'new description')
@@ -42,6 +44,16 @@ export function registerLoopUpdate(loop: Command): void {
     .option(
       '--idle-timeout-minutes <n>',
       'kill any agent, check, member or hook that sets none when it printed nothing this long; it fails as idle (default: never)',
+      Number,
+    )
+    .option(
+      '--budget-usd <dollars>',
+      'what one run may spend on agents; once spent the loop blocks with budget_exhausted (default: no limit)',
+      Number,
+    )
+    .option(
+      '--budget-tokens <n>',
+      'agent tokens (in and out) one run may use; once used the loop blocks with budget_exhausted (default: no limit)',
       Number,
     );
   jsonOptions(
@@ -61,6 +73,8 @@ export function registerLoopUpdate(loop: Command): void {
           infra_retries: options.infraRetries,
           allow_dirty_start: options.allowDirtyStart,
           idle_timeout_minutes: options.idleTimeoutMinutes,
+          budget_usd: options.budgetUsd,
+          budget_tokens: options.budgetTokens,
         }).filter(([, value]) => value !== undefined);
         const updated = await withContext(async (ctx) =>
           updateLoop(ctx, {
