@@ -25,9 +25,9 @@ import {
   type RealCliSetup,
 } from '../helpers/agent-clis';
 import { childEnv } from '../helpers/engine';
-import { check, loopWithSpecs, runsOf, scratchDir } from '../helpers/loops';
+import { check, loopWithSpecs, runsOf, scratchDir, untilLoopStatus } from '../helpers/loops';
 import { USAGE, type ModelApi, type ModelScript } from '../helpers/model-api';
-import { spawnCanopy, waitForOutput, type CanopyProcess } from '../helpers/processes';
+import { runCanopy, spawnCanopy, waitForOutput, type CanopyProcess } from '../helpers/processes';
 import { waitUntil } from '../helpers/wait';
 import { loopWorkflowId } from '../../src/contract';
 
@@ -264,6 +264,48 @@ describe('real agent CLIs through a `canopy worker`', { skip }, () => {
       assert.deepEqual(processesIn(workdir), [], 'no process of the agent is left in its workdir');
     });
   }
+
+  it('codex: once its tokens use up budget_tokens the loop blocks before the next agent, saying its cost is unknown; a raise and a continue finish it', async () => {
+    api.script({ action: { kind: 'text' }, final: 'Done.' });
+    const work = (name: string, position: number) => ({
+      name,
+      kind: 'agent',
+      position,
+      config: { platform: 'codex', prompt_template: 'Do {{spec_name}}.' },
+    });
+    const shape = {
+      settings: { budget_tokens: 1000 },
+      nodes: [work('first', 1), work('second', 2)],
+      edges: [{ source: 'first', target: 'second' }],
+    };
+    const loopId = await loopWithSpecs(ctx, scratchDir(), shape, [{ name: 'the spec' }]);
+    await startLoopRun(ctx, loopId);
+    await untilLoopStatus(ctx, loopId, 'blocked');
+    const [first] = await runsOf(ctx, loopId);
+    assert.ok((first.input_tokens ?? 0) >= USAGE.input, 'codex reported the tokens it used');
+    assert.equal(first.cost_usd, null, 'and no cost');
+    const info = await loopStatus(ctx, loopId);
+    assert.match(info.live?.blockedReason ?? '', /^budget_exhausted: this run used \d+ tokens of budget_tokens 1000, before second\./);
+    assert.match(describeStatus(info), /budget {3}\d+ of 1000 tokens this run \(cost unknown for 1 agent run\(s\)\)/);
+
+    const env = childEnv(config);
+    for (const args of [
+      ['loop', 'update', loopId, '--budget-tokens', '1000000'],
+      ['loop', 'continue', loopId],
+    ]) {
+      const done = await runCanopy(env, ...args);
+      assert.equal(done.status, 0, done.stderr);
+    }
+    const result = await waitForLoopRun(ctx, loopId);
+    assert.equal(result.status, 'completed', result.reason ?? '');
+    assert.deepEqual(
+      (await runsOf(ctx, loopId)).map((run) => [run.node_name, run.outcome]),
+      [
+        ['first', 'pass'],
+        ['second', 'pass'],
+      ],
+    );
+  });
 });
 
 /** Sends `signal` to every process of the group but its leader (the supervisor), as an OOM killer or a person would. */

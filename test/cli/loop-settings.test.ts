@@ -78,6 +78,27 @@ describe(
       );
     });
 
+    it('sets --budget-usd and --budget-tokens, and refuses budgets that are not positive amounts, changing nothing', async () => {
+      const loopId = await loopWithSpecs(h.ctx, scratchDir(), { nodes: [check('tests', 1, 'true')] }, []);
+      const set = canopy('loop', 'update', loopId, '--budget-usd', '2.5', '--budget-tokens', '300000');
+      assert.equal(set.status, 0, set.stderr);
+      assert.deepEqual(await settingsOf(loopId), { budget_usd: 2.5, budget_tokens: 300000 });
+      for (const [args, message] of [
+        [['--budget-usd', '0'], /settings\.budget_usd: must be more than 0 dollars/],
+        [['--budget-usd', 'lots'], /settings\.budget_usd: /],
+        [['--budget-tokens', '1.5'], /settings\.budget_tokens: must be a whole number of tokens/],
+      ] as const) {
+        const refused = canopy('loop', 'update', loopId, ...args);
+        assert.equal(refused.status, 2, args.join(' '));
+        assert.match(refused.stderr, message);
+      }
+      assert.match(
+        await callRefused(session.client, 'loop_update', { loop_id: loopId, settings: { budget_tokens: -5 } }),
+        /must be more than 0 tokens[^\n]* at settings\.budget_tokens/,
+      );
+      assert.deepEqual(await settingsOf(loopId), { budget_usd: 2.5, budget_tokens: 300000 });
+    });
+
     it('sets allow_dirty_start and infra_retries over MCP, shows them in loop_get, and refuses bad values', async () => {
       const loopId = await loopWithSpecs(h.ctx, scratchDir(), { nodes: [check('tests', 1, 'true')] }, []);
       for (const [settings, message] of [

@@ -21,7 +21,7 @@ function richDocument(): Record<string, unknown> {
     format_version: 2,
     name: 'rich',
     description: 'Every part of the format',
-    settings: { max_iterations: 3, spec_attempt_limit: 4, idle_timeout_minutes: 20 },
+    settings: { max_iterations: 3, spec_attempt_limit: 4, idle_timeout_minutes: 20, budget_usd: 12.5, budget_tokens: 2000000 },
     hooks: {
       on_completed: [{ platform: 'claude', model: 'haiku', prompt: 'Summarise {{completed_specs}}', timeout_minutes: 5 }],
       on_failed: [
@@ -277,6 +277,15 @@ describe('import refuses a bad file and creates no loop', () => {
         code: 'invalid_input',
         field: 'nodes.0.config.idle_timeout_minutes',
         message: /needs format_version 2 \(this file says 1\); set format_version to 2 or remove idle_timeout_minutes/,
+      },
+    ],
+    [
+      'a version-1 file with budget_usd',
+      () => ({ ...seedDocument(), settings: { budget_usd: 5 } }),
+      {
+        code: 'invalid_input',
+        field: 'settings.budget_usd',
+        message: /needs format_version 2 \(this file says 1\); set format_version to 2 or remove budget_usd/,
       },
     ],
     [
