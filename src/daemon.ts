@@ -54,6 +54,8 @@ export async function startDaemon(config: CanopyConfig, options: DaemonOptions):
   const agentEndpoint = await startAgentEndpoint(ctx);
   const activities = createActivities(activityDeps(ctx, agentEndpoint.url));
   const workers = await createWorkers({ connection, config, activities });
+  const memberQueues = workers.members.map((worker) => worker.options.taskQueue);
+  options.progress(`Ensemble members: at most ${workers.memberCap} at once on each of '${memberQueues.join("' and '")}'`);
   const running = workers.run();
   let stopping: Promise<void> | undefined;
   const stop = () =>

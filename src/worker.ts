@@ -24,6 +24,8 @@ export interface CanopyWorkers {
   host: Worker;
   /** The member queues' (this host's, and the shared one's for loops with no host): ensemble members, capped. */
   members: Worker[];
+  /** How many members each member queue's worker runs at once: config.json's ensemble_concurrency when it started. */
+  memberCap: number;
   /** Runs them all until all have stopped; one that fails stops the others, and its error is thrown. */
   run(): Promise<void>;
   /** Runs them all while `work` runs, then stops them; a worker that fails first ends it with its error. */
@@ -111,5 +113,5 @@ export async function createWorkers(setup: WorkerSetup): Promise<CanopyWorkers> 
     }
   }
 
-  return { shared, host, members, run, runUntil, shutdown };
+  return { shared, host, members, memberCap: cap.maxConcurrentActivityTaskExecutions, run, runUntil, shutdown };
 }
