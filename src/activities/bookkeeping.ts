@@ -3,7 +3,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { DEFAULT_INFRA_RETRIES, DEFAULT_MAX_ITERATIONS, DEFAULT_SPEC_ATTEMPT_LIMIT } from '../domain/loop';
 import type { HookEvent } from '../domain/hooks';
 import type { Loop } from '../domain/loop';
-import { budgetExhausted } from '../graph/budget';
+import { budgetExhausted, hasBudget } from '../graph/budget';
 import { memberLabel } from '../graph/ensemble-names';
 import { designFromStored } from '../graph/stored-graph';
 import { buildTopology } from '../graph/topology';
@@ -97,8 +97,8 @@ export function bookkeepingActivities(deps: ActivityDeps): Bookkeeping {
         }),
       );
       const commitRightsEnforced = graph.nodes.some((node) => node.config.commit_rights === true);
-      const budgeted = loop.settings.budget_usd !== undefined || loop.settings.budget_tokens !== undefined;
-      return { topology, ensembles, commitRightsEnforced, infraRetries: loop.settings.infra_retries ?? DEFAULT_INFRA_RETRIES, budgeted };
+      const infraRetries = loop.settings.infra_retries ?? DEFAULT_INFRA_RETRIES;
+      return { topology, ensembles, commitRightsEnforced, infraRetries, budgeted: hasBudget(loop.settings) };
     },
 
     async checkBudget(input: CheckBudgetInput): Promise<string | null> {

@@ -2,6 +2,7 @@
 import type { Loop } from '../domain/loop';
 import type { Sandbox } from '../domain/sandbox';
 import type { SpecStatus } from '../domain/spec';
+import { hasBudget } from '../graph/budget';
 import { redact } from '../graph/redact';
 import type { HookEvent } from '../domain/hooks';
 import { latestLoopRun, type LoopRun } from '../store/loop-runs-repository';
@@ -179,8 +180,8 @@ function specLine(spec: SpecLine): SpecLine {
 }
 
 async function budgetLine(ctx: ClientContext, loop: Loop, run: LoopRun | undefined): Promise<BudgetLine | null> {
+  if (!hasBudget(loop.settings)) return null;
   const { budget_usd, budget_tokens } = loop.settings;
-  if (budget_usd === undefined && budget_tokens === undefined) return null;
   const spent = run ? await spendingSince(ctx.db, loop.id, run.started_at) : { tokens: 0, cost_usd: 0, unpriced_runs: 0 };
   return { budget_usd, budget_tokens, spent };
 }

@@ -8,8 +8,15 @@ export interface Spent {
   unpriced_runs: number;
 }
 
+type Budgets = Pick<LoopSettings, 'budget_usd' | 'budget_tokens'>;
+
+/** Whether the loop caps what a run may spend at all. */
+export function hasBudget(settings: Budgets): boolean {
+  return settings.budget_usd !== undefined || settings.budget_tokens !== undefined;
+}
+
 /** Why `node` may not start, when a budget of the run is used up; null while there is room. */
-export function budgetExhausted(settings: Pick<LoopSettings, 'budget_usd' | 'budget_tokens'>, spent: Spent, node: string): string | null {
+export function budgetExhausted(settings: Budgets, spent: Spent, node: string): string | null {
   const over: string[] = [];
   if (settings.budget_usd !== undefined && spent.cost_usd >= settings.budget_usd)
     over.push(`spent $${spent.cost_usd.toFixed(2)} of budget_usd $${settings.budget_usd}${unknownCost(spent)}`);
