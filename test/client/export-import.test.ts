@@ -15,6 +15,19 @@ const seedText = readFileSync(SEED_EXAMPLE_PATH, 'utf8');
 const seedDocument = () => JSON.parse(seedText) as Record<string, any>;
 const workdir = (name?: string) => store.workdir(name);
 
+/** A version-1 file whose settings hold `key`, which version 2 added: refused, naming the key and the version it needs. */
+function versionOneSetting(key: string, value: unknown): [string, () => unknown, ExpectedRefusal] {
+  return [
+    `a version-1 file with ${key} in its settings`,
+    () => ({ ...seedDocument(), settings: { [key]: value } }),
+    {
+      code: 'invalid_input',
+      field: `settings.${key}`,
+      message: new RegExp(`needs format_version 2 \\(this file says 1\\); set format_version to 2 or remove ${key}`),
+    },
+  ];
+}
+
 /** A design using every part of the format: settings, each node kind, loopback and tool edges, two ensembles, models. */
 function richDocument(): Record<string, unknown> {
   return {
@@ -220,52 +233,20 @@ describe('import refuses a bad file and creates no loop', () => {
         message: /needs format_version 2 \(this file says 1\); set format_version to 2/,
       },
     ],
-    [
-      'a version-1 file with spec_attempt_limit',
-      () => ({ ...seedDocument(), settings: { spec_attempt_limit: 2 } }),
-      {
-        code: 'invalid_input',
-        field: 'settings.spec_attempt_limit',
-        message: /needs format_version 2 \(this file says 1\); set format_version to 2 or remove spec_attempt_limit/,
-      },
-    ],
+    versionOneSetting('spec_attempt_limit', 2),
     [
       'a spec_attempt_limit of 0',
       () => ({ ...seedDocument(), format_version: 2, settings: { spec_attempt_limit: 0 } }),
       { code: 'invalid_input', field: 'settings.spec_attempt_limit', message: /must be at least 1/ },
     ],
-    [
-      'a version-1 file with infra_retries',
-      () => ({ ...seedDocument(), settings: { infra_retries: 1 } }),
-      {
-        code: 'invalid_input',
-        field: 'settings.infra_retries',
-        message: /needs format_version 2 \(this file says 1\); set format_version to 2/,
-      },
-    ],
-    [
-      'a version-1 file with allow_dirty_start',
-      () => ({ ...seedDocument(), settings: { allow_dirty_start: true } }),
-      {
-        code: 'invalid_input',
-        field: 'settings.allow_dirty_start',
-        message: /needs format_version 2 \(this file says 1\); set format_version to 2 or remove allow_dirty_start/,
-      },
-    ],
+    versionOneSetting('infra_retries', 1),
+    versionOneSetting('allow_dirty_start', true),
     [
       'an allow_dirty_start that is not true or false',
       () => ({ ...seedDocument(), format_version: 2, settings: { allow_dirty_start: 'yes' } }),
       { code: 'invalid_input', field: 'settings.allow_dirty_start', message: /must be true or false/ },
     ],
-    [
-      'a version-1 file with idle_timeout_minutes in its settings',
-      () => ({ ...seedDocument(), settings: { idle_timeout_minutes: 5 } }),
-      {
-        code: 'invalid_input',
-        field: 'settings.idle_timeout_minutes',
-        message: /needs format_version 2 \(this file says 1\); set format_version to 2 or remove idle_timeout_minutes/,
-      },
-    ],
+    versionOneSetting('idle_timeout_minutes', 5),
     [
       'a version-1 file with idle_timeout_minutes on a node',
       () => {
@@ -279,15 +260,8 @@ describe('import refuses a bad file and creates no loop', () => {
         message: /needs format_version 2 \(this file says 1\); set format_version to 2 or remove idle_timeout_minutes/,
       },
     ],
-    [
-      'a version-1 file with budget_usd',
-      () => ({ ...seedDocument(), settings: { budget_usd: 5 } }),
-      {
-        code: 'invalid_input',
-        field: 'settings.budget_usd',
-        message: /needs format_version 2 \(this file says 1\); set format_version to 2 or remove budget_usd/,
-      },
-    ],
+    versionOneSetting('budget_usd', 5),
+    versionOneSetting('budget_tokens', 100000),
     [
       'an idle_timeout_minutes of 0',
       () => ({ ...seedDocument(), format_version: 2, settings: { idle_timeout_minutes: 0 } }),
