@@ -3,14 +3,14 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { DEFAULT_INFRA_RETRIES, DEFAULT_MAX_ITERATIONS, DEFAULT_SPEC_ATTEMPT_LIMIT } from '../domain/loop';
 import type { HookEvent } from '../domain/hooks';
 import type { Loop } from '../domain/loop';
-import { budgetExhausted, hasBudget } from '../graph/budget';
+import { budgetExhausted, hasBudget, runLimit, specLimit } from '../graph/budget';
 import { memberLabel } from '../graph/ensemble-names';
 import { designFromStored } from '../graph/stored-graph';
 import { buildTopology } from '../graph/topology';
 import { getGraph } from '../store/graph-repository';
 import { getLoopRun, insertLoopRun, updateLoopRun } from '../store/loop-runs-repository';
 import { getLoop, setLoopStatus } from '../store/loops-repository';
-import { endRunningNodeRuns, spendingSince } from '../store/node-runs-repository';
+import { endRunningNodeRuns, spendingOf } from '../store/node-runs-repository';
 import { getQueue } from '../store/queues-repository';
 import { getSpec, nextPendingSpec, recordSpecFailure, updateSpec } from '../store/specs-repository';
 import type {
@@ -92,20 +92,26 @@ export function bookkeepingActivities(deps: ActivityDeps): Bookkeeping {
             minPass: ensemble.min_pass ?? members.length,
             stragglerMinutes: ensemble.straggler_timeout_minutes ?? null,
             graceMinutes: ensemble.quorum_grace_minutes ?? null,
+            ...(ensemble.isolation === 'worktree' && { isolated: true }),
           };
           return [ensemble.name, runtime];
         }),
       );
       const commitRightsEnforced = graph.nodes.some((node) => node.config.commit_rights === true);
       const infraRetries = loop.settings.infra_retries ?? DEFAULT_INFRA_RETRIES;
-      return { topology, ensembles, commitRightsEnforced, infraRetries, budgeted: hasBudget(loop.settings) };
+      const spec = input.specId ? await getSpec(db, input.specId) : undefined;
+      const budgeted = hasBudget(loop.settings) || (spec !== undefined && hasBudget(spec));
+      return { topology, ensembles, commitRightsEnforced, infraRetries, budgeted };
     },
 
     async checkBudget(input: CheckBudgetInput): Promise<string | null> {
       const loop = await requireLoop(input.loopId);
       const run = await getLoopRun(db, input.loopRunId);
       if (!run) throw ApplicationFailure.nonRetryable(`Loop run ${input.loopRunId} no longer exists.`, 'missing');
-      return budgetExhausted(loop.settings, await spendingSince(db, loop.id, run.started_at), input.node);
+      const limits = [runLimit(loop.settings, await spendingOf(db, { loopId: loop.id, since: run.started_at }))];
+      const spec = input.specId ? await getSpec(db, input.specId) : undefined;
+      if (spec && hasBudget(spec)) limits.push(specLimit(spec, await spendingOf(db, { specId: spec.id })));
+      return budgetExhausted(limits, input.node);
     },
 
     async readHead(input) {

@@ -6,6 +6,7 @@ import { eventHookActivities } from './event-hooks';
 import { nonRetryableWhenDeterministic } from './failures';
 import { nodeActivities } from './node-activities';
 import { quorumCutActivities } from './quorum-cuts';
+import { memberWorktreeActivities } from './member-worktree-activities';
 import { sandboxActivities } from './sandbox-activities';
 import { scheduleActivities } from './schedule-activities';
 import { specStartActivities } from './spec-start';
@@ -16,6 +17,7 @@ export function createActivities(deps: ActivityDeps): LoopActivities {
     ...nodeActivities(deps),
     ...quorumCutActivities(deps),
     ...sandboxActivities(deps),
+    ...memberWorktreeActivities(deps),
     ...eventHookActivities(deps),
     ...scheduleActivities(deps),
     ...specStartActivities(deps),

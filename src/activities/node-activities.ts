@@ -6,7 +6,8 @@ import { evaluateGate, routeLabel } from '../graph/outcomes';
 import { headMoveVerdict } from '../graph/verdicts';
 import { getNodeRun } from '../store/node-runs-repository';
 import type { NodeRun } from '../domain/node-run';
-import type { JoinQuorumInput, NodeOutcome, RunNodeInput } from '../contract';
+import type { JoinQuorumInput, MemberWorktrees, NodeOutcome, RunNodeInput } from '../contract';
+import { diffAgainstStart } from '../git/member-worktrees';
 import { dirtyPaths, readHead } from '../git/workdir';
 import type { ProcessRecord } from '../process/supervision';
 import { executeAgent } from './agent-node';
@@ -104,11 +105,11 @@ export function nodeActivities(deps: ActivityDeps) {
 
   async function consolidate(scene: NodeScene, run: NodeRun, input: JoinQuorumInput): Promise<NodeOutcome> {
     const members = await Promise.all(input.memberRunIds.map((id) => getNodeRun(deps.db, id)));
+    const diffs = input.memberWorktrees && (await memberDiffs(input.memberWorktrees));
     const quorum = await buildQuorum(
       deps,
       members.filter((m) => m !== undefined),
-      input.minPass,
-      input.quorumMet,
+      { minPass: input.minPass, quorumMet: input.quorumMet, diffs },
     );
     const headAfter = input.judgeCommitRights ? await readHead(scene.loop.workdir) : null;
     const head = headMoveVerdict({
@@ -131,6 +132,17 @@ export function nodeActivities(deps: ActivityDeps) {
   }
 
   return { runNode, evaluateNode, joinQuorum };
+}
+
+/** Each isolated member's diff against the tree it started from; a worktree that is gone says so in place of its diff. */
+function memberDiffs({ start, workdirs }: MemberWorktrees): Promise<string[]> {
+  return Promise.all(
+    workdirs.map((workdir) =>
+      diffAgainstStart(workdir, start).catch(
+        (error: unknown) => `[canopy] no diff: ${error instanceof Error ? error.message : String(error)}\n`,
+      ),
+    ),
+  );
 }
 
 function routed(config: RouterConfig, upstream: string) {

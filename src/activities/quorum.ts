@@ -1,17 +1,24 @@
 // The quorum of an ensemble: one document with a section per member, in member order, and its verdict.
 import type { NodeRun } from '../domain/node-run';
 import { outputText } from '../graph/feedback';
+import { redact } from '../graph/redact';
 import type { Verdict } from '../graph/verdicts';
 import { getNode } from '../store/graph-repository';
 import type { QuorumMet } from '../contract';
 import type { ActivityDeps } from './deps';
 import { memberLabel } from '../graph/ensemble-names';
 
+export interface QuorumInputs {
+  minPass: number;
+  quorumMet?: QuorumMet;
+  /** Each isolated member's changes against the starting tree, in member order. */
+  diffs?: string[];
+}
+
 export async function buildQuorum(
   deps: ActivityDeps,
   members: NodeRun[],
-  minPass: number,
-  quorumMet?: QuorumMet,
+  { minPass, quorumMet, diffs }: QuorumInputs,
 ): Promise<{ document: string; verdict: Verdict }> {
   const labelled = await Promise.all(
     members.map(async (run) => {
@@ -19,10 +26,11 @@ export async function buildQuorum(
       return { run, label: labelOf(node?.config, run.node_name) };
     }),
   );
-  const sections = labelled.map(({ run, label }) => {
+  const sections = labelled.map(({ run, label }, index) => {
     const status = run.outcome === 'pass' ? 'pass' : 'fail';
     const why = run.reason && status === 'fail' ? `\n_${run.reason}_` : '';
-    return `## ${label} [${status}]${why}\n\n${outputText(run).trim()}\n`;
+    const changes = diffs ? `\n${changesSection(diffs[index] ?? '')}` : '';
+    return `## ${label} [${status}]${why}\n\n${outputText(run).trim()}\n${changes}`;
   });
   const cut = labelled.filter(({ run }) => run.failure_kind === 'quorum_met');
   const header = quorumMet
@@ -45,6 +53,17 @@ export async function buildQuorum(
         }
       : { outcome: 'fail', failureKind: 'quorum', reason: `Only ${passes} of ${members.length} members passed; min_pass is ${minPass}.` };
   return { document: [...header, ...sections].join('\n'), verdict };
+}
+
+/** At most this much of each member's diff goes into the document, so eight large proposals do not swamp the next prompt. */
+export const MEMBER_DIFF_CHARS = 20_000;
+
+/** A member's diff under its section, cut to MEMBER_DIFF_CHARS and redacted. */
+function changesSection(diff: string): string {
+  if (!diff.trim()) return '### Its changes\n\nNone: its worktree ends as it started.\n';
+  const cut = diff.length > MEMBER_DIFF_CHARS ? `\n[canopy] diff cut at ${MEMBER_DIFF_CHARS} of ${diff.length} characters\n` : '';
+  const fence = diff.includes('```') ? '~~~~' : '```';
+  return `### Its changes (against the starting tree)\n\n${fence}diff\n${redact(diff.slice(0, MEMBER_DIFF_CHARS)).trimEnd()}\n${fence}\n${cut}`;
 }
 
 /** When the quorum was met and who the grace period cut short, above the members' sections. */

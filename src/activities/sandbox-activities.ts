@@ -11,6 +11,17 @@ import type { ActivityDeps } from './deps';
 /** Where a run's worktree lives: the worker's canopy home, outside every repository. */
 export const sandboxPath = (home: string, loopRunId: string): string => path.join(home, 'sandboxes', loopRunId);
 
+/** The top of the workdir's repository; a workdir outside one, or in one with no commit, fails for good, saying why and what to do. */
+export async function requireRepository(workdir: string, whoNeedsIt: string, orElse: string): Promise<string> {
+  const repository = await repositoryRoot(workdir);
+  if (repository.root !== undefined) return repository.root;
+  throw ApplicationFailure.nonRetryable(
+    `${whoNeedsIt} the workdir in a git repository with a commit, but ${repository.problem}; ` +
+      `commit there (git init && git add -A && git commit), or ${orElse}.`,
+    'invalid_config',
+  );
+}
+
 export function sandboxActivities(deps: ActivityDeps) {
   return {
     /**
@@ -18,15 +29,7 @@ export function sandboxActivities(deps: ActivityDeps) {
      * run worked in when it is continued (`sandboxId`), or a new worktree on its own branch.
      */
     async openSandbox(input: OpenSandboxInput): Promise<OpenedSandbox> {
-      const repository = await repositoryRoot(input.workdir);
-      if (repository.root === undefined) {
-        throw ApplicationFailure.nonRetryable(
-          `A sandboxed run needs its workdir in a git repository with a commit, but ${repository.problem}; ` +
-            'commit there (git init && git commit), or run without sandbox.',
-          'invalid_config',
-        );
-      }
-      const { root } = repository;
+      const root = await requireRepository(input.workdir, 'A sandboxed run needs', 'run without sandbox');
       const existing = input.sandboxId ? await getSandbox(deps.db, input.sandboxId) : await sandboxOfRun(deps.db, input.loopRunId);
       if (existing && existing.status !== 'active') {
         throw ApplicationFailure.nonRetryable(

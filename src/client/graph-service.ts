@@ -76,6 +76,7 @@ export const UpdateEnsembleRequest = z
     quorum_grace_minutes: EnsembleInput.shape.quorum_grace_minutes.nullable(),
     timeout_minutes: EnsembleInput.shape.timeout_minutes.nullable(),
     idle_timeout_minutes: EnsembleInput.shape.idle_timeout_minutes.nullable(),
+    isolation: EnsembleInput.shape.isolation.nullable(),
     entry_from_node: EnsembleInput.shape.entry_from_node.nullable(),
     entry_condition: EnsembleInput.shape.entry_condition.nullable(),
     on_pass_to: EnsembleInput.shape.on_pass_to.nullable(),

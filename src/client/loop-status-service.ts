@@ -6,7 +6,7 @@ import { hasBudget } from '../graph/budget';
 import { redact } from '../graph/redact';
 import type { HookEvent } from '../domain/hooks';
 import { latestLoopRun, type LoopRun } from '../store/loop-runs-repository';
-import { listHookRunsSince, spendingSince, type Spending } from '../store/node-runs-repository';
+import { listHookRunsSince, spendingOf, type Spending } from '../store/node-runs-repository';
 import { getQueue } from '../store/queues-repository';
 import { sandboxOfRun } from '../store/sandboxes-repository';
 import { getSpec, listSpecs } from '../store/specs-repository';
@@ -27,6 +27,9 @@ interface SpecLine {
   status: SpecStatus;
   /** Runs the spec failed in since it was created or last reset; the loop's spec_attempt_limit caps them. */
   failure_count: number;
+  /** What every run together may spend on the spec (null: no limit). */
+  budget_usd: number | null;
+  budget_tokens: number | null;
 }
 
 export interface LoopStatusReport {
@@ -176,12 +179,13 @@ async function queueProgress(ctx: ClientContext, queueId: string): Promise<LoopS
 }
 
 function specLine(spec: SpecLine): SpecLine {
-  return { id: spec.id, name: spec.name, status: spec.status, failure_count: spec.failure_count };
+  const { id, name, status, failure_count, budget_usd, budget_tokens } = spec;
+  return { id, name, status, failure_count, budget_usd, budget_tokens };
 }
 
 async function budgetLine(ctx: ClientContext, loop: Loop, run: LoopRun | undefined): Promise<BudgetLine | null> {
   if (!hasBudget(loop.settings)) return null;
   const { budget_usd, budget_tokens } = loop.settings;
-  const spent = run ? await spendingSince(ctx.db, loop.id, run.started_at) : { tokens: 0, cost_usd: 0, unpriced_runs: 0 };
+  const spent = run ? await spendingOf(ctx.db, { loopId: loop.id, since: run.started_at }) : { tokens: 0, cost_usd: 0, unpriced_runs: 0 };
   return { budget_usd, budget_tokens, spent };
 }

@@ -14,6 +14,8 @@ export interface EnsembleRuntime {
   stragglerMinutes: number | null;
   /** quorum_grace_minutes: null waits for every member. */
   graceMinutes: number | null;
+  /** isolation: worktree: each member works in a worktree of its own (absent: in the run's workdir). */
+  isolated?: boolean;
 }
 
 export interface SpecTopology {
@@ -23,7 +25,7 @@ export interface SpecTopology {
   commitRightsEnforced: boolean;
   /** The loop's infra_retries. */
   infraRetries: number;
-  /** The loop has budget_usd or budget_tokens, so each node first asks whether the run may go on. */
+  /** The loop or the spec has budget_usd or budget_tokens, so each node first asks whether the run may go on. */
   budgeted?: boolean;
 }
 
@@ -32,6 +34,8 @@ export interface CheckBudgetInput {
   loopRunId: string;
   /** The node (or ensemble) about to start. */
   node: string;
+  /** The spec it works on, whose own budgets count too. */
+  specId?: string;
 }
 
 export interface RunContext {
@@ -53,7 +57,7 @@ export interface RunNodeInput extends RunContext {
   /** Unique per execution within the workflow run: retries of one execution share it. */
   runKey: string;
   previousRunId: string | null;
-  /** Judge this node's own HEAD move (false for ensemble members, which are judged as a group). */
+  /** Judge this node's own HEAD move (false for members sharing the workdir, which are judged as a group). */
   judgeCommitRights: boolean;
   stragglerMinutes: number | null;
 }
@@ -69,6 +73,30 @@ export interface JoinQuorumInput extends RunContext {
   judgeCommitRights: boolean;
   /** Set when the ensemble has a quorum grace and min_pass members passed while others still ran. */
   quorumMet?: QuorumMet;
+  /** Where isolated members worked: each one's diff against the starting tree joins its section. */
+  memberWorktrees?: MemberWorktrees;
+}
+
+/** Names an isolated ensemble's worktrees: one set per loop, spec and ensemble, on the workdir's host. */
+export interface MemberWorktreesPlace {
+  loopId: string;
+  specId: string;
+  ensembleName: string;
+  /** The run's workdir (the loop's, or its sandbox's), whose repository the worktrees belong to. */
+  workdir: string;
+}
+
+export interface OpenMemberWorktreesInput extends MemberWorktreesPlace {
+  members: number;
+  /** Work on in the worktrees a failed run left (a continue retrying this ensemble); otherwise any left over are made anew. */
+  reuse: boolean;
+}
+
+export interface MemberWorktrees {
+  /** The commit of the tree the members started from (HEAD plus the uncommitted changes), their diffs are taken against. */
+  start: string;
+  /** Each member's workdir inside its worktree, in member order. */
+  workdirs: string[];
 }
 
 /** When an ensemble with a quorum grace met its quorum (its cut members' runs say failure_kind quorum_met). */
@@ -203,12 +231,17 @@ export interface OpenedSandbox {
 export interface LoopActivities {
   beginLoopRun(input: BeginLoopRunInput): Promise<BegunLoopRun>;
   claimNextSpec(input: ClaimNextSpecInput): Promise<ClaimedSpec | null>;
-  loadTopology(input: { loopId: string }): Promise<SpecTopology>;
+  /** The loop's graph as a spec's walk uses it (`specId` says whether that spec has a budget of its own). */
+  loadTopology(input: { loopId: string; specId?: string }): Promise<SpecTopology>;
   readHead(input: { workdir: string }): Promise<string>;
   /** HEAD and the uncommitted paths at a spec's start, refusing a tree a failed run left dirty unless the loop allows it. */
   inspectSpecStart(input: SpecStartInput): Promise<SpecStart>;
   /** Makes (or, on a retry or a continued run, finds) the run's worktree on its own branch; runs on the workdir's host. */
   openSandbox(input: OpenSandboxInput): Promise<OpenedSandbox>;
+  /** Makes (or finds) a worktree per member of an isolated ensemble from the workdir's tree; runs on the workdir's host. */
+  openMemberWorktrees(input: OpenMemberWorktreesInput): Promise<MemberWorktrees>;
+  /** Removes an isolated ensemble's worktrees; runs on the workdir's host. */
+  removeMemberWorktrees(input: MemberWorktreesPlace): Promise<void>;
   runNode(input: RunNodeInput): Promise<NodeOutcome>;
   /** Why the node may not start because the run's budget is used up (the blocker to show), or null. */
   checkBudget(input: CheckBudgetInput): Promise<string | null>;

@@ -36,6 +36,15 @@ export const IdleTimeoutMinutes = TimeoutMinutes.describe(
   'Kill the process when neither its stdout nor its stderr has grown for this long: it fails as idle (default: the loop’s idle_timeout_minutes, else never)',
 );
 
+/** A limit on what agents may spend, in US dollars (a loop run's, or a spec's). */
+export const BudgetUsd = z.number({ error: 'must be a number of US dollars, e.g. 5' }).positive('must be more than 0 dollars');
+
+/** A limit on the agent tokens (input and output) that may be used (a loop run's, or a spec's). */
+export const BudgetTokens = z
+  .number({ error: 'must be a whole number of tokens, e.g. 200000' })
+  .int('must be a whole number of tokens')
+  .positive('must be more than 0 tokens');
+
 export const MaxIterations = z.number().int('must be a whole number').min(1, 'must be at least 1').max(1000, 'must be at most 1000');
 
 export const Timestamp = z.string().describe('ISO-8601 time');

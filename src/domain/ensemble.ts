@@ -16,6 +16,12 @@ export const EnsembleMember = z
   .strict();
 export type EnsembleMember = z.infer<typeof EnsembleMember>;
 
+/** Where members work: all in the workdir (shared), or each in a git worktree of its own made from the workdir's tree. */
+export const EnsembleIsolation = z.enum(['shared', 'worktree'], {
+  error: 'must be "shared" (every member in the workdir) or "worktree" (each member in a git worktree of its own)',
+});
+export type EnsembleIsolation = z.infer<typeof EnsembleIsolation>;
+
 /** 0 cuts the members still running as soon as the quorum is met. */
 const QuorumGraceMinutes = z
   .number({ error: 'must be a number of minutes, e.g. 0.5 (or 0 to cut the rest at once)' })
@@ -40,6 +46,9 @@ const ensembleFields = {
   idle_timeout_minutes: IdleTimeoutMinutes.optional().describe(
     'Kill a member when it has printed nothing (stdout or stderr) this long: it fails as idle (default: the loop’s, else never)',
   ),
+  isolation: EnsembleIsolation.optional().describe(
+    'worktree: each member works in a git worktree of its own made from the workdir (HEAD plus uncommitted changes), its diff goes into the quorum document, and the workdir is left as it was (default: shared, every member in the workdir)',
+  ),
   entry_from_node: z.string().min(1).optional().describe('Node whose outcome starts the ensemble'),
   entry_condition: z.string().min(1).optional().describe('Condition on the entry edge (default always)'),
   on_pass_to: z.string().min(1).optional().describe('Node the quorum routes to on pass'),
@@ -48,7 +57,7 @@ const ensembleFields = {
 };
 
 /** Settings that only an ensemble takes: given in a node's config, they are refused with where they belong. */
-export const ENSEMBLE_ONLY_SETTINGS = ['members', 'min_pass', 'straggler_timeout_minutes', 'quorum_grace_minutes'] as const;
+export const ENSEMBLE_ONLY_SETTINGS = ['members', 'min_pass', 'straggler_timeout_minutes', 'quorum_grace_minutes', 'isolation'] as const;
 
 export const EnsembleInput = z
   .object(ensembleFields)

@@ -14,7 +14,7 @@ export const FORMAT_VERSION = 2;
  * The keys version 2 added, of ensembles and of settings. A later key joins version 2 here (and in
  * EnsembleInput or LoopSettings); a version-1 file that carries one is refused, naming the version it needs.
  */
-const ENSEMBLE_KEYS_SINCE_VERSION_2 = ['quorum_grace_minutes', 'idle_timeout_minutes'] as const;
+const ENSEMBLE_KEYS_SINCE_VERSION_2 = ['quorum_grace_minutes', 'idle_timeout_minutes', 'isolation'] as const;
 const SETTINGS_KEYS_SINCE_VERSION_2 = [
   'spec_attempt_limit',
   'infra_retries',

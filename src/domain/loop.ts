@@ -1,6 +1,17 @@
 // Loops: a named graph bound to a workdir, with settings and a lifecycle status.
 import { z } from 'zod';
-import { HostId, Id, IdleTimeoutMinutes, MaxIterations, nameOf, ProcessText, Timestamp, TimeoutMinutes } from './common';
+import {
+  BudgetTokens,
+  BudgetUsd,
+  HostId,
+  Id,
+  IdleTimeoutMinutes,
+  MaxIterations,
+  nameOf,
+  ProcessText,
+  Timestamp,
+  TimeoutMinutes,
+} from './common';
 import { LoopHooks } from './hooks';
 
 export const LOOP_STATUSES = ['pending', 'running', 'paused', 'blocked', 'failed', 'completed'] as const;
@@ -39,21 +50,12 @@ export const LoopSettings = z
       .describe(
         'Let a spec start on uncommitted changes a failed run left in the workdir (default false: the loop blocks, naming the paths, until they are committed, stashed or discarded)',
       ),
-    budget_usd: z
-      .number({ error: 'must be a number of US dollars, e.g. 5' })
-      .positive('must be more than 0 dollars')
-      .optional()
-      .describe(
-        'What one run of the loop may spend on agents, in US dollars: once spent, the loop blocks with budget_exhausted before the next node, until a raised budget and `loop continue` (default: no limit)',
-      ),
-    budget_tokens: z
-      .number({ error: 'must be a whole number of tokens, e.g. 200000' })
-      .int('must be a whole number of tokens')
-      .positive('must be more than 0 tokens')
-      .optional()
-      .describe(
-        'What one run of the loop may use in agent tokens (input and output): once used, the loop blocks with budget_exhausted before the next node, until a raised budget and `loop continue` (default: no limit)',
-      ),
+    budget_usd: BudgetUsd.optional().describe(
+      'What one run of the loop may spend on agents, in US dollars: once spent, the loop blocks with budget_exhausted before the next node, until a raised budget and `loop continue` (default: no limit)',
+    ),
+    budget_tokens: BudgetTokens.optional().describe(
+      'What one run of the loop may use in agent tokens (input and output): once used, the loop blocks with budget_exhausted before the next node, until a raised budget and `loop continue` (default: no limit)',
+    ),
     idle_timeout_minutes: IdleTimeoutMinutes.optional().describe(
       'Kill any agent, check, member or hook of this loop that printed nothing (stdout or stderr) this long, unless it sets its own: it fails as idle (default: never)',
     ),

@@ -1,47 +1,20 @@
 // The git behind sandboxed runs: a run's own worktree of the workdir's repository on a branch of its
 // own, what it holds, merging its branch back into the workdir, and removing it.
-import { execFile } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { CanopyError } from '../domain/errors';
+import { git, gitOrThrow } from './run-git';
 import { pathsOfStatus } from './workdir';
-
-const execFileAsync = promisify(execFile);
-
-interface GitResult {
-  ok: boolean;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs git in `cwd`; a non-zero exit is a result, anything else (no git, no directory) is thrown. */
-async function git(cwd: string, ...args: string[]): Promise<GitResult> {
-  try {
-    const { stdout, stderr } = await execFileAsync('git', args, { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-    return { ok: true, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code?: unknown; stdout?: string; stderr?: string };
-    if (typeof failed.code !== 'number') throw error;
-    return { ok: false, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
-  }
-}
-
-async function gitOrThrow(cwd: string, ...args: string[]): Promise<string> {
-  const result = await git(cwd, ...args);
-  if (!result.ok) throw new Error(`git ${args.join(' ')} failed in ${cwd}: ${result.stderr.trim() || result.stdout.trim()}`);
-  return result.stdout;
-}
 
 export type RepositoryRoot = { root: string; problem?: undefined } | { root?: undefined; problem: string };
 
 /** The top of the repository `workdir` is in, or why a sandbox cannot be made of it (not a repository, no commit yet). */
 export async function repositoryRoot(workdir: string): Promise<RepositoryRoot> {
   if (!existsSync(workdir)) return { problem: `${workdir} does not exist` };
-  const top = await git(workdir, 'rev-parse', '--show-toplevel');
+  const top = await git(workdir, ['rev-parse', '--show-toplevel']);
   if (!top.ok) return { problem: `${workdir} is not inside a git repository` };
-  const head = await git(workdir, 'rev-parse', '--verify', '--quiet', 'HEAD');
+  const head = await git(workdir, ['rev-parse', '--verify', '--quiet', 'HEAD']);
   if (!head.ok) return { problem: `the git repository at ${top.stdout.trim()} has no commit yet` };
   return { root: top.stdout.trim() };
 }
@@ -58,40 +31,40 @@ export function workdirInWorktree(workdir: string, repositoryTop: string, worktr
  */
 export async function addWorktree(workdir: string, worktree: string, branch: string): Promise<{ baseHead: string }> {
   if (existsSync(worktree)) {
-    const onBranch = await git(worktree, 'symbolic-ref', '--quiet', '--short', 'HEAD');
+    const onBranch = await git(worktree, ['symbolic-ref', '--quiet', '--short', 'HEAD']);
     if (onBranch.ok && onBranch.stdout.trim() === branch) return { baseHead: await headOf(worktree) };
     throw new CanopyError('conflict', `${worktree} exists but is not the worktree of branch ${branch}; remove it, then run again.`);
   }
   await mkdir(path.dirname(worktree), { recursive: true, mode: 0o700 });
   // A worktree whose directory vanished is still registered, and would refuse the branch.
-  await gitOrThrow(workdir, 'worktree', 'prune');
-  if (await branchExists(workdir, branch)) await gitOrThrow(workdir, 'worktree', 'add', '--quiet', worktree, branch);
-  else await gitOrThrow(workdir, 'worktree', 'add', '--quiet', '-b', branch, worktree, 'HEAD');
+  await gitOrThrow(workdir, ['worktree', 'prune']);
+  if (await branchExists(workdir, branch)) await gitOrThrow(workdir, ['worktree', 'add', '--quiet', worktree, branch]);
+  else await gitOrThrow(workdir, ['worktree', 'add', '--quiet', '-b', branch, worktree, 'HEAD']);
   return { baseHead: await headOf(worktree) };
 }
 
 /** Removes the worktree and deletes its branch; what is already gone is skipped, so it may run again. */
 export async function removeWorktree(workdir: string, worktree: string, branch: string): Promise<void> {
-  if (existsSync(worktree)) await gitOrThrow(workdir, 'worktree', 'remove', '--force', worktree);
-  await gitOrThrow(workdir, 'worktree', 'prune');
-  if (await branchExists(workdir, branch)) await gitOrThrow(workdir, 'branch', '--quiet', '-D', branch);
+  if (existsSync(worktree)) await gitOrThrow(workdir, ['worktree', 'remove', '--force', worktree]);
+  await gitOrThrow(workdir, ['worktree', 'prune']);
+  if (await branchExists(workdir, branch)) await gitOrThrow(workdir, ['branch', '--quiet', '-D', branch]);
 }
 
 /** Paths with uncommitted changes, untracked files included (ignored ones not), all of them. */
 export async function uncommittedPaths(dir: string): Promise<string[]> {
-  return pathsOfStatus(await gitOrThrow(dir, '--no-optional-locks', 'status', '--porcelain=v1', '-z'));
+  return pathsOfStatus(await gitOrThrow(dir, ['--no-optional-locks', 'status', '--porcelain=v1', '-z']));
 }
 
 /** The branch checked out in `dir`, or null when its HEAD is detached. */
 export async function checkedOutBranch(dir: string): Promise<string | null> {
-  const result = await git(dir, 'symbolic-ref', '--quiet', '--short', 'HEAD');
+  const result = await git(dir, ['symbolic-ref', '--quiet', '--short', 'HEAD']);
   return result.ok ? result.stdout.trim() : null;
 }
 
 /** Commits on `branch` that the workdir's HEAD does not have; null when the branch is gone. */
 export async function commitsAhead(workdir: string, branch: string): Promise<number | null> {
   if (!(await branchExists(workdir, branch))) return null;
-  return Number((await gitOrThrow(workdir, 'rev-list', '--count', `HEAD..refs/heads/${branch}`)).trim());
+  return Number((await gitOrThrow(workdir, ['rev-list', '--count', `HEAD..refs/heads/${branch}`])).trim());
 }
 
 export type MergeResult = { merged: true; head: string } | { merged: false; conflicts: string[] };
@@ -102,25 +75,25 @@ export type MergeResult = { merged: true; head: string } | { merged: false; conf
  * so a merge that would not apply cleanly changes nothing.
  */
 export async function mergeBranch(workdir: string, branch: string, message: string): Promise<MergeResult> {
-  const trial = await git(workdir, 'merge-tree', '--write-tree', '--name-only', '--no-messages', 'HEAD', `refs/heads/${branch}`);
+  const trial = await git(workdir, ['merge-tree', '--write-tree', '--name-only', '--no-messages', 'HEAD', `refs/heads/${branch}`]);
   if (!trial.ok) {
     const conflicts = [...new Set(trial.stdout.split('\n').slice(1).filter(Boolean))];
     if (conflicts.length) return { merged: false, conflicts };
     throw new Error(`git merge-tree failed in ${workdir}: ${trial.stderr.trim()}`);
   }
   // --ff over whatever merge.ff the repository sets: fast-forward when possible, else a merge commit.
-  const merge = await git(workdir, 'merge', '--quiet', '--ff', '--no-edit', '-m', message, `refs/heads/${branch}`);
+  const merge = await git(workdir, ['merge', '--quiet', '--ff', '--no-edit', '-m', message, `refs/heads/${branch}`]);
   if (!merge.ok) {
-    await git(workdir, 'merge', '--abort');
+    await git(workdir, ['merge', '--abort']);
     throw new Error(`git merge of ${branch} failed in ${workdir} and was aborted: ${merge.stderr.trim() || merge.stdout.trim()}`);
   }
   return { merged: true, head: await headOf(workdir) };
 }
 
 export async function headOf(dir: string): Promise<string> {
-  return (await gitOrThrow(dir, 'rev-parse', 'HEAD')).trim();
+  return (await gitOrThrow(dir, ['rev-parse', 'HEAD'])).trim();
 }
 
 async function branchExists(workdir: string, branch: string): Promise<boolean> {
-  return (await git(workdir, 'rev-parse', '--verify', '--quiet', `refs/heads/${branch}`)).ok;
+  return (await git(workdir, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`])).ok;
 }

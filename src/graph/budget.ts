@@ -1,4 +1,4 @@
-// A loop run's budget: whether what its agents spent leaves room for the next node.
+// Budgets: whether what agents spent leaves room for the next node, in a loop run and on a spec.
 import type { LoopSettings } from '../domain/loop';
 
 export interface Spent {
@@ -8,25 +8,61 @@ export interface Spent {
   unpriced_runs: number;
 }
 
-type Budgets = Pick<LoopSettings, 'budget_usd' | 'budget_tokens'>;
-
-/** Whether the loop caps what a run may spend at all. */
-export function hasBudget(settings: Budgets): boolean {
-  return settings.budget_usd !== undefined || settings.budget_tokens !== undefined;
+export interface Budgets {
+  budget_usd?: number | null;
+  budget_tokens?: number | null;
 }
 
-/** Why `node` may not start, when a budget of the run is used up; null while there is room. */
-export function budgetExhausted(settings: Budgets, spent: Spent, node: string): string | null {
-  const over: string[] = [];
-  if (settings.budget_usd !== undefined && spent.cost_usd >= settings.budget_usd)
-    over.push(`spent $${spent.cost_usd.toFixed(2)} of budget_usd $${settings.budget_usd}${unknownCost(spent)}`);
-  if (settings.budget_tokens !== undefined && spent.tokens >= settings.budget_tokens)
-    over.push(`used ${spent.tokens} tokens of budget_tokens ${settings.budget_tokens}`);
+/** One budget and what was spent against it. */
+export interface Limit {
+  budgets: Budgets;
+  spent: Spent;
+  /** Whose spending it is, as a reason names it: `this run`, `spec "x" (every run of it)`. */
+  whose: string;
+  /** How a person raises it: a command. */
+  raise: string;
+}
+
+/** Whether a loop's settings or a spec cap spending at all. */
+export function hasBudget(budgets: Budgets): boolean {
+  return budgets.budget_usd != null || budgets.budget_tokens != null;
+}
+
+/** The loop run's limit, from the loop's settings. */
+export function runLimit(settings: Pick<LoopSettings, 'budget_usd' | 'budget_tokens'>, spent: Spent): Limit {
+  return { budgets: settings, spent, whose: 'this run', raise: '`canopy loop update --budget-usd` or `--budget-tokens`' };
+}
+
+/** A spec's limit, over every run that worked on it. */
+export function specLimit(spec: { id: string; name: string } & Budgets, spent: Spent): Limit {
+  return {
+    budgets: spec,
+    spent,
+    whose: `spec "${spec.name}" (every run of it)`,
+    raise: `\`canopy spec update ${spec.id} --budget-usd\` or \`--budget-tokens\``,
+  };
+}
+
+/** Why `node` may not start, when some limit is used up; null while each has room. */
+export function budgetExhausted(limits: Limit[], node: string): string | null {
+  const over = limits.flatMap((limit) => {
+    const parts = usedUp(limit);
+    return parts.length ? [{ what: `${limit.whose} ${parts.join(' and ')}`, raise: limit.raise }] : [];
+  });
   if (!over.length) return null;
   return (
-    `budget_exhausted: this run ${over.join(' and ')}, before ${node}. ` +
-    'Raise the budget (`canopy loop update --budget-usd` or `--budget-tokens`), then `canopy loop continue`.'
+    `budget_exhausted: ${over.map((limit) => limit.what).join('; ')}, before ${node}. ` +
+    `Raise the budget (${over.map((limit) => limit.raise).join('; ')}), then \`canopy loop continue\`.`
   );
+}
+
+function usedUp({ budgets, spent }: Limit): string[] {
+  const parts: string[] = [];
+  if (budgets.budget_usd != null && spent.cost_usd >= budgets.budget_usd)
+    parts.push(`spent $${spent.cost_usd.toFixed(2)} of budget_usd $${budgets.budget_usd}${unknownCost(spent)}`);
+  if (budgets.budget_tokens != null && spent.tokens >= budgets.budget_tokens)
+    parts.push(`used ${spent.tokens} tokens of budget_tokens ${budgets.budget_tokens}`);
+  return parts;
 }
 
 function unknownCost(spent: Spent): string {

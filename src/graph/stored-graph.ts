@@ -53,6 +53,7 @@ export function designFromStored(graph: StoredGraph): Design {
       quorum_grace_minutes: stored.quorum_grace_minutes,
       timeout_minutes: stored.timeout_minutes,
       idle_timeout_minutes: stored.idle_timeout_minutes,
+      isolation: stored.isolation,
       entry_from_node: entry?.source,
       entry_condition: entry?.condition,
       on_pass_to: onPass?.target,

@@ -1,7 +1,8 @@
 // The walkable graph of a design: one vertex per node or ensemble, executed steps, loop bodies and budgets.
 // It is plain JSON because the engine hands it to a Temporal workflow.
 import type { Design, DesignNode } from '../domain/design';
-import { ERROR_CONDITION } from './infra-failures';
+import type { FailureKind } from '../domain/node-run';
+import { ERROR_CONDITION, isInfraFailure } from './infra-failures';
 import { designWires, isExecuted } from './design-wires';
 import { loopBodies } from './loop-bodies';
 import { ensemblePosition } from './positions';
@@ -57,6 +58,15 @@ export function nextSteps(topology: Topology, vertex: string, outcome: string): 
 /** The error steps leaving `vertex`, which an agent or check takes when it failed for infrastructure reasons. */
 export function errorSteps(topology: Topology, vertex: string): Step[] {
   return topology.edges.filter((step) => step.source === vertex && step.condition === ERROR_CONDITION);
+}
+
+/** The step an outcome at `vertex` takes (an infrastructure failure its error edge); undefined ends the spec there. */
+export function stepAfter(
+  topology: Topology,
+  vertex: string,
+  outcome: { outcome: string; failureKind: FailureKind | null },
+): Step | undefined {
+  return (isInfraFailure(outcome.failureKind) ? errorSteps(topology, vertex) : nextSteps(topology, vertex, outcome.outcome))[0];
 }
 
 function designVertices(design: Design): Vertex[] {

@@ -57,6 +57,7 @@ export interface EnsemblesTable {
   quorum_grace_minutes: number | null;
   timeout_minutes: number | null;
   idle_timeout_minutes: number | null;
+  isolation: string | null;
   position: number | null;
   quorum_node_id: string;
 }
@@ -71,6 +72,8 @@ export interface SpecsTable {
   position: number;
   summary: string | null;
   failure_count: Generated<number>;
+  budget_usd: number | null;
+  budget_tokens: number | null;
   created_at: string;
   updated_at: string;
 }

@@ -1,6 +1,6 @@
 // A loop's graph as stored: nodes, edges and ensembles (kept expanded into member and quorum
 // nodes), edited one part at a time or replaced whole by writing the difference.
-import type { Edge, Ensemble, EnsembleMember, Node } from '../domain';
+import type { Edge, Ensemble, EnsembleIsolation, EnsembleMember, Node } from '../domain';
 import { fromJson, mapPresent, presentFields, toJson } from './columns';
 import {
   inTransaction,
@@ -35,7 +35,7 @@ export type EdgeChanges = Partial<Pick<Edge, 'source_id' | 'target_id' | 'condit
 export type EnsembleChanges = Partial<Pick<StoredEnsemble, 'name' | 'prompt_template' | 'members' | 'quorum_node_id'>> & {
   [K in 'min_pass' | 'straggler_timeout_minutes' | 'quorum_grace_minutes' | 'timeout_minutes' | 'idle_timeout_minutes' | 'position']?:
     number | null;
-};
+} & { isolation?: EnsembleIsolation | null };
 
 export async function getGraph(db: DatabaseOrTransaction, loopId: string): Promise<GraphRecords> {
   const [nodes, edges, ensembles] = await Promise.all([listNodes(db, loopId), listEdges(db, loopId), listEnsembles(db, loopId)]);
@@ -244,6 +244,7 @@ function ensembleFromRow(row: EnsembleRow): StoredEnsemble {
       quorum_grace_minutes: row.quorum_grace_minutes,
       timeout_minutes: row.timeout_minutes,
       idle_timeout_minutes: row.idle_timeout_minutes,
+      isolation: row.isolation as EnsembleIsolation | null,
       position: row.position,
     }),
   };
@@ -262,6 +263,7 @@ function ensembleToRow(ensemble: StoredEnsemble): NewEnsembleRow {
     quorum_grace_minutes: ensemble.quorum_grace_minutes ?? null,
     timeout_minutes: ensemble.timeout_minutes ?? null,
     idle_timeout_minutes: ensemble.idle_timeout_minutes ?? null,
+    isolation: ensemble.isolation ?? null,
     position: ensemble.position ?? null,
   };
 }
@@ -277,6 +279,7 @@ function ensembleChangesToRow(changes: EnsembleChanges): EnsembleRowUpdate {
     quorum_grace_minutes: changes.quorum_grace_minutes,
     timeout_minutes: changes.timeout_minutes,
     idle_timeout_minutes: changes.idle_timeout_minutes,
+    isolation: changes.isolation,
     position: changes.position,
   };
 }

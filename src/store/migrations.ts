@@ -324,6 +324,21 @@ const ensembleIdleTimeout: Migration = {
   },
 };
 
+/** Whether an ensemble's members work in the workdir or each in a worktree of its own. */
+const ensembleIsolation: Migration = {
+  async up(db: Kysely<any>): Promise<void> {
+    await db.schema.alterTable('ensembles').addColumn('isolation', 'text').execute();
+  },
+};
+
+/** What every run together may spend on a spec. */
+const specBudgets: Migration = {
+  async up(db: Kysely<any>): Promise<void> {
+    await db.schema.alterTable('specs').addColumn('budget_usd', 'double precision').execute();
+    await db.schema.alterTable('specs').addColumn('budget_tokens', 'double precision').execute();
+  },
+};
+
 /** Every migration by name; the order prefix is the order they run in. */
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -340,6 +355,8 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '011_sandboxes': sandboxes,
   '012_node_run_activity_attempts': nodeRunActivityAttempts,
   '013_ensemble_idle_timeout': ensembleIdleTimeout,
+  '014_ensemble_isolation': ensembleIsolation,
+  '015_spec_budgets': specBudgets,
 };
 
 /** The migrations a store up to date has run, in order. */

@@ -291,14 +291,17 @@ export async function agentUsageBySpec(db: DatabaseOrTransaction, loopId: string
   }));
 }
 
-/** What a loop's agent runs have used since `since` (a loop run's start): tokens, dollars, and how many runs reported tokens but no cost. */
+/** What agent runs have used: tokens, dollars, and how many runs reported tokens but no cost. */
 export interface Spending {
   tokens: number;
   cost_usd: number;
   unpriced_runs: number;
 }
 
-export async function spendingSince(db: DatabaseOrTransaction, loopId: string, since: string): Promise<Spending> {
+/** Whose agent runs to add up: a loop's since a time (a loop run's start), or every one that worked on a spec. */
+export type SpendingScope = { loopId: string; since: string } | { specId: string };
+
+export async function spendingOf(db: DatabaseOrTransaction, scope: SpendingScope): Promise<Spending> {
   const row = await db
     .selectFrom('node_runs')
     .select((eb) => [
@@ -315,8 +318,11 @@ export async function spendingSince(db: DatabaseOrTransaction, loopId: string, s
         )
         .as('unpriced_runs'),
     ])
-    .where('loop_id', '=', loopId)
-    .where('started_at', '>=', since)
+    .where((eb) =>
+      'specId' in scope
+        ? eb('spec_id', '=', scope.specId)
+        : eb.and([eb('loop_id', '=', scope.loopId), eb('started_at', '>=', scope.since)]),
+    )
     .where('executed_platform', 'is not', null)
     .executeTakeFirstOrThrow();
   // PostgreSQL returns counts and sums of integers as strings.

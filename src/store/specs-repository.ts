@@ -8,8 +8,11 @@ import { newId } from './ids';
 /** A spec with the one-line summary its run left behind (listed by the on_completed hook). */
 export type StoredSpec = Spec & { summary: string | null };
 
-export type NewSpec = Pick<StoredSpec, 'name' | 'content' | 'loop_id' | 'workdir'>;
-export type SpecChanges = Partial<Pick<StoredSpec, 'name' | 'content' | 'status' | 'loop_id' | 'workdir' | 'position' | 'summary'>>;
+export type NewSpec = Pick<StoredSpec, 'name' | 'content' | 'loop_id' | 'workdir'> &
+  Partial<Pick<StoredSpec, 'budget_usd' | 'budget_tokens'>>;
+export type SpecChanges = Partial<
+  Pick<StoredSpec, 'name' | 'content' | 'status' | 'loop_id' | 'workdir' | 'position' | 'summary' | 'budget_usd' | 'budget_tokens'>
+>;
 
 export interface SpecFilter {
   loopId?: string;
@@ -30,6 +33,8 @@ export async function insertSpec(db: DatabaseOrTransaction, spec: NewSpec): Prom
       name: spec.name,
       content: spec.content,
       workdir: spec.workdir,
+      budget_usd: spec.budget_usd ?? null,
+      budget_tokens: spec.budget_tokens ?? null,
       position: endOfList(eb, spec.loop_id),
       created_at: timestamp,
       updated_at: timestamp,
@@ -137,6 +142,8 @@ function specFromRow(row: SpecRow): StoredSpec {
     workdir: row.workdir,
     position: row.position,
     failure_count: row.failure_count,
+    budget_usd: row.budget_usd,
+    budget_tokens: row.budget_tokens,
     summary: row.summary,
     created_at: row.created_at,
     updated_at: row.updated_at,
@@ -152,5 +159,7 @@ function specChangesToRow(changes: SpecChanges): SpecRowUpdate {
     workdir: changes.workdir,
     position: changes.position,
     summary: changes.summary,
+    budget_usd: changes.budget_usd,
+    budget_tokens: changes.budget_tokens,
   };
 }

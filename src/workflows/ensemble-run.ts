@@ -1,7 +1,9 @@
-// An ensemble to its outcome: its members side by side (with the quorum grace when it has one),
-// then the join in its quorum node, which judges min_pass and the group's HEAD move.
+// An ensemble to its outcome: its members side by side (with the quorum grace when it has one), each
+// in a worktree of its own when it is isolated, then the join in its quorum node, which judges
+// min_pass and the group's HEAD move.
 import { patched } from '@temporalio/workflow';
-import type { EnsembleRuntime, NodeOutcome, QuorumMet } from '../contract';
+import type { EnsembleRuntime, MemberWorktrees, MemberWorktreesPlace, NodeOutcome, QuorumMet } from '../contract';
+import { stepAfter } from '../graph/topology';
 import { mapWithConcurrency, runGracedMembers } from './ensemble-members';
 import { PATCHES } from './patches';
 import type { ExecutionBase, LoopRun, SpecWalk } from './run-state';
@@ -19,12 +21,14 @@ export async function runEnsemble(run: LoopRun, walk: SpecWalk, name: string, ba
   const headBefore = commitRightsEnforced
     ? await run.activities.workdirReads(`HEAD before ${name}`).readHead({ workdir: run.workdir })
     : '';
+  const place: MemberWorktreesPlace = { loopId: run.loopId, specId: walk.specId, ensembleName: name, workdir: run.workdir };
+  const worktrees = ensemble.isolated && patched(PATCHES.memberWorktrees) ? await openWorktrees(run, walk, place) : null;
   run.live.memberStates = Object.fromEntries(ensemble.members.map((member) => [member, 'pending' as const]));
-  const slots = memberSlots(run);
+  const slots: MemberSlots = { ...memberQueue(run), worktrees, judgeCommitRights: worktrees !== null && commitRightsEnforced };
   const members =
     ensemble.graceMinutes === null ? await everyMember(run, ensemble, base, slots) : await gracedMembers(run, walk, name, base, slots);
   const { memberRunIds, passed, quorumMet } = members;
-  return run.activities.execution(quorumSummary(name, passed, memberRunIds.length, ensemble.minPass)).joinQuorum({
+  const outcome = await run.activities.execution(quorumSummary(name, passed, memberRunIds.length, ensemble.minPass)).joinQuorum({
     ...walk.context,
     ensembleName: name,
     quorumNode: ensemble.quorumNode,
@@ -35,15 +39,31 @@ export async function runEnsemble(run: LoopRun, walk: SpecWalk, name: string, ba
     headBefore,
     judgeCommitRights: commitRightsEnforced,
     ...(quorumMet && { quorumMet }),
+    ...(worktrees && { memberWorktrees: worktrees }),
   });
+  // Where the run stops here (failed), they stay, so a continue that retries the ensemble reruns its members in them.
+  if (worktrees && stepAfter(walk.graph.topology, name, outcome))
+    await run.activities.onHost(`remove the worktrees of ${name}`).removeMemberWorktrees(place);
+  return outcome;
+}
+
+/** A worktree per member from the run's tree; a continue retrying the ensemble finds the ones its failed run left. */
+function openWorktrees(run: LoopRun, walk: SpecWalk, place: MemberWorktreesPlace): Promise<MemberWorktrees> {
+  const reuse = walk.retriedAt === place.ensembleName && walk.visits.get(place.ensembleName) === 1;
+  const members = walk.graph.ensembles[place.ensembleName].members.length;
+  return run.activities.onHost(`worktrees for the members of ${place.ensembleName}`).openMemberWorktrees({ ...place, members, reuse });
 }
 
 const memberKey = (base: ExecutionBase, index: number) => `${base.runKey}:${index}`;
 
-/** Where an ensemble's members are scheduled, and how one scheduled but not yet started shows. */
+/** Where an ensemble's members are scheduled, how one scheduled but not yet started shows, and where each works. */
 interface MemberSlots {
   queue: LoopRun['activities']['execution'];
   waiting: 'queued' | 'running';
+  /** Each member's own worktree when the ensemble is isolated; null: all work in the run's workdir. */
+  worktrees: MemberWorktrees | null;
+  /** An isolated member's HEAD move is its own to answer for; shared ones are judged as a group. */
+  judgeCommitRights: boolean;
 }
 
 /**
@@ -51,7 +71,7 @@ interface MemberSlots {
  * scheduled there waits, queued, for a slot. Each ensemble still schedules them in member order, a
  * few at a time, as the queue itself promises no order. Runs from before used the execution queue.
  */
-function memberSlots(run: LoopRun): MemberSlots {
+function memberQueue(run: LoopRun): Pick<MemberSlots, 'queue' | 'waiting'> {
   return patched(PATCHES.memberQueues)
     ? { queue: run.activities.member, waiting: 'queued' }
     : { queue: run.activities.execution, waiting: 'running' };
@@ -66,8 +86,9 @@ function memberRunner(run: LoopRun, ensemble: EnsembleRuntime, base: ExecutionBa
       ...base,
       nodeName: member,
       runKey: memberKey(base, index),
-      judgeCommitRights: false,
+      judgeCommitRights: slots.judgeCommitRights,
       stragglerMinutes: ensemble.stragglerMinutes,
+      ...(slots.worktrees && { workdir: slots.worktrees.workdirs[index] }),
     });
     run.live.memberStates[member] = result.outcome === 'pass' ? 'pass' : 'fail';
     tell(run.live);

@@ -11,4 +11,6 @@ export const PATCHES = {
   memberQueues: 'member-queues',
   /** A loop with budget_usd or budget_tokens asks, before each node, whether its run may go on, and blocks when not. */
   loopBudgets: 'loop-budgets',
+  /** An ensemble with isolation "worktree" runs each member in a worktree of its own and diffs it in the quorum. */
+  memberWorktrees: 'member-worktrees',
 } as const satisfies Record<string, string>;

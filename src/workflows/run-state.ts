@@ -71,6 +71,8 @@ export interface SpecWalk {
   skipNext: boolean;
   /** How often each vertex ran in this workflow run, which keys its executions. */
   readonly visits: Map<string, number>;
+  /** The vertex a continue retries the spec at (null otherwise): on its first visit, isolated members work on in the worktrees they had. */
+  readonly retriedAt: string | null;
 }
 
 /** What every execution of one visit shares; each kind adds the node it runs and how HEAD moves are judged. */

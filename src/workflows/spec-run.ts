@@ -4,9 +4,8 @@
 // failed after a fail, or failed with iteration_limit when a round would pass the head's budget.
 import { patched, workflowInfo } from '@temporalio/workflow';
 import type { NodeOutcome, ResumePoint, RunContext } from '../contract';
-import { isInfraFailure } from '../graph/infra-failures';
 import { enterLoopback, type Rounds, roundOf } from '../graph/rounds';
-import { entryVertex, errorSteps, nextSteps } from '../graph/topology';
+import { entryVertex, stepAfter } from '../graph/topology';
 import { checkpoint } from './checkpoint';
 import { dispatchNode } from './node-dispatch';
 import { continueRunAsNew, type LoopRun, type SpecWalk } from './run-state';
@@ -42,7 +41,7 @@ export async function runSpec(run: LoopRun, specId: string, from: ResumePoint | 
 async function openWalk(run: LoopRun, specId: string, from: ResumePoint | null): Promise<SpecWalk | null> {
   const start = from ?? (await startingTree(run, specId));
   if (!start) return null;
-  const graph = await run.activities.bookkeeping('read the graph').loadTopology({ loopId: run.loopId });
+  const graph = await run.activities.bookkeeping('read the graph').loadTopology({ loopId: run.loopId, specId });
   const { loopId, loopRunId, workflowId, live } = run;
   const context: RunContext = {
     loopId,
@@ -58,7 +57,8 @@ async function openWalk(run: LoopRun, specId: string, from: ResumePoint | null):
   live.rounds = rounds;
   live.vertexStates = Object.fromEntries(graph.topology.vertices.map((vertex) => [vertex.name, 'pending' as const]));
   const previousRunId = from?.previousRunId ?? null;
-  return { specId, graph, context, rounds, previousRunId, skipNext: from?.strategy === 'skip', visits: new Map() };
+  const retriedAt = from?.strategy === 'retry' ? from.vertex : null;
+  return { specId, graph, context, rounds, previousRunId, skipNext: from?.strategy === 'skip', visits: new Map(), retriedAt };
 }
 
 /** HEAD and the uncommitted paths a fresh spec starts on; null when a person skipped the spec while a failed run's leftovers held it. */
@@ -82,7 +82,7 @@ async function outcomeAt(run: LoopRun, walk: SpecWalk, vertex: string): Promise<
     walk.skipNext = false;
     return skipped(walk.previousRunId);
   }
-  if (walk.graph.budgeted && patched(PATCHES.loopBudgets) && (await holdForBudget(run, vertex)) === 'skip')
+  if (walk.graph.budgeted && patched(PATCHES.loopBudgets) && (await holdForBudget(run, walk.specId, vertex)) === 'skip')
     return skipped(walk.previousRunId);
   const outcome = await dispatchNode(run, walk, vertex, roundOf(walk.graph.topology, walk.rounds, vertex));
   run.live.vertexStates[vertex] = outcome.outcome === 'fail' ? 'fail' : 'pass';
@@ -91,12 +91,12 @@ async function outcomeAt(run: LoopRun, walk: SpecWalk, vertex: string): Promise<
   return lifted === 'skip' ? skipped(outcome.nodeRunId) : outcome;
 }
 
-/** Holds `vertex` while the run's budget is used up: the loop blocks until a continue, after which it asks again (a skip skips the node). */
-async function holdForBudget(run: LoopRun, vertex: string): Promise<'go' | 'skip'> {
+/** Holds `vertex` while the run's or the spec's budget is used up: the loop blocks until a continue, after which it asks again (a skip skips the node). */
+async function holdForBudget(run: LoopRun, specId: string, vertex: string): Promise<'go' | 'skip'> {
   for (;;) {
     const exhausted = await run.activities
       .bookkeeping(`the budget before ${vertex}`)
-      .checkBudget({ loopId: run.loopId, loopRunId: run.loopRunId, node: vertex });
+      .checkBudget({ loopId: run.loopId, loopRunId: run.loopRunId, specId, node: vertex });
     if (exhausted === null) return 'go';
     run.live.blockedReason = exhausted;
     if ((await checkpoint(run, vertex)) === 'skip') return 'skip';
@@ -111,8 +111,7 @@ async function follow(run: LoopRun, walk: SpecWalk, vertex: string, outcome: Nod
   run.live.vertexStates[vertex] = outcome.outcome === 'fail' ? 'fail' : 'pass';
   if (outcome.committedHead) walk.context.specCommittedHead = outcome.committedHead;
   walk.previousRunId = outcome.nodeRunId;
-  const { topology } = walk.graph;
-  const [step] = isInfraFailure(outcome.failureKind) ? errorSteps(topology, vertex) : nextSteps(topology, vertex, outcome.outcome);
+  const step = stepAfter(walk.graph.topology, vertex, outcome);
   if (!step) return outcome.outcome === 'fail' ? failSpec(walk, vertex, outcome) : { status: 'completed' };
   if (step.type === 'loopback') {
     const exhausted = await enterRound(run, walk, step.target);

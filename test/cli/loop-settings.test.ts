@@ -3,7 +3,9 @@
 // naming the field, changing nothing.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { listSpecs } from '../../src/client/specs-service';
 import { getLoop } from '../../src/store/loops-repository';
+import { getSpec } from '../../src/store/specs-repository';
 import { childEnv, useEngineHarness } from '../helpers/engine';
 import { canopySync } from '../helpers/processes';
 import { check, loopWithSpecs, scratchDir } from '../helpers/loops';
@@ -97,6 +99,46 @@ describe(
         /must be more than 0 tokens[^\n]* at settings\.budget_tokens/,
       );
       assert.deepEqual(await settingsOf(loopId), { budget_usd: 2.5, budget_tokens: 300000 });
+    });
+
+    it('sets and removes a spec’s budgets with spec create/update and spec_create/spec_update, refusing bad ones, changing nothing', async () => {
+      const loopId = await loopWithSpecs(h.ctx, scratchDir(), { nodes: [check('tests', 1, 'true')] }, []);
+      const created = canopy('spec', 'create', '--loop', loopId, '--name', 'costly', '--content', 'x', '--budget-usd', '3', '--json');
+      assert.equal(created.status, 0, created.stderr);
+      const spec = JSON.parse(created.stdout) as { id: string; budget_usd: number; budget_tokens: number | null };
+      assert.deepEqual([spec.budget_usd, spec.budget_tokens], [3, null]);
+      const budgetsOf = async () => {
+        const stored = await getSpec(h.ctx.db, spec.id);
+        return [stored?.budget_usd, stored?.budget_tokens];
+      };
+      const updated = canopy('spec', 'update', spec.id, '--budget-usd', 'none', '--budget-tokens', '50000');
+      assert.equal(updated.status, 0, updated.stderr);
+      assert.deepEqual(await budgetsOf(), [null, 50000]);
+      for (const [args, message] of [
+        [['update', spec.id, '--budget-usd', '-1'], /budget_usd: must be more than 0 dollars/],
+        [['update', spec.id, '--budget-tokens', 'many'], /budget_tokens: /],
+        [
+          ['create', '--loop', loopId, '--name', 'n', '--content', 'x', '--budget-tokens', '2.5'],
+          /budget_tokens: must be a whole number of tokens/,
+        ],
+      ] as const) {
+        const refused = canopy('spec', ...args);
+        assert.equal(refused.status, 2, args.join(' '));
+        assert.match(refused.stderr, message);
+      }
+      assert.match(
+        await callRefused(session.client, 'spec_update', { spec_id: spec.id, budget_usd: 0 }),
+        /must be more than 0 dollars[^\n]* at budget_usd/,
+      );
+      assert.match(
+        await callRefused(session.client, 'spec_create', { loop_id: loopId, name: 'n', budget_tokens: 'lots' }),
+        /at budget_tokens/,
+      );
+      assert.deepEqual(await budgetsOf(), [null, 50000]);
+      assert.equal((await listSpecs(h.ctx, { loop_id: loopId })).length, 1, 'no refused spec was created');
+      const viaMcp = await callOk(session.client, 'spec_update', { spec_id: spec.id, budget_usd: 1.25, budget_tokens: null });
+      assert.equal(viaMcp.budget_usd, 1.25);
+      assert.deepEqual(await budgetsOf(), [1.25, null]);
     });
 
     it('sets allow_dirty_start and infra_retries over MCP, shows them in loop_get, and refuses bad values', async () => {

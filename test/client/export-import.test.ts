@@ -73,6 +73,7 @@ function richDocument(): Record<string, unknown> {
         straggler_timeout_minutes: 10,
         quorum_grace_minutes: 0.5,
         idle_timeout_minutes: 4,
+        isolation: 'worktree',
         members: [
           { platform: 'claude', model: 'sonnet' },
           { platform: 'codex', prompt_override: 'Be strict: {{previous_output}}', timeout_minutes: 7, idle_timeout_minutes: 3 },
@@ -232,6 +233,28 @@ describe('import refuses a bad file and creates no loop', () => {
         field: 'ensembles.0.quorum_grace_minutes',
         message: /needs format_version 2 \(this file says 1\); set format_version to 2/,
       },
+    ],
+    [
+      'a version-1 file with isolation',
+      () => {
+        const document = seedDocument();
+        document.ensembles[0] = { ...document.ensembles[0], isolation: 'worktree' };
+        return document;
+      },
+      {
+        code: 'invalid_input',
+        field: 'ensembles.0.isolation',
+        message: /needs format_version 2 \(this file says 1\); set format_version to 2 or remove isolation/,
+      },
+    ],
+    [
+      'an isolation that is neither shared nor worktree',
+      () => {
+        const document: Record<string, any> = { ...seedDocument(), format_version: 2 };
+        document.ensembles[0] = { ...document.ensembles[0], isolation: 'copy' };
+        return document;
+      },
+      { code: 'invalid_input', field: 'ensembles.0.isolation', message: /must be "shared" .* or "worktree"/ },
     ],
     versionOneSetting('spec_attempt_limit', 2),
     [

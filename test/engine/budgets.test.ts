@@ -2,7 +2,11 @@
 // budget_exhausted, keeping what it did; a continue goes on only once the budget was raised.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { updateLoop } from '../../src/client/loops-service';
+import { resetLoop } from '../../src/client/reset-service';
+import { createSpec, updateSpec } from '../../src/client/specs-service';
 import { loopStatus } from '../../src/client/loop-status-service';
 import { continueLoop, startLoopRun, waitForLoopRun } from '../../src/client/runs-service';
 import { describeStatus } from '../../src/cli/commands/loop/info';
@@ -47,6 +51,39 @@ describe('loop budgets', () => {
       (await runsOf(h.ctx, loopId)).map((run) => run.node_name),
       ['spend', 'next'],
     );
+  });
+
+  it('counts every run of a spec against its own budget, and names the spec and how to raise it', async () => {
+    const workdir = scratchDir();
+    const shape = chain(['spend', 'sleep 2'], ['flaky', 'test -f fixed'], ['last', 'true']);
+    const loopId = await loopWithSpecs(h.ctx, workdir, shape, []);
+    const spec = await createSpec(h.ctx, { loop_id: loopId, name: 'costly', budget_usd: 1.5 });
+    await h.withWorker(async () => {
+      // The first run spends $1, within the spec's budget, and fails.
+      await startLoopRun(h.ctx, loopId);
+      await spendWhileRunning(h.ctx, loopId, 'spend', 1);
+      assert.equal((await waitForLoopRun(h.ctx, loopId)).status, 'failed');
+
+      // A new run has spent nothing itself, but the spec has: $2 of $1.5 once its first node spent again.
+      writeFileSync(path.join(workdir, 'fixed'), '');
+      await resetLoop(h.ctx, loopId, { specs: [spec.id] });
+      await startLoopRun(h.ctx, loopId);
+      await spendWhileRunning(h.ctx, loopId, 'spend', 1);
+      await untilLoopStatus(h.ctx, loopId, 'blocked');
+      const blocked = await loopStatus(h.ctx, loopId);
+      assert.match(
+        blocked.live?.blockedReason ?? '',
+        new RegExp(
+          `^budget_exhausted: spec "costly" \\(every run of it\\) spent \\$2\\.00 of budget_usd \\$1\\.5, before flaky\\. ` +
+            `Raise the budget \\(\`canopy spec update ${spec.id} --budget-usd\` or \`--budget-tokens\`\\), then \`canopy loop continue\`\\.$`,
+        ),
+      );
+      assert.match(describeStatus(blocked), /costly \(spec_\w+\)( {2}failed in 1 run\(s\))? {2}budget \$1\.5 over every run/);
+
+      await updateSpec(h.ctx, { spec_id: spec.id, budget_usd: 3 });
+      await continueLoop(h.ctx, loopId, 'retry');
+      assert.equal((await waitForLoopRun(h.ctx, loopId)).status, 'completed');
+    });
   });
 
   it('counts tokens for budget_tokens, and says so when a run’s cost is unknown', async () => {

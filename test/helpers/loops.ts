@@ -95,8 +95,9 @@ export function scratchDir(): string {
   return mkdtempSync(path.join(os.tmpdir(), 'canopy-work-'));
 }
 
-/** Records `costUsd` (and a few tokens) on `node`'s run once it starts, as an agent reporting its usage would. */
+/** Records `costUsd` (and a few tokens) on `node`'s run while it runs, as an agent reporting its usage would. */
 export async function spendWhileRunning(ctx: ClientContext, loopId: string, node: string, costUsd: number): Promise<void> {
-  const run = await waitUntil(`${node} to start`, async () => (await runsOf(ctx, loopId)).find((r) => r.node_name === node));
+  const running = (run: NodeRun) => run.node_name === node && run.status === 'running';
+  const run = await waitUntil(`${node} to start`, async () => (await runsOf(ctx, loopId)).find(running));
   await updateNodeRun(ctx.db, run.id, { executed_platform: 'stand-in', cost_usd: costUsd, input_tokens: 100, output_tokens: 10 });
 }

@@ -1,5 +1,6 @@
 // The loop runs whose histories are recorded for replay: one per way the workflow can walk, each
 // small (few nodes, short outputs) so the histories stay readable.
+import { updateEnsemble } from '../../src/client/graph-service';
 import { updateLoop } from '../../src/client/loops-service';
 import { addQueueSpec, createQueue } from '../../src/client/queues-service';
 import { writeFileSync } from 'node:fs';
@@ -197,6 +198,25 @@ export const SCENARIOS: Scenario[] = [
       await spendWhileRunning(h.ctx, loopId, 'spend', 2);
       await untilLoopStatus(h.ctx, loopId, 'blocked');
       await updateLoop(h.ctx, { loop_id: loopId, settings: { budget_usd: 10 } });
+      await continueLoop(h.ctx, loopId, 'retry');
+      return expectStatus(loopId, (await waitForLoopRun(h.ctx, loopId)).status, 'completed');
+    },
+  },
+  {
+    // Isolated members: their worktrees opened, kept when the quorum fails the run, reused by the continue, removed after its quorum.
+    name: 'isolated-members-continued',
+    runs: 2,
+    async play(h) {
+      const shape = reviewedThenJoined({
+        isolation: 'worktree',
+        members: [
+          { platform: 'fake', prompt_override: '@write draft.txt one' },
+          { platform: 'fake', prompt_override: '@exit 1' },
+        ],
+      });
+      const loopId = await loopWithSpecs(h.ctx, tempGitRepo(), shape, [{ name: 'spec' }]);
+      expectStatus(loopId, (await runToEnd(h.ctx, loopId)).status, 'failed');
+      await updateEnsemble(h.ctx, { loop_id: loopId, name: 'reviewers', min_pass: 1 });
       await continueLoop(h.ctx, loopId, 'retry');
       return expectStatus(loopId, (await waitForLoopRun(h.ctx, loopId)).status, 'completed');
     },

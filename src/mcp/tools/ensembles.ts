@@ -25,6 +25,10 @@ const QUORUM_GRACE =
 const IDLE =
   'A member that printed nothing on stdout or stderr this many minutes is killed and fails as idle (default: the loop’s idle_timeout_minutes, else never)';
 
+const ISOLATION =
+  '"worktree": each member works in a git worktree of its own made from the workdir (HEAD plus uncommitted changes), its diff ' +
+  'joins its quorum section, and the workdir is left as it was; "shared" (default): every member works in the workdir';
+
 const ENSEMBLE_REF = {
   ensemble_id: 'Id of the ensemble (loop_get lists ensembles); give this or name',
   name: 'Name of the ensemble; give this or ensemble_id',
@@ -50,6 +54,7 @@ export function registerEnsembleTools(server: McpServer, ctx: ClientContext): vo
         quorum_grace_minutes: QUORUM_GRACE,
         timeout_minutes: 'Timeout of each member in minutes (default 30); a member’s own timeout_minutes wins',
         idle_timeout_minutes: `${IDLE}; a member’s own idle_timeout_minutes wins`,
+        isolation: ISOLATION,
         entry_from_node: 'Node whose outcome starts the ensemble (entry wiring)',
         entry_condition: 'Condition on the entry edge (default always)',
         from_node: 'Same as entry_from_node',
@@ -79,6 +84,7 @@ export function registerEnsembleTools(server: McpServer, ctx: ClientContext): vo
         quorum_grace_minutes: `${QUORUM_GRACE}; null: wait for every member again`,
         timeout_minutes: 'Timeout of each member in minutes; null: the default (30)',
         idle_timeout_minutes: `${IDLE}; null: the loop’s default`,
+        isolation: `${ISOLATION}; null: shared`,
         entry_from_node: 'Node whose outcome starts the ensemble; null removes the entry wiring',
         entry_condition: 'Condition on the entry edge; null: always',
         on_pass_to: 'Node the quorum routes to on pass; null removes that wiring',

@@ -52,7 +52,7 @@ export function registerSpecTools(server: McpServer, ctx: ClientContext): void {
     {
       title: 'Update a spec',
       description:
-        'Change a spec’s name, content, status, loop or workdir tag; fields left out stay. loop_id null moves it to the backlog; ' +
+        'Change a spec’s name, content, status, loop, workdir tag or budgets; fields left out stay. loop_id null moves it to the backlog; ' +
         'a spec moved to another list goes to its end. Set status pending to have a run take it again.',
       inputSchema: describeFields(UpdateSpecRequest, {
         spec_id: SPEC_ID,

@@ -27,9 +27,10 @@ export function describeEnsemble(ensemble: EnsembleView): string {
   ].filter(Boolean);
   const models = ensemble.members.map((member) => memberLabel(member, '(no platform)'));
   const grace = ensemble.quorum_grace_minutes === undefined ? '' : `, quorum_grace_minutes ${ensemble.quorum_grace_minutes}`;
+  const isolation = ensemble.isolation === 'worktree' ? ', each member in a worktree of its own' : '';
   return (
     `ensemble '${ensemble.name}' (${ensemble.ensemble_id}): ${ensemble.members.length} members [${models.join(', ')}], ` +
-    `min_pass ${ensemble.min_pass ?? 'all'}${grace}${wiring.length ? `; ${wiring.join(', ')}` : ''}`
+    `min_pass ${ensemble.min_pass ?? 'all'}${grace}${isolation}${wiring.length ? `; ${wiring.join(', ')}` : ''}`
   );
 }
 

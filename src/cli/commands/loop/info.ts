@@ -92,5 +92,9 @@ export function describeStatus(report: LoopStatusReport): string {
 
 function specText(spec: LoopStatusReport['specs'][number]): string {
   const failures = spec.failure_count ? `  failed in ${spec.failure_count} run(s)` : '';
-  return `  ${spec.status.padEnd(10)} ${spec.name} (${spec.id})${failures}`;
+  const budgets = [spec.budget_usd !== null && `$${spec.budget_usd}`, spec.budget_tokens !== null && `${spec.budget_tokens} tokens`].filter(
+    Boolean,
+  );
+  const budget = budgets.length ? `  budget ${budgets.join(', ')} over every run` : '';
+  return `  ${spec.status.padEnd(10)} ${spec.name} (${spec.id})${failures}${budget}`;
 }

@@ -4,9 +4,9 @@ import { withContext } from '../../../client/context';
 import { createSpec } from '../../../client/specs-service';
 import { action, emit } from '../../output';
 import { badOption } from '../loop/json-option';
-import { readContent, readList } from './content-option';
+import { budgetOptions, readBudgets, readContent, readList, type BudgetOptions } from './content-option';
 
-interface CreateOptions {
+interface CreateOptions extends BudgetOptions {
   loop?: string;
   backlog?: boolean;
   name: string;
@@ -17,7 +17,7 @@ interface CreateOptions {
 }
 
 export function registerSpecCreate(spec: Command): void {
-  spec
+  const command = spec
     .command('create')
     .description('Create a spec at the end of a loop’s list (--loop) or of the backlog (--backlog)')
     .option('--loop <loop_id>', 'bind the spec to this loop')
@@ -25,7 +25,8 @@ export function registerSpecCreate(spec: Command): void {
     .requiredOption('--name <name>', 'spec name')
     .option('--content <text>', 'what to do')
     .option('--file <path>', 'read what to do from this file')
-    .option('--workdir <dir>', 'tag the spec with a workdir, for filtering the backlog')
+    .option('--workdir <dir>', 'tag the spec with a workdir, for filtering the backlog');
+  budgetOptions(command, false)
     .option('--json', 'print JSON')
     .action(
       action(async (options: CreateOptions) => {
@@ -34,7 +35,7 @@ export function registerSpecCreate(spec: Command): void {
         const content = readContent(options);
         if (content === undefined) throw badOption('--content', 'give --content <text> or --file <path>');
         const created = await withContext((ctx) =>
-          createSpec(ctx, { loop_id: loopId, name: options.name, content, workdir: options.workdir ?? null }),
+          createSpec(ctx, { loop_id: loopId, name: options.name, content, workdir: options.workdir ?? null, ...readBudgets(options) }),
         );
         emit(created, options, (s) => `Created spec '${s.name}' (${s.id}) ${s.loop_id ? `in loop ${s.loop_id}` : 'in the backlog'}.`);
       }),

@@ -1,12 +1,12 @@
-// `canopy spec update`: change a spec's name, content, status, loop or workdir tag.
+// `canopy spec update`: change a spec's name, content, status, loop, workdir tag or budgets.
 import { Option, type Command } from 'commander';
 import { SPEC_STATUSES } from '../../../domain/spec';
 import { withContext } from '../../../client/context';
 import { updateSpec } from '../../../client/specs-service';
 import { action, emit } from '../../output';
-import { readContent, readList } from './content-option';
+import { budgetOptions, readBudgets, readContent, readList, type BudgetOptions } from './content-option';
 
-interface UpdateOptions {
+interface UpdateOptions extends BudgetOptions {
   name?: string;
   content?: string;
   file?: string;
@@ -18,7 +18,7 @@ interface UpdateOptions {
 }
 
 export function registerSpecUpdate(spec: Command): void {
-  spec
+  const command = spec
     .command('update <spec_id>')
     .description('Change a spec; moving it to another loop or the backlog puts it at the end of that list')
     .option('--name <name>', 'new name')
@@ -27,7 +27,8 @@ export function registerSpecUpdate(spec: Command): void {
     .addOption(new Option('--status <status>', 'new status').choices(SPEC_STATUSES))
     .option('--loop <loop_id>', 'move the spec to this loop')
     .option('--backlog', 'move the spec to the backlog')
-    .option('--workdir <dir>', 'new workdir tag')
+    .option('--workdir <dir>', 'new workdir tag');
+  budgetOptions(command, true)
     .option('--json', 'print JSON')
     .action(
       action(async (specId: string, options: UpdateOptions) => {
@@ -39,6 +40,7 @@ export function registerSpecUpdate(spec: Command): void {
             status: options.status,
             loop_id: readList(options),
             workdir: options.workdir,
+            ...readBudgets(options),
           }),
         );
         emit(
