@@ -48,6 +48,12 @@ const reach = (files, ...patterns) => ({
   },
 });
 
+/** What a command module may load when it is registered: the rest waits for its action. */
+const LIGHT_FOR_COMMANDS = ['domain/errors', 'domain/vocabulary', 'graph/templates', 'mcp/operator-token'];
+const HEAVY_FOR_COMMANDS = ['client', 'config', 'contract', 'store', 'temporal', 'workflows', 'agents', 'graph', 'git', 'domain', 'mcp'];
+const LOAD_ON_RUN =
+  'A command loads what its action works with when it runs, with `require(…) as typeof import(…)` inside the action (types with `import type`), so `canopy --version`, `--help` and every other command do not load it.';
+
 const NO_ACTIVITIES =
   'Only the worker (src/worker.ts, src/daemon.ts) loads activities/; put what this needs from there in a neutral room (process/, git/, contract/ or a top-level module) and import it from both sides.';
 
@@ -147,6 +153,25 @@ export default defineConfig(
   ),
   reach(['src/mcp/**'], ban(into(['activities']), `mcp/ never imports activities/: it is a thin interface over client/. ${NO_ACTIVITIES}`)),
   reach(['src/cli/**'], ban(into(['activities']), `cli/ never imports activities/: it is thin over client/. ${NO_ACTIVITIES}`)),
+  {
+    // Every command is registered at start-up, so what its action works with is loaded only when it runs.
+    files: ['src/cli/commands/**'],
+    rules: {
+      '@typescript-eslint/no-require-imports': 'off',
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ban(into(['activities']), `cli/ never imports activities/: it is thin over client/. ${NO_ACTIVITIES}`),
+            ban(`^(\\.\\./)+(?!(${LIGHT_FOR_COMMANDS.join('|')})$)(${HEAVY_FOR_COMMANDS.join('|')})(/|$)`, LOAD_ON_RUN, {
+              allowTypeImports: true,
+            }),
+            ban(onlyPackages('commander', 'node:[a-z_/]+'), LOAD_ON_RUN, { allowTypeImports: true }),
+          ],
+        },
+      ],
+    },
+  },
   reach(['src/temporal/**'], ban(into(['activities']), `temporal/ never imports activities/. ${NO_ACTIVITIES}`)),
   reach(
     ['src/activities/**'],

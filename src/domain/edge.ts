@@ -2,7 +2,9 @@
 import { z } from 'zod';
 import { Id } from './common';
 
-export const EDGE_TYPES = ['flow', 'loopback', 'tool', 'agent_result'] as const;
+import { EDGE_TYPES } from './vocabulary';
+
+export { EDGE_TYPES };
 export const EdgeType = z.enum(EDGE_TYPES);
 export type EdgeType = z.infer<typeof EdgeType>;
 

@@ -2,7 +2,9 @@
 import { z } from 'zod';
 import { IdleTimeoutMinutes, ProcessText, TimeoutMinutes } from './common';
 
-export const HOOK_EVENTS = ['on_completed', 'on_failed', 'on_blocked', 'on_spec_completed'] as const;
+import { HOOK_EVENTS } from './vocabulary';
+
+export { HOOK_EVENTS };
 export const HookEvent = z.enum(HOOK_EVENTS);
 export type HookEvent = z.infer<typeof HookEvent>;
 

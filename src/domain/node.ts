@@ -6,8 +6,7 @@ export const NODE_KINDS = ['agent', 'check', 'gate', 'router', 'quorum'] as cons
 export const NodeKind = z.enum(NODE_KINDS);
 export type NodeKind = z.infer<typeof NodeKind>;
 
-/** Kinds an author may create directly; quorum nodes are made by ensembles only. */
-export const AUTHORED_NODE_KINDS = ['agent', 'check', 'gate', 'router'] as const;
+export { AUTHORED_NODE_KINDS } from './vocabulary';
 
 const headBudget = { max_iterations: MaxIterations.optional().describe('Round budget when this node heads a loop') };
 

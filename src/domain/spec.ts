@@ -2,7 +2,9 @@
 import { z } from 'zod';
 import { BudgetTokens, BudgetUsd, Id, nameOf, ProcessText, Timestamp } from './common';
 
-export const SPEC_STATUSES = ['pending', 'running', 'completed', 'failed', 'skipped'] as const;
+import { SPEC_STATUSES } from './vocabulary';
+
+export { SPEC_STATUSES };
 export const SpecStatus = z.enum(SPEC_STATUSES);
 export type SpecStatus = z.infer<typeof SpecStatus>;
 

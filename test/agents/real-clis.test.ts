@@ -14,7 +14,7 @@ import { QUOTA_RESUME_MARGIN_MS } from '../../src/agents/reset-time';
 import { getLoop } from '../../src/store/loops-repository';
 import { loopStatus } from '../../src/client/loop-status-service';
 import { listRuns } from '../../src/client/node-runs-service';
-import { describeStatus } from '../../src/cli/commands/loop/info';
+import { describeStatus } from '../../src/cli/text/loop-status';
 import {
   REAL_CLIS,
   missingClis,

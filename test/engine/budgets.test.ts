@@ -9,7 +9,7 @@ import { resetLoop } from '../../src/client/reset-service';
 import { createSpec, updateSpec } from '../../src/client/specs-service';
 import { loopStatus } from '../../src/client/loop-status-service';
 import { continueLoop, startLoopRun, waitForLoopRun } from '../../src/client/runs-service';
-import { describeStatus } from '../../src/cli/commands/loop/info';
+import { describeStatus } from '../../src/cli/text/loop-status';
 import { updateNodeRun } from '../../src/store/node-runs-repository';
 import { useEngineHarness } from '../helpers/engine';
 import { chain, loopWithSpecs, runsOf, scratchDir, spendWhileRunning, untilLoopStatus } from '../helpers/loops';

@@ -1,9 +1,7 @@
 // `canopy doctor`: which Temporal binary and address, which store, whether each answers, which workers and hosts poll.
 import type { Command } from 'commander';
-import { loadConfig } from '../../config';
-import { diagnose, type DoctorReport } from '../../client/doctor-service';
-import { probePlatforms, type PlatformProbe } from '../../client/probe-service';
-import { replays, UNRECORDED } from '../../client/run-versions-service';
+import type { DoctorReport } from '../../client/doctor-service';
+import type { PlatformProbe } from '../../client/probe-service';
 import { CanopyError } from '../../domain/errors';
 import { action, emit } from '../output';
 
@@ -16,6 +14,9 @@ export function registerDoctor(program: Command): void {
     .option('--json', 'print JSON')
     .action(
       action(async (options: { probe?: boolean; probeTimeout: string; json?: boolean }) => {
+        const { loadConfig } = require('../../config') as typeof import('../../config');
+        const { diagnose } = require('../../client/doctor-service') as typeof import('../../client/doctor-service');
+        const { probePlatforms } = require('../../client/probe-service') as typeof import('../../client/probe-service');
         const seconds = Number(options.probeTimeout);
         if (!(seconds > 0)) throw new CanopyError('invalid_input', '--probe-timeout: give a positive number of seconds, e.g. 60.');
         const config = loadConfig();
@@ -74,6 +75,7 @@ function configFileLine(file: DoctorReport['config_file']): string[] {
 /** Open loop runs per version that started them, marking the ones this canopy's workers refuse to replay. */
 function openRunsLine(perVersion: Record<string, number> | null): string[] {
   if (perVersion === null) return [];
+  const { UNRECORDED, replays } = require('../../client/run-versions-service') as typeof import('../../client/run-versions-service');
   const versions = Object.entries(perVersion);
   const replayable = (version: string) => version !== UNRECORDED && replays(version);
   const counts = versions.map(([version, count]) => `${version}: ${count}${replayable(version) ? '' : ' (not replayable here)'}`);

@@ -1,7 +1,5 @@
 // `canopy mcp`: MCP over stdio for a local MCP client, with operator access (every tool); stdout carries protocol only.
 import type { Command } from 'commander';
-import { openContext } from '../../client/context';
-import { mcpServerModule, mcpStdioSdk } from '../load-on-use';
 import { action } from '../output';
 
 export function registerMcp(program: Command): void {
@@ -12,6 +10,8 @@ export function registerMcp(program: Command): void {
     )
     .action(
       action(async () => {
+        const { openContext } = require('../../client/context') as typeof import('../../client/context');
+        const { mcpServerModule, mcpStdioSdk } = require('../load-on-use') as typeof import('../load-on-use');
         const { StdioServerTransport } = mcpStdioSdk();
         const { createMcpServer } = mcpServerModule();
         const ctx = await openContext();

@@ -1,12 +1,11 @@
 // `canopy up`: Temporal (embedded unless TEMPORAL_ADDRESS is set), the worker and the MCP endpoint, until Ctrl-C.
 import path from 'node:path';
 import type { Command } from 'commander';
-import { loadConfig, type CanopyConfig } from '../../config';
+import type { CanopyConfig } from '../../config';
 import { CanopyError } from '../../domain/errors';
+import { operatorToken, operatorTokenPath } from '../../mcp/operator-token';
 import { ensurePrivateDirectory } from '../../private-files';
 import { takePidLock, type PidLock } from '../../process/pid-lock';
-import { hostTaskQueue } from '../../contract';
-import { operatorToken, operatorTokenPath } from '../../mcp/operator-token';
 import { daemonModule, mcpHttpModule } from '../load-on-use';
 import { action } from '../output';
 
@@ -18,6 +17,7 @@ export function registerUp(program: Command): void {
     )
     .action(
       action(async () => {
+        const { loadConfig } = require('../../config') as typeof import('../../config');
         const config = loadConfig();
         const lock = holdHome(config.home);
         try {
@@ -45,6 +45,7 @@ function holdHome(home: string): PidLock {
 }
 
 async function runUp(config: CanopyConfig): Promise<void> {
+  const { hostTaskQueue } = require('../../contract') as typeof import('../../contract');
   const { startDaemon } = daemonModule();
   const { startMcpHttpServer } = mcpHttpModule();
   const token = await operatorToken(config.home);

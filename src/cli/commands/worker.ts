@@ -1,10 +1,6 @@
 // `canopy worker`: a worker alone, against the Temporal server at TEMPORAL_ADDRESS (workers are stateless; run many).
 import type { Command } from 'commander';
-import { loadConfig } from '../../config';
-import { hostTaskQueue } from '../../contract';
-import { daemonModule } from '../load-on-use';
 import { action } from '../output';
-import { waitForStopSignal } from './up';
 
 export function registerWorker(program: Command): void {
   program
@@ -12,6 +8,10 @@ export function registerWorker(program: Command): void {
     .description('Run a worker against the Temporal server at TEMPORAL_ADDRESS (default 127.0.0.1:7233)')
     .action(
       action(async () => {
+        const { loadConfig } = require('../../config') as typeof import('../../config');
+        const { hostTaskQueue } = require('../../contract') as typeof import('../../contract');
+        const { daemonModule } = require('../load-on-use') as typeof import('../load-on-use');
+        const { waitForStopSignal } = require('./up') as typeof import('./up');
         const { startDaemon } = daemonModule();
         const config = loadConfig();
         const daemon = await startDaemon(config, { embedded: false, progress: (line) => console.log(line) });

@@ -1,8 +1,6 @@
 // `canopy blueprint create`: a custom blueprint, its config checked against its kind.
 import { Option, type Command } from 'commander';
-import { AUTHORED_NODE_KINDS } from '../../../domain/node';
-import { createBlueprint } from '../../../client/blueprints-service';
-import { withContext } from '../../../client/context';
+import { AUTHORED_NODE_KINDS } from '../../../domain/vocabulary';
 import { action, emit } from '../../output';
 import { badOption, jsonOptions, readJsonOption } from '../loop/json-option';
 
@@ -16,6 +14,8 @@ export function registerBlueprintCreate(blueprint: Command): void {
     .option('--json', 'print JSON')
     .action(
       action(async (options: { name: string; kind: string; json?: boolean }) => {
+        const { createBlueprint } = require('../../../client/blueprints-service') as typeof import('../../../client/blueprints-service');
+        const { withContext } = require('../../../client/context') as typeof import('../../../client/context');
         const config = readJsonOption(options, 'config');
         if (!config) throw badOption('--config', 'is required: give the config template with --config or --config-file');
         const created = await withContext((ctx) => createBlueprint(ctx, { name: options.name, kind: options.kind, config }));

@@ -1,7 +1,5 @@
 // `canopy blueprint delete`: delete a custom blueprint (builtins cannot be deleted).
 import type { Command } from 'commander';
-import { deleteBlueprint } from '../../../client/blueprints-service';
-import { withContext } from '../../../client/context';
 import { action, emit } from '../../output';
 
 export function registerBlueprintDelete(blueprint: Command): void {
@@ -11,6 +9,8 @@ export function registerBlueprintDelete(blueprint: Command): void {
     .option('--json', 'print JSON')
     .action(
       action(async (name: string, options: { json?: boolean }) => {
+        const { deleteBlueprint } = require('../../../client/blueprints-service') as typeof import('../../../client/blueprints-service');
+        const { withContext } = require('../../../client/context') as typeof import('../../../client/context');
         const deleted = await withContext((ctx) => deleteBlueprint(ctx, { name }));
         emit(deleted, options, (d) => `Deleted blueprint '${d.name}'.`);
       }),

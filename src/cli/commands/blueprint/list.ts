@@ -1,7 +1,5 @@
 // `canopy blueprint list`: the builtin and custom node blueprints.
 import type { Command } from 'commander';
-import { listBlueprints } from '../../../client/blueprints-service';
-import { withContext } from '../../../client/context';
 import { action, emit, table } from '../../output';
 
 export function registerBlueprintList(blueprint: Command): void {
@@ -11,6 +9,8 @@ export function registerBlueprintList(blueprint: Command): void {
     .option('--json', 'print JSON')
     .action(
       action(async (options: { json?: boolean }) => {
+        const { listBlueprints } = require('../../../client/blueprints-service') as typeof import('../../../client/blueprints-service');
+        const { withContext } = require('../../../client/context') as typeof import('../../../client/context');
         const blueprints = await withContext((ctx) => listBlueprints(ctx));
         emit(blueprints, options, (listed) =>
           table([

@@ -1,7 +1,5 @@
 // `canopy loop archive`: hide a loop from `loop list`, keeping everything of it.
 import type { Command } from 'commander';
-import { withContext } from '../../../client/context';
-import { archiveLoop } from '../../../client/loops-service';
 import { action, emit } from '../../output';
 
 export function registerLoopArchive(loop: Command): void {
@@ -11,6 +9,8 @@ export function registerLoopArchive(loop: Command): void {
     .option('--json', 'print JSON')
     .action(
       action(async (loopId: string, options: { json?: boolean }) => {
+        const { withContext } = require('../../../client/context') as typeof import('../../../client/context');
+        const { archiveLoop } = require('../../../client/loops-service') as typeof import('../../../client/loops-service');
         const archived = await withContext((ctx) => archiveLoop(ctx, loopId));
         emit(archived, options, (l) => `Archived loop '${l.name}' (${l.id}); restore it with \`canopy loop restore ${l.id}\`.`);
       }),

@@ -1,10 +1,7 @@
 // `canopy loop create`: a new, empty loop bound to a workdir.
 import path from 'node:path';
 import type { Command } from 'commander';
-import { withContext } from '../../../client/context';
-import { createLoop } from '../../../client/loops-service';
 import { action, emit } from '../../output';
-import { describeLoop } from './describe';
 
 export function registerLoopCreate(loop: Command): void {
   loop
@@ -16,6 +13,9 @@ export function registerLoopCreate(loop: Command): void {
     .option('--json', 'print JSON')
     .action(
       action(async (options: { name: string; workdir: string; description?: string; json?: boolean }) => {
+        const { withContext } = require('../../../client/context') as typeof import('../../../client/context');
+        const { createLoop } = require('../../../client/loops-service') as typeof import('../../../client/loops-service');
+        const { describeLoop } = require('../../text/describe') as typeof import('../../text/describe');
         // A person's relative path means their shell's directory; services take only absolute ones.
         const created = await withContext((ctx) =>
           createLoop(ctx, { name: options.name, workdir: path.resolve(options.workdir), description: options.description }),

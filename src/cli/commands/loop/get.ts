@@ -1,9 +1,6 @@
 // `canopy loop get`: one loop with its whole graph (ids included) and its specs, archived or not.
 import type { Command } from 'commander';
-import { withContext } from '../../../client/context';
-import { getLoop } from '../../../client/loops-service';
 import { action, emit } from '../../output';
-import { describeLoopDetail } from './describe';
 
 export function registerLoopGet(loop: Command): void {
   loop
@@ -12,6 +9,9 @@ export function registerLoopGet(loop: Command): void {
     .option('--json', 'print JSON')
     .action(
       action(async (loopId: string, options: { json?: boolean }) => {
+        const { withContext } = require('../../../client/context') as typeof import('../../../client/context');
+        const { getLoop } = require('../../../client/loops-service') as typeof import('../../../client/loops-service');
+        const { describeLoopDetail } = require('../../text/describe') as typeof import('../../text/describe');
         emit(await withContext((ctx) => getLoop(ctx, loopId)), options, describeLoopDetail);
       }),
     );

@@ -1,8 +1,7 @@
 // `canopy loop import`: a new loop from an exported file; lists the agents that still need a platform.
 import path from 'node:path';
 import type { Command } from 'commander';
-import { withContext } from '../../../client/context';
-import { importLoop, type ImportResult } from '../../../client/export-import-service';
+import type { ImportResult } from '../../../client/export-import-service';
 import { action, emit } from '../../output';
 import { readText } from './json-option';
 
@@ -15,6 +14,8 @@ export function registerLoopImport(loop: Command): void {
     .option('--json', 'print JSON')
     .action(
       action(async (file: string, options: { workdir?: string; name?: string; json?: boolean }) => {
+        const { withContext } = require('../../../client/context') as typeof import('../../../client/context');
+        const { importLoop } = require('../../../client/export-import-service') as typeof import('../../../client/export-import-service');
         const document = readText('<path>', file);
         const result = await withContext((ctx) =>
           importLoop(ctx, document, { workdir: path.resolve(options.workdir ?? '.'), name: options.name }),

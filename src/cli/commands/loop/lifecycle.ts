@@ -1,9 +1,5 @@
 // `canopy loop pause|continue|stop|reset|autorun`: steering a loop's runs.
 import { Option, type Command } from 'commander';
-import { requestAutorun } from '../../../client/autorun-service';
-import { withContext } from '../../../client/context';
-import { resetLoop } from '../../../client/reset-service';
-import { continueLoop, pauseLoop, stopLoop } from '../../../client/runs-service';
 import { action, emit } from '../../output';
 import { registerLoopInfo } from './info';
 import { registerLoopRun } from './run';
@@ -21,6 +17,8 @@ export function registerLoopLifecycle(loop: Command): void {
     .option('--json', 'print JSON')
     .action(
       action(async (loopId: string, options: { json?: boolean }) => {
+        const { withContext } = require('../../../client/context') as typeof import('../../../client/context');
+        const { pauseLoop } = require('../../../client/runs-service') as typeof import('../../../client/runs-service');
         emit(
           await withContext((ctx) => pauseLoop(ctx, loopId)),
           options,
@@ -39,6 +37,8 @@ export function registerLoopLifecycle(loop: Command): void {
     .option('--json', 'print JSON')
     .action(
       action(async (loopId: string, options: { strategy: 'retry' | 'skip'; json?: boolean }) => {
+        const { withContext } = require('../../../client/context') as typeof import('../../../client/context');
+        const { continueLoop } = require('../../../client/runs-service') as typeof import('../../../client/runs-service');
         emit(await withContext((ctx) => continueLoop(ctx, loopId, options.strategy)), options, (r) =>
           r.resumed === 'signal'
             ? `Loop ${r.loop_id} continues (${r.strategy}).`
@@ -55,6 +55,8 @@ export function registerLoopLifecycle(loop: Command): void {
     .option('--json', 'print JSON')
     .action(
       action(async (loopId: string, options: { json?: boolean }) => {
+        const { withContext } = require('../../../client/context') as typeof import('../../../client/context');
+        const { stopLoop } = require('../../../client/runs-service') as typeof import('../../../client/runs-service');
         emit(await withContext((ctx) => stopLoop(ctx, loopId)), options, (r) =>
           r.stopped === 'hooks'
             ? `The hooks of loop ${r.loop_id}'s last run stopped (workflow ${r.workflow.replace('_', ' ')}); the loop stays ${r.status}, as its run ended.`
@@ -71,6 +73,8 @@ export function registerLoopLifecycle(loop: Command): void {
     .option('--json', 'print JSON')
     .action(
       action(async (loopId: string, options: { specs?: string; json?: boolean }) => {
+        const { withContext } = require('../../../client/context') as typeof import('../../../client/context');
+        const { resetLoop } = require('../../../client/reset-service') as typeof import('../../../client/reset-service');
         const specs = options.specs?.split(',');
         emit(await withContext((ctx) => resetLoop(ctx, loopId, { specs })), options, (r) =>
           r.status === 'pending'
@@ -87,6 +91,8 @@ export function registerLoopLifecycle(loop: Command): void {
     .option('--json', 'print JSON')
     .action(
       action(async (loopId: string, options: { at?: string; quotaResetMessage?: string; json?: boolean }) => {
+        const { requestAutorun } = require('../../../client/autorun-service') as typeof import('../../../client/autorun-service');
+        const { withContext } = require('../../../client/context') as typeof import('../../../client/context');
         const when = { at: options.at, quota_reset_message: options.quotaResetMessage };
         emit(await withContext((ctx) => requestAutorun(ctx, loopId, when)), options, (r) =>
           r.at ? `Loop ${r.loop_id} resumes at ${r.at} (schedule ${r.schedule_id}).` : `No autorun pending for ${r.loop_id}.`,

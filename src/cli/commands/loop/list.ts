@@ -1,7 +1,5 @@
 // `canopy loop list`: every loop, archived ones only with --all.
 import type { Command } from 'commander';
-import { withContext } from '../../../client/context';
-import { listLoops } from '../../../client/loops-service';
 import { action, emit, table } from '../../output';
 
 export function registerLoopList(loop: Command): void {
@@ -12,6 +10,8 @@ export function registerLoopList(loop: Command): void {
     .option('--json', 'print JSON')
     .action(
       action(async (options: { all?: boolean; json?: boolean }) => {
+        const { withContext } = require('../../../client/context') as typeof import('../../../client/context');
+        const { listLoops } = require('../../../client/loops-service') as typeof import('../../../client/loops-service');
         const loops = await withContext((ctx) => listLoops(ctx, { include_archived: options.all ?? false }));
         emit(loops, options, (listed) =>
           listed.length

@@ -1,7 +1,6 @@
 // `canopy loop preflight`: whether a loop is ready to run; exits 1 when a check fails.
 import type { Command } from 'commander';
-import { withContext } from '../../../client/context';
-import { preflight, type PreflightReport } from '../../../client/preflight-service';
+import type { PreflightReport } from '../../../client/preflight-service';
 import { action, emit, table } from '../../output';
 
 export function registerLoopPreflight(loop: Command): void {
@@ -11,6 +10,8 @@ export function registerLoopPreflight(loop: Command): void {
     .option('--json', 'print JSON')
     .action(
       action(async (loopId: string, options: { json?: boolean }) => {
+        const { withContext } = require('../../../client/context') as typeof import('../../../client/context');
+        const { preflight } = require('../../../client/preflight-service') as typeof import('../../../client/preflight-service');
         const report = await withContext((ctx) => preflight(ctx, loopId));
         emit(report, options, describe);
         if (!report.ok) process.exitCode = 1;

@@ -1,7 +1,5 @@
 // `canopy loop restore`: bring an archived loop back into `loop list`.
 import type { Command } from 'commander';
-import { withContext } from '../../../client/context';
-import { restoreLoop } from '../../../client/loops-service';
 import { action, emit } from '../../output';
 
 export function registerLoopRestore(loop: Command): void {
@@ -11,6 +9,8 @@ export function registerLoopRestore(loop: Command): void {
     .option('--json', 'print JSON')
     .action(
       action(async (loopId: string, options: { json?: boolean }) => {
+        const { withContext } = require('../../../client/context') as typeof import('../../../client/context');
+        const { restoreLoop } = require('../../../client/loops-service') as typeof import('../../../client/loops-service');
         const restored = await withContext((ctx) => restoreLoop(ctx, loopId));
         emit(restored, options, (l) => `Restored loop '${l.name}' (${l.id}).`);
       }),

@@ -1,9 +1,7 @@
 // `canopy loop run`: start a loop run (its own specs, or a queue's), optionally waiting with progress.
 import type { Command } from 'commander';
-import { withContext, type ClientContext } from '../../../client/context';
-import { startLoopRun, waitForLoopRun } from '../../../client/runs-service';
+import type { ClientContext } from '../../../client/context';
 import { action, emit, terminalSafe } from '../../output';
-import { logProgress } from './watch';
 
 export function registerLoopRun(loop: Command): void {
   loop
@@ -15,6 +13,8 @@ export function registerLoopRun(loop: Command): void {
     .option('--json', 'print JSON')
     .action(
       action(async (loopId: string, options: { queue?: string; sandbox?: boolean; wait?: boolean; json?: boolean }) => {
+        const { withContext } = require('../../../client/context') as typeof import('../../../client/context');
+        const { startLoopRun } = require('../../../client/runs-service') as typeof import('../../../client/runs-service');
         await withContext(async (ctx) => {
           const started = await startLoopRun(ctx, loopId, { queueId: options.queue, sandbox: options.sandbox });
           for (const warning of started.warnings) process.stderr.write(`warning: ${terminalSafe(warning)}\n`);
@@ -34,6 +34,8 @@ export function registerLoopRun(loop: Command): void {
 
 /** Waits for the run's result while printing each change of spec, node, member or status to stderr. */
 async function waitWithProgress(ctx: ClientContext, loopId: string, show: boolean) {
+  const { waitForLoopRun } = require('../../../client/runs-service') as typeof import('../../../client/runs-service');
+  const { logProgress } = require('../../watch/progress') as typeof import('../../watch/progress');
   const progress = show ? logProgress(ctx, loopId, (line) => process.stderr.write(`… ${terminalSafe(line)}\n`), false) : null;
   try {
     return await waitForLoopRun(ctx, loopId);

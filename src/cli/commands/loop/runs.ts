@@ -1,7 +1,6 @@
 // `canopy loop runs|run-get`: node run history, newest first, and one run's full input and output.
 import type { Command } from 'commander';
-import { withContext } from '../../../client/context';
-import { getRun, listRuns, type NodeRunSummary } from '../../../client/node-runs-service';
+import type { NodeRunSummary } from '../../../client/node-runs-service';
 import { action, emit, table } from '../../output';
 import { badOption } from './json-option';
 
@@ -15,6 +14,8 @@ export function registerLoopRunHistory(loop: Command): void {
     .option('--json', 'print JSON')
     .action(
       action(async (loopId: string, options: { node?: string; spec?: string; limit?: string; json?: boolean }) => {
+        const { withContext } = require('../../../client/context') as typeof import('../../../client/context');
+        const { listRuns } = require('../../../client/node-runs-service') as typeof import('../../../client/node-runs-service');
         const limit = options.limit === undefined ? undefined : Number(options.limit);
         if (limit !== undefined && !Number.isInteger(limit)) throw badOption('--limit', 'must be a whole number from 1 to 200');
         const runs = await withContext((ctx) => listRuns(ctx, { loop_id: loopId, node_id: options.node, spec_id: options.spec, limit }));
@@ -27,6 +28,8 @@ export function registerLoopRunHistory(loop: Command): void {
     .option('--json', 'print JSON')
     .action(
       action(async (runId: string, options: { json?: boolean }) => {
+        const { withContext } = require('../../../client/context') as typeof import('../../../client/context');
+        const { getRun } = require('../../../client/node-runs-service') as typeof import('../../../client/node-runs-service');
         emit(await withContext((ctx) => getRun(ctx, runId)), options, (run) =>
           [
             `${run.node_name} round ${run.round}: ${run.outcome ?? run.status}${run.failure_kind ? ` [${run.failure_kind}]` : ''} (${run.id})`,

@@ -1,8 +1,5 @@
 // `canopy loop schedule|unschedule`: running a loop on a recurring Temporal Schedule.
 import type { Command } from 'commander';
-import { withContext } from '../../../client/context';
-import { scheduleLoop, unscheduleLoop } from '../../../client/schedule-service';
-import { drainedText, timingText } from '../../../domain/schedule';
 import { action, emit } from '../../output';
 
 export function registerLoopSchedule(loop: Command): void {
@@ -16,6 +13,9 @@ export function registerLoopSchedule(loop: Command): void {
     .option('--json', 'print JSON')
     .action(
       action(async (loopId: string, options: { cron?: string; every?: string; timezone?: string; queue?: string; json?: boolean }) => {
+        const { withContext } = require('../../../client/context') as typeof import('../../../client/context');
+        const { scheduleLoop } = require('../../../client/schedule-service') as typeof import('../../../client/schedule-service');
+        const { drainedText, timingText } = require('../../../domain/schedule') as typeof import('../../../domain/schedule');
         const request = { loop_id: loopId, cron: options.cron, every: options.every, timezone: options.timezone, queue_id: options.queue };
         emit(
           await withContext((ctx) => scheduleLoop(ctx, request)),
@@ -30,6 +30,8 @@ export function registerLoopSchedule(loop: Command): void {
     .option('--json', 'print JSON')
     .action(
       action(async (loopId: string, options: { json?: boolean }) => {
+        const { withContext } = require('../../../client/context') as typeof import('../../../client/context');
+        const { unscheduleLoop } = require('../../../client/schedule-service') as typeof import('../../../client/schedule-service');
         emit(await withContext((ctx) => unscheduleLoop(ctx, loopId)), options, (r) =>
           r.removed ? `Schedule ${r.schedule_id} removed.` : `Loop ${r.loop_id} had no schedule.`,
         );

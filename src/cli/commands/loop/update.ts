@@ -1,11 +1,7 @@
 // `canopy loop update`: rename, describe, move (to another workdir or host), set the round budget, the spec attempt limit, infra retries or whether a spec may start on a dirty tree, or set or remove the first on_completed hook.
 import path from 'node:path';
 import type { Command } from 'commander';
-import { withContext } from '../../../client/context';
-import { requireLoop } from '../../../client/design-service';
-import { updateLoop } from '../../../client/loops-service';
 import { action, emit } from '../../output';
-import { describeLoop } from './describe';
 import { badOption, jsonOptions, readJsonOption } from './json-option';
 
 interface UpdateOptions {
@@ -65,6 +61,10 @@ export function registerLoopUpdate(loop: Command): void {
     .option('--json', 'print JSON')
     .action(
       action(async (loopId: string, options: UpdateOptions & Record<string, unknown>) => {
+        const { withContext } = require('../../../client/context') as typeof import('../../../client/context');
+        const { requireLoop } = require('../../../client/design-service') as typeof import('../../../client/design-service');
+        const { updateLoop } = require('../../../client/loops-service') as typeof import('../../../client/loops-service');
+        const { describeLoop } = require('../../text/describe') as typeof import('../../text/describe');
         const hook = readJsonOption(options, 'on-completed');
         if (hook && options.removeOnCompleted) throw badOption('--remove-on-completed', 'give it or --on-completed, not both');
         const changedSettings = Object.entries({

@@ -1,7 +1,6 @@
 // `canopy node complete|block`: what a running agent calls to report on itself (CANOPY_RUN_TOKEN, to CANOPY_MCP_URL).
 import { Command, Option } from 'commander';
 import { action, emit } from '../../output';
-import { callRunTool } from './run-callback';
 
 export function registerNode(program: Command): void {
   const node = program.command('node').description('Commands a running agent uses to report on its own node run');
@@ -13,6 +12,7 @@ export function registerNode(program: Command): void {
     .option('--json', 'print JSON')
     .action(
       action(async (options: { status: 'pass' | 'fail'; output?: string; json?: boolean }) => {
+        const { callRunTool } = require('./run-callback') as typeof import('./run-callback');
         const result = (await callRunTool('loop_complete_node', { status: options.status, output: options.output })) as {
           status: string;
           node: string;
@@ -28,6 +28,7 @@ export function registerNode(program: Command): void {
     .option('--json', 'print JSON')
     .action(
       action(async (options: { reason: string; json?: boolean }) => {
+        const { callRunTool } = require('./run-callback') as typeof import('./run-callback');
         const result = (await callRunTool('loop_report_blocker', { reason: options.reason })) as { loop_id: string };
         emit(result, options, (r) => `Loop ${r.loop_id} will stop as blocked after this node.`);
       }),

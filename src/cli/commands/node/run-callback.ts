@@ -12,11 +12,9 @@ export async function callRunTool(tool: 'loop_complete_node' | 'loop_report_bloc
       'CANOPY_MCP_URL and CANOPY_RUN_TOKEN must be set: `canopy node` commands are for agents canopy started, which have both.',
     );
   }
-  /* eslint-disable @typescript-eslint/no-require-imports -- the MCP client loads only for this command */
   const { Client } = require('@modelcontextprotocol/sdk/client/index.js') as typeof import('@modelcontextprotocol/sdk/client/index.js');
   const { StreamableHTTPClientTransport } =
     require('@modelcontextprotocol/sdk/client/streamableHttp.js') as typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js');
-  /* eslint-enable @typescript-eslint/no-require-imports */
   const client = new Client({ name: 'canopy-node', version: '1' });
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
   try {

@@ -1,9 +1,6 @@
 // `canopy queue add`: put a spec into a queue, at the end or at an index.
 import type { Command } from 'commander';
-import { withContext } from '../../../client/context';
-import { addQueueSpec } from '../../../client/queues-service';
 import { action, emit } from '../../output';
-import { describeQueue } from './describe';
 
 export function registerQueueAdd(queue: Command): void {
   queue
@@ -13,6 +10,9 @@ export function registerQueueAdd(queue: Command): void {
     .option('--json', 'print JSON')
     .action(
       action(async (queueId: string, specId: string, options: { index?: number; json?: boolean }) => {
+        const { withContext } = require('../../../client/context') as typeof import('../../../client/context');
+        const { addQueueSpec } = require('../../../client/queues-service') as typeof import('../../../client/queues-service');
+        const { describeQueue } = require('./describe') as typeof import('./describe');
         const updated = await withContext((ctx) => addQueueSpec(ctx, { queue_id: queueId, spec_id: specId, index: options.index }));
         emit(updated, options, (q) => `Now ${describeQueue(q)}.`);
       }),

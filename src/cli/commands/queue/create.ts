@@ -1,9 +1,6 @@
 // `canopy queue create`: a new, empty queue of specs.
 import type { Command } from 'commander';
-import { withContext } from '../../../client/context';
-import { createQueue } from '../../../client/queues-service';
 import { action, emit } from '../../output';
-import { describeQueue } from './describe';
 
 export function registerQueueCreate(queue: Command): void {
   queue
@@ -13,6 +10,9 @@ export function registerQueueCreate(queue: Command): void {
     .option('--json', 'print JSON')
     .action(
       action(async (options: { name: string; json?: boolean }) => {
+        const { withContext } = require('../../../client/context') as typeof import('../../../client/context');
+        const { createQueue } = require('../../../client/queues-service') as typeof import('../../../client/queues-service');
+        const { describeQueue } = require('./describe') as typeof import('./describe');
         const created = await withContext((ctx) => createQueue(ctx, { name: options.name }));
         emit(created, options, (q) => `Created ${describeQueue(q)}.`);
       }),

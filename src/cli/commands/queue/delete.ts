@@ -1,7 +1,5 @@
 // `canopy queue delete`: delete a queue (its specs stay).
 import type { Command } from 'commander';
-import { withContext } from '../../../client/context';
-import { deleteQueue } from '../../../client/queues-service';
 import { action, emit } from '../../output';
 
 export function registerQueueDelete(queue: Command): void {
@@ -11,6 +9,8 @@ export function registerQueueDelete(queue: Command): void {
     .option('--json', 'print JSON')
     .action(
       action(async (queueId: string, options: { json?: boolean }) => {
+        const { withContext } = require('../../../client/context') as typeof import('../../../client/context');
+        const { deleteQueue } = require('../../../client/queues-service') as typeof import('../../../client/queues-service');
         const deleted = await withContext((ctx) => deleteQueue(ctx, { queue_id: queueId }));
         emit(deleted, options, (d) => `Deleted queue ${d.queue_id}.`);
       }),

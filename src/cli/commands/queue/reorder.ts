@@ -1,9 +1,6 @@
 // `canopy queue reorder`: give a queue's specs a new order, listing each exactly once.
 import type { Command } from 'commander';
-import { withContext } from '../../../client/context';
-import { reorderQueue } from '../../../client/queues-service';
 import { action, emit } from '../../output';
-import { describeQueue } from './describe';
 
 export function registerQueueReorder(queue: Command): void {
   queue
@@ -12,6 +9,9 @@ export function registerQueueReorder(queue: Command): void {
     .option('--json', 'print JSON')
     .action(
       action(async (queueId: string, specIds: string[], options: { json?: boolean }) => {
+        const { withContext } = require('../../../client/context') as typeof import('../../../client/context');
+        const { reorderQueue } = require('../../../client/queues-service') as typeof import('../../../client/queues-service');
+        const { describeQueue } = require('./describe') as typeof import('./describe');
         const updated = await withContext((ctx) => reorderQueue(ctx, { queue_id: queueId, spec_ids: specIds }));
         emit(updated, options, (q) => `Now ${describeQueue(q)}.`);
       }),

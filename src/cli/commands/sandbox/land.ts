@@ -1,7 +1,5 @@
 // `canopy sandbox land`: merge a sandbox's branch into its workdir's checked-out branch, then remove it.
 import type { Command } from 'commander';
-import { withContext } from '../../../client/context';
-import { landSandbox } from '../../../client/sandbox-service';
 import { action, emit } from '../../output';
 
 export function registerSandboxLand(sandbox: Command): void {
@@ -13,6 +11,8 @@ export function registerSandboxLand(sandbox: Command): void {
     .option('--json', 'print JSON')
     .action(
       action(async (sandboxId: string, options: { json?: boolean }) => {
+        const { withContext } = require('../../../client/context') as typeof import('../../../client/context');
+        const { landSandbox } = require('../../../client/sandbox-service') as typeof import('../../../client/sandbox-service');
         const landed = await withContext((ctx) => landSandbox(ctx, sandboxId));
         emit(
           landed,

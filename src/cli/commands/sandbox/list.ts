@@ -1,7 +1,5 @@
 // `canopy sandbox list`: every sandbox (or one loop's), with its run's status and the commits it holds.
 import type { Command } from 'commander';
-import { withContext } from '../../../client/context';
-import { listSandboxViews } from '../../../client/sandbox-service';
 import { action, emit, table } from '../../output';
 
 export function registerSandboxList(sandbox: Command): void {
@@ -12,6 +10,8 @@ export function registerSandboxList(sandbox: Command): void {
     .option('--json', 'print JSON')
     .action(
       action(async (options: { loop?: string; json?: boolean }) => {
+        const { withContext } = require('../../../client/context') as typeof import('../../../client/context');
+        const { listSandboxViews } = require('../../../client/sandbox-service') as typeof import('../../../client/sandbox-service');
         const listed = await withContext((ctx) => listSandboxViews(ctx, { loop_id: options.loop }));
         emit(listed, options, ({ sandboxes }) =>
           sandboxes.length === 0

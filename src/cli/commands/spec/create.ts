@@ -1,7 +1,5 @@
 // `canopy spec create`: a spec bound to a loop or in the backlog.
 import type { Command } from 'commander';
-import { withContext } from '../../../client/context';
-import { createSpec } from '../../../client/specs-service';
 import { action, emit } from '../../output';
 import { badOption } from '../loop/json-option';
 import { budgetOptions, readBudgets, readContent, readList, type BudgetOptions } from './content-option';
@@ -30,6 +28,8 @@ export function registerSpecCreate(spec: Command): void {
     .option('--json', 'print JSON')
     .action(
       action(async (options: CreateOptions) => {
+        const { withContext } = require('../../../client/context') as typeof import('../../../client/context');
+        const { createSpec } = require('../../../client/specs-service') as typeof import('../../../client/specs-service');
         const loopId = readList(options);
         if (loopId === undefined) throw badOption('--loop', 'give --loop <loop_id> or --backlog');
         const content = readContent(options);

@@ -1,8 +1,6 @@
 // `canopy spec list`: specs in list order, filtered by loop, backlog, workdir and status.
 import { Option, type Command } from 'commander';
-import { SPEC_STATUSES } from '../../../domain/spec';
-import { withContext } from '../../../client/context';
-import { listSpecs } from '../../../client/specs-service';
+import { SPEC_STATUSES } from '../../../domain/vocabulary';
 import { action, emit, table } from '../../output';
 
 interface ListOptions {
@@ -24,6 +22,8 @@ export function registerSpecList(spec: Command): void {
     .option('--json', 'print JSON')
     .action(
       action(async (options: ListOptions) => {
+        const { withContext } = require('../../../client/context') as typeof import('../../../client/context');
+        const { listSpecs } = require('../../../client/specs-service') as typeof import('../../../client/specs-service');
         const specs = await withContext((ctx) =>
           listSpecs(ctx, { loop_id: options.loop, backlog: options.backlog, workdir: options.workdir, status: options.status }),
         );

@@ -1,8 +1,6 @@
 // `canopy spec update`: change a spec's name, content, status, loop, workdir tag or budgets.
 import { Option, type Command } from 'commander';
-import { SPEC_STATUSES } from '../../../domain/spec';
-import { withContext } from '../../../client/context';
-import { updateSpec } from '../../../client/specs-service';
+import { SPEC_STATUSES } from '../../../domain/vocabulary';
 import { action, emit } from '../../output';
 import { budgetOptions, readBudgets, readContent, readList, type BudgetOptions } from './content-option';
 
@@ -32,6 +30,8 @@ export function registerSpecUpdate(spec: Command): void {
     .option('--json', 'print JSON')
     .action(
       action(async (specId: string, options: UpdateOptions) => {
+        const { withContext } = require('../../../client/context') as typeof import('../../../client/context');
+        const { updateSpec } = require('../../../client/specs-service') as typeof import('../../../client/specs-service');
         const updated = await withContext((ctx) =>
           updateSpec(ctx, {
             spec_id: specId,

@@ -1,10 +1,7 @@
 // `canopy loop edge add`: an edge between two nodes or ensembles, by name.
 import { Option, type Command } from 'commander';
-import { EDGE_TYPES } from '../../../../domain/edge';
-import { withContext } from '../../../../client/context';
-import { addEdge } from '../../../../client/graph-service';
+import { EDGE_TYPES } from '../../../../domain/vocabulary';
 import { action, emit } from '../../../output';
-import { describeEdge } from '../describe';
 
 export function registerEdgeAdd(edge: Command): void {
   edge
@@ -21,6 +18,9 @@ export function registerEdgeAdd(edge: Command): void {
     .option('--json', 'print JSON')
     .action(
       action(async (loopId: string, options: { source: string; target: string; condition: string; type: string; json?: boolean }) => {
+        const { withContext } = require('../../../../client/context') as typeof import('../../../../client/context');
+        const { addEdge } = require('../../../../client/graph-service') as typeof import('../../../../client/graph-service');
+        const { describeEdge } = require('../../../text/describe') as typeof import('../../../text/describe');
         const added = await withContext((ctx) =>
           addEdge(ctx, {
             loop_id: loopId,

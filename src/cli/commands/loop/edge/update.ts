@@ -1,10 +1,7 @@
 // `canopy loop edge update`: change an edge's condition or type; its id stays.
 import { Option, type Command } from 'commander';
-import { EDGE_TYPES } from '../../../../domain/edge';
-import { withContext } from '../../../../client/context';
-import { updateEdge } from '../../../../client/graph-service';
+import { EDGE_TYPES } from '../../../../domain/vocabulary';
 import { action, emit } from '../../../output';
-import { describeEdge } from '../describe';
 
 export function registerEdgeUpdate(edge: Command): void {
   edge
@@ -18,6 +15,9 @@ export function registerEdgeUpdate(edge: Command): void {
     .option('--json', 'print JSON')
     .action(
       action(async (edgeId: string, options: { condition?: string; type?: string; json?: boolean }) => {
+        const { withContext } = require('../../../../client/context') as typeof import('../../../../client/context');
+        const { updateEdge } = require('../../../../client/graph-service') as typeof import('../../../../client/graph-service');
+        const { describeEdge } = require('../../../text/describe') as typeof import('../../../text/describe');
         const updated = await withContext((ctx) => updateEdge(ctx, { edge_id: edgeId, condition: options.condition, type: options.type }));
         emit(updated, options, (e) => `Updated ${describeEdge(e)}.`);
       }),

@@ -1,9 +1,6 @@
 // `canopy loop ensemble add`: an ensemble as one unit, from its fields given as JSON.
 import type { Command } from 'commander';
-import { withContext } from '../../../../client/context';
-import { addEnsemble } from '../../../../client/graph-service';
 import { action, emit } from '../../../output';
-import { describeEnsemble } from '../describe';
 import { badOption, jsonOptions, readJsonOption } from '../json-option';
 
 export function registerEnsembleAdd(ensemble: Command): void {
@@ -21,6 +18,9 @@ export function registerEnsembleAdd(ensemble: Command): void {
     .option('--json', 'print JSON')
     .action(
       action(async (loopId: string, options: { json?: boolean }) => {
+        const { withContext } = require('../../../../client/context') as typeof import('../../../../client/context');
+        const { addEnsemble } = require('../../../../client/graph-service') as typeof import('../../../../client/graph-service');
+        const { describeEnsemble } = require('../../../text/describe') as typeof import('../../../text/describe');
         const fields = readJsonOption(options, 'config');
         if (!fields) throw badOption('--config', 'is required: give the ensemble’s fields with --config or --config-file');
         const added = await withContext((ctx) => addEnsemble(ctx, { ...fields, loop_id: loopId }));

@@ -1,9 +1,6 @@
 // `canopy loop ensemble update`: change an ensemble's prompt, members, settings or wiring.
 import type { Command } from 'commander';
-import { withContext } from '../../../../client/context';
-import { updateEnsemble } from '../../../../client/graph-service';
 import { action, emit } from '../../../output';
-import { describeEnsemble } from '../describe';
 import { badOption, jsonOptions, readJsonOption } from '../json-option';
 
 export function registerEnsembleUpdate(ensemble: Command): void {
@@ -18,6 +15,9 @@ export function registerEnsembleUpdate(ensemble: Command): void {
     .option('--json', 'print JSON')
     .action(
       action(async (loopId: string, name: string, options: { json?: boolean }) => {
+        const { withContext } = require('../../../../client/context') as typeof import('../../../../client/context');
+        const { updateEnsemble } = require('../../../../client/graph-service') as typeof import('../../../../client/graph-service');
+        const { describeEnsemble } = require('../../../text/describe') as typeof import('../../../text/describe');
         const changes = readJsonOption(options, 'config');
         if (!changes) throw badOption('--config', 'is required: give the fields to change with --config or --config-file');
         const updated = await withContext((ctx) => updateEnsemble(ctx, { ...changes, loop_id: loopId, name }));

@@ -1,11 +1,8 @@
 // `canopy loop hook add`: append a command or agent hook to one event's list.
 import type { Command } from 'commander';
-import { withContext } from '../../../../client/context';
-import { addHook } from '../../../../client/hooks-service';
-import { HOOK_EVENTS } from '../../../../domain/hooks';
+import { HOOK_EVENTS } from '../../../../domain/vocabulary';
 import { HOOK_PLACEHOLDERS } from '../../../../graph/templates';
 import { action, emit } from '../../../output';
-import { hookLines } from '../describe';
 
 interface AddOptions {
   event: string;
@@ -33,6 +30,9 @@ export function registerHookAdd(hook: Command): void {
     .option('--json', 'print JSON')
     .action(
       action(async (loopId: string, options: AddOptions) => {
+        const { withContext } = require('../../../../client/context') as typeof import('../../../../client/context');
+        const { addHook } = require('../../../../client/hooks-service') as typeof import('../../../../client/hooks-service');
+        const { hookLines } = require('../../../text/describe') as typeof import('../../../text/describe');
         const { event, json: _json, timeoutMinutes, ...fields } = options;
         const loop = await withContext((ctx) =>
           addHook(ctx, { loop_id: loopId, event, hook: { ...fields, timeout_minutes: timeoutMinutes } }),

@@ -1,9 +1,6 @@
 // `canopy loop hook list`: every event hook of a loop, by event and index.
 import type { Command } from 'commander';
-import { withContext } from '../../../../client/context';
-import { requireLoop } from '../../../../client/design-service';
 import { action, emit } from '../../../output';
-import { hookLines } from '../describe';
 
 export function registerHookList(hook: Command): void {
   hook
@@ -12,6 +9,9 @@ export function registerHookList(hook: Command): void {
     .option('--json', 'print JSON')
     .action(
       action(async (loopId: string, options: { json?: boolean }) => {
+        const { withContext } = require('../../../../client/context') as typeof import('../../../../client/context');
+        const { requireLoop } = require('../../../../client/design-service') as typeof import('../../../../client/design-service');
+        const { hookLines } = require('../../../text/describe') as typeof import('../../../text/describe');
         const loop = await withContext((ctx) => requireLoop(ctx.db, loopId));
         emit(loop.hooks, options, (hooks) => hookLines(hooks).join('\n') || 'No hooks.');
       }),

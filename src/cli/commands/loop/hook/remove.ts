@@ -1,10 +1,7 @@
 // `canopy loop hook remove`: remove one hook by its event and index (the ones after it move up).
 import type { Command } from 'commander';
-import { withContext } from '../../../../client/context';
-import { removeHook } from '../../../../client/hooks-service';
-import { HOOK_EVENTS } from '../../../../domain/hooks';
+import { HOOK_EVENTS } from '../../../../domain/vocabulary';
 import { action, emit } from '../../../output';
-import { hookLines } from '../describe';
 
 export function registerHookRemove(hook: Command): void {
   hook
@@ -15,6 +12,9 @@ export function registerHookRemove(hook: Command): void {
     .option('--json', 'print JSON')
     .action(
       action(async (loopId: string, options: { event: string; index: number; json?: boolean }) => {
+        const { withContext } = require('../../../../client/context') as typeof import('../../../../client/context');
+        const { removeHook } = require('../../../../client/hooks-service') as typeof import('../../../../client/hooks-service');
+        const { hookLines } = require('../../../text/describe') as typeof import('../../../text/describe');
         const loop = await withContext((ctx) => removeHook(ctx, { loop_id: loopId, event: options.event, index: options.index }));
         emit(loop.hooks, options, (hooks) => `Hooks of loop ${loop.name} (${loop.id}):\n${hookLines(hooks).join('\n') || '(none)'}`);
       }),

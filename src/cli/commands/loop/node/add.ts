@@ -1,9 +1,6 @@
 // `canopy loop node add`: a node from a kind and config, or from a blueprint with overrides.
 import type { Command } from 'commander';
-import { withContext } from '../../../../client/context';
-import { addNode } from '../../../../client/graph-service';
 import { action, emit } from '../../../output';
-import { describeNode } from '../describe';
 import { jsonOptions, readJsonOption } from '../json-option';
 
 export function registerNodeAdd(node: Command): void {
@@ -19,6 +16,9 @@ export function registerNodeAdd(node: Command): void {
     .option('--json', 'print JSON')
     .action(
       action(async (loopId: string, options: { name: string; kind?: string; position?: number; blueprint?: string; json?: boolean }) => {
+        const { withContext } = require('../../../../client/context') as typeof import('../../../../client/context');
+        const { addNode } = require('../../../../client/graph-service') as typeof import('../../../../client/graph-service');
+        const { describeNode } = require('../../../text/describe') as typeof import('../../../text/describe');
         const added = await withContext((ctx) =>
           addNode(ctx, {
             loop_id: loopId,

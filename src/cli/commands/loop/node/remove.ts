@@ -1,9 +1,6 @@
 // `canopy loop node remove`: remove a node with every edge touching it.
 import type { Command } from 'commander';
-import { withContext } from '../../../../client/context';
-import { removeNode } from '../../../../client/graph-service';
 import { action, emit } from '../../../output';
-import { describeNode } from '../describe';
 
 export function registerNodeRemove(node: Command): void {
   node
@@ -13,6 +10,9 @@ export function registerNodeRemove(node: Command): void {
     .option('--json', 'print JSON')
     .action(
       action(async (nodeId: string, options: { loop?: string; json?: boolean }) => {
+        const { withContext } = require('../../../../client/context') as typeof import('../../../../client/context');
+        const { removeNode } = require('../../../../client/graph-service') as typeof import('../../../../client/graph-service');
+        const { describeNode } = require('../../../text/describe') as typeof import('../../../text/describe');
         const removed = await withContext((ctx) => removeNode(ctx, { loop_id: options.loop, node_id: nodeId }));
         emit(removed, options, (n) => `Removed ${describeNode(n)} and its edges.`);
       }),

@@ -1,9 +1,6 @@
 // `canopy loop node update`: rename, move or replace the config of a node; its id stays.
 import type { Command } from 'commander';
-import { withContext } from '../../../../client/context';
-import { updateNode } from '../../../../client/graph-service';
 import { action, emit } from '../../../output';
-import { describeNode } from '../describe';
 import { jsonOptions, readJsonOption } from '../json-option';
 
 export function registerNodeUpdate(node: Command): void {
@@ -19,6 +16,9 @@ export function registerNodeUpdate(node: Command): void {
     .option('--json', 'print JSON')
     .action(
       action(async (nodeId: string, options: { loop?: string; name?: string; position?: number; json?: boolean }) => {
+        const { withContext } = require('../../../../client/context') as typeof import('../../../../client/context');
+        const { updateNode } = require('../../../../client/graph-service') as typeof import('../../../../client/graph-service');
+        const { describeNode } = require('../../../text/describe') as typeof import('../../../text/describe');
         const updated = await withContext((ctx) =>
           updateNode(ctx, {
             loop_id: options.loop,

@@ -1,11 +1,12 @@
 // How people see loops and their graph parts in the terminal (`--json` prints the same data as JSON).
-import { HOOK_EVENTS, isCommandHook, type Hook, type LoopHooks } from '../../../domain/hooks';
-import { DEFAULT_MAX_ITERATIONS, DEFAULT_SPEC_ATTEMPT_LIMIT, type Loop } from '../../../domain/loop';
-import type { StoredNode } from '../../../graph/stored-graph';
-import type { EdgeView, EnsembleView } from '../../../client/graph-view-service';
-import type { LoopDetail } from '../../../client/loops-service';
-import { memberLabel } from '../../../graph/ensemble-names';
-import { table } from '../../output';
+import { HOOK_EVENTS } from '../../domain/vocabulary';
+import { isCommandHook, type Hook, type LoopHooks } from '../../domain/hooks';
+import { DEFAULT_MAX_ITERATIONS, DEFAULT_SPEC_ATTEMPT_LIMIT, type Loop } from '../../domain/loop';
+import type { StoredNode } from '../../graph/stored-graph';
+import type { EdgeView, EnsembleView } from '../../client/graph-view-service';
+import type { LoopDetail } from '../../client/loops-service';
+import { memberLabel } from '../../graph/ensemble-names';
+import { table } from '../output';
 
 export function describeLoop(loop: Loop): string {
   return `${loop.name} (${loop.id}), ${loop.status}${loop.archived ? ', archived' : ''}, in ${loop.workdir}${loop.host ? ` on ${loop.host}` : ''}`;

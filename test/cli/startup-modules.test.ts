@@ -1,0 +1,60 @@
+// What `canopy --version` and `canopy --help` load: commander and the command definitions, never
+// what the commands work with (zod, kysely, SQLite, Temporal), which each action loads when it runs.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { PROJECT_ROOT } from '../../src/project';
+import { tempDir } from '../helpers/store';
+
+const CLI = path.join(PROJECT_ROOT, 'dist', 'src', 'cli', 'index.js');
+const SOURCES = path.join(PROJECT_ROOT, 'dist', 'src');
+
+/** Modules outside cli/ that a command definition may load: plain constants and file helpers. */
+const LIGHT = [
+  'project',
+  'domain/errors',
+  'domain/vocabulary',
+  'graph/templates',
+  'user-files',
+  'private-files',
+  'process/',
+  'mcp/operator-token',
+];
+
+/** Every module the CLI process had loaded when it exited after `args`. */
+function modulesLoadedBy(args: string[]): { modules: string[]; stdout: string } {
+  const script = [
+    `process.argv = [process.argv[0], 'canopy', ...${JSON.stringify(args)}];`,
+    `process.on('exit', () => process.stderr.write('\\nLOADED' + JSON.stringify(Object.keys(require.cache))));`,
+    `require(${JSON.stringify(CLI)}).main();`,
+  ].join('\n');
+  const result = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', env: { ...process.env, CANOPY_HOME: tempDir() } });
+  assert.equal(result.status, 0, result.stderr);
+  return { modules: JSON.parse(result.stderr.split('LOADED').pop()!) as string[], stdout: result.stdout };
+}
+
+describe('CLI start-up', () => {
+  for (const args of [['--version'], ['--help'], ['loop', '--help']]) {
+    it(`canopy ${args.join(' ')} loads commander and the command definitions only`, () => {
+      const { modules, stdout } = modulesLoadedBy(args);
+      assert.ok(stdout.length > 0, 'it printed');
+      const packages = [...new Set(modules.flatMap((file) => /node_modules\/((@[^/]+\/)?[^/]+)/.exec(file)?.[1] ?? []))];
+      assert.deepEqual(packages, ['commander']);
+      const own = modules.filter((file) => file.startsWith(SOURCES)).map((file) => path.relative(SOURCES, file));
+      const heavy = own.filter((file) => !file.startsWith('cli/') || file.startsWith('cli/text/') || file.startsWith('cli/watch/'));
+      assert.deepEqual(
+        heavy.filter((file) => !LIGHT.some((light) => file.startsWith(light))),
+        [],
+        'a command definition loaded what its action works with',
+      );
+    });
+  }
+
+  it('loads a command’s services when it runs: `loop list` reads the store', () => {
+    const { modules, stdout } = modulesLoadedBy(['loop', 'list']);
+    assert.match(stdout, /No loops/);
+    assert.ok(modules.some((file) => file.endsWith(path.join('client', 'loops-service.js'))));
+    assert.ok(!modules.some((file) => file.endsWith(path.join('client', 'specs-service.js'))), 'another command’s service stayed unloaded');
+  });
+});
