@@ -1,6 +1,7 @@
 // `npm test`: one headless Temporal dev server for the whole run, then node's test runner over every compiled test file.
 import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { startTestServer } from './helpers/dev-server';
 
@@ -16,6 +17,25 @@ function testFiles(dir: string): string[] {
   });
 }
 
+/**
+ * Test files run side by side, each in its own process on its own task queues against the one dev
+ * server: most of a test's time is spent waiting on processes and Temporal, not on a core.
+ * CANOPY_TEST_CONCURRENCY overrides how many.
+ */
+function concurrency(): number {
+  return Number(process.env.CANOPY_TEST_CONCURRENCY) || 3;
+}
+
+/** The ten test files that took longest, by the sum of their top-level tests' durations. */
+function printSlowest(durationsFile: string): void {
+  if (!existsSync(durationsFile)) return;
+  const durations = Object.entries(JSON.parse(readFileSync(durationsFile, 'utf8') || '{}') as Record<string, number>);
+  durations.sort((a, b) => b[1] - a[1]);
+  console.log('# the ten slowest test files:');
+  for (const [file, ms] of durations.slice(0, 10))
+    console.log(`#   ${(ms / 1000).toFixed(1).padStart(6)} s  ${path.relative(__dirname, file)}`);
+}
+
 async function main(): Promise<number> {
   const server = await startTestServer();
   console.log(`# Temporal dev server ${server.binary} on ${server.address} (ready in ${server.readyMs} ms)`);
@@ -26,11 +46,17 @@ async function main(): Promise<number> {
       .sort();
     // CANOPY_TEST_NAME narrows the run to the tests whose names match it (node's --test-name-pattern).
     const names = process.env.CANOPY_TEST_NAME ? ['--test-name-pattern', process.env.CANOPY_TEST_NAME] : [];
-    const runner = spawn(process.execPath, ['--test', ...names, ...files], {
+    const durationsFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'canopy-test-run-')), 'durations.json');
+    const reporters = ['--test-reporter=tap', '--test-reporter-destination=stdout'];
+    reporters.push(`--test-reporter=${path.join(__dirname, '..', '..', 'test', 'file-durations-reporter.cjs')}`);
+    reporters.push(`--test-reporter-destination=${durationsFile}`);
+    const runner = spawn(process.execPath, ['--test', `--test-concurrency=${concurrency()}`, ...reporters, ...names, ...files], {
       stdio: 'inherit',
       env: { ...process.env, CANOPY_TEST_TEMPORAL_ADDRESS: server.address, CANOPY_TEST_TEMPORAL_BIN: server.binary },
     });
-    return await new Promise<number>((resolve) => runner.once('exit', (code) => resolve(code ?? 1)));
+    const code = await new Promise<number>((resolve) => runner.once('exit', (exit) => resolve(exit ?? 1)));
+    printSlowest(durationsFile);
+    return code;
   } finally {
     await server.stop();
   }

@@ -40,11 +40,20 @@ describeOnEachDialect('specs repository', (store) => {
       workdir: '/repo',
       position: 1,
       failure_count: 0,
+      budget_usd: null,
+      budget_tokens: null,
       summary: null,
       created_at: inserted.created_at,
       updated_at: inserted.created_at,
     });
     assert.deepEqual(await getSpec(store.db, inserted.id), inserted);
+  });
+
+  it('keeps a spec’s budgets and clears them', async () => {
+    const inserted = await insertSpec(store.db, spec('costly', { budget_usd: 2.5, budget_tokens: 100000 }));
+    assert.deepEqual([inserted.budget_usd, inserted.budget_tokens], [2.5, 100000]);
+    const cleared = await updateSpec(store.db, inserted.id, { budget_usd: null });
+    assert.deepEqual([cleared?.budget_usd, cleared?.budget_tokens], [null, 100000]);
   });
 
   it('counts a failed run once however often it is recorded, and a reset clears the count', async () => {
