@@ -9,6 +9,7 @@ import { importLoop } from '../src/client/export-import-service';
 import { startLoopRun, waitForLoopRun } from '../src/client/runs-service';
 import { createSpec } from '../src/client/specs-service';
 import { listNodeRuns } from '../src/store/node-runs-repository';
+import type { Floor } from './floor';
 import { spread } from './stats';
 
 function chainDocument(length: number) {
@@ -60,20 +61,29 @@ export interface StepRound {
   stepMs: number;
   spawnMs: number;
   overheadMs: number;
+  /** The step of a bare Temporal workflow whose activities spawn the same command. */
+  floorMs: number;
 }
 
 /**
- * Rounds of a chain, each followed by as many plain spawns, so both see the same machine; the
- * figures of a round are medians.
+ * Rounds of a chain, each followed by a bare workflow's chain of as many activities and by as many
+ * plain spawns, so all three see the same machine; the figures of a round are medians.
  */
-export async function stepRounds(ctx: ClientContext, length: number, rounds: number, workdirs: string[]): Promise<StepRound[]> {
+export async function stepRounds(
+  ctx: ClientContext,
+  floor: Floor,
+  length: number,
+  rounds: number,
+  workdirs: string[],
+): Promise<StepRound[]> {
   const results: StepRound[] = [];
   for (let round = 0; round < rounds; round++) {
     const stepMs = spread(await stepGaps(ctx, await chainLoop(ctx, length, workdirs))).median;
+    const floorMs = spread(await floor.stepGaps(length)).median;
     const spawns: number[] = [];
     for (let i = 0; i < length; i++) spawns.push(await plainSpawnMs());
     const spawnMs = spread(spawns).median;
-    results.push({ stepMs, spawnMs, overheadMs: stepMs - spawnMs });
+    results.push({ stepMs, spawnMs, overheadMs: stepMs - spawnMs, floorMs });
   }
   return results;
 }

@@ -15,6 +15,7 @@ import { startDevServer } from '../src/temporal/dev-server';
 import { freePort } from '../src/temporal/free-port';
 import { measureCliStartup } from './cli-startup';
 import { chainLoop, removeWorkdirs, stepGaps, stepRounds, throughput } from './engine';
+import { startFloor } from './floor';
 import { memberCapRound, memberPlatformEntry, MEMBER_PLATFORM, perfectDrainMs, type MemberCapRound } from './member-cap';
 import { crashRecovery, footprintAt, type CrashRecovery } from './recovery';
 import { formatSpread, spread } from './stats';
@@ -86,11 +87,13 @@ async function main(): Promise<void> {
     worker.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('Worker polling') && resolve()),
   );
   const ctx = await openContext(loadConfig(env));
+  const floor = await startFloor(address);
   const workdirs: string[] = [];
   try {
     // Warm-up: the workflow cache, SQLite pages, Temporal's task queues.
     const warmLoop = await chainLoop(ctx, 20, workdirs);
     await stepGaps(ctx, warmLoop);
+    await floor.stepGaps(20);
 
     const readCommands = [
       ['--version'],
@@ -113,12 +116,16 @@ async function main(): Promise<void> {
       console.log(`    ${figure.command.replace(warmLoop, '<id>').padEnd(26)} ${ratio}  ${formatSpread(figure.wallMs, 'ms', 0)}`);
     }
 
-    const rounds = await stepRounds(ctx, CHAIN_LENGTH, STEP_ROUNDS, workdirs);
+    const rounds = await stepRounds(ctx, floor, CHAIN_LENGTH, STEP_ROUNDS, workdirs);
     console.log(
       `(b) chains of ${CHAIN_LENGTH} checks running \`true\`, ${STEP_ROUNDS} rounds, each followed by ${CHAIN_LENGTH} plain spawns:`,
     );
     console.log(`    per step (node start to next node start): ${formatSpread(spread(rounds.map((r) => r.stepMs)), 'ms')}`);
     console.log(`    plain \`bash -c true\` spawn:              ${formatSpread(spread(rounds.map((r) => r.spawnMs)), 'ms')}`);
+    console.log(`    bare Temporal workflow step (the floor):   ${formatSpread(spread(rounds.map((r) => r.floorMs)), 'ms')}`);
+    console.log(
+      `    step over the floor, per round (goal <= 1.1x): ${formatSpread(spread(rounds.map((r) => r.stepMs / r.floorMs)), 'x', 2)}`,
+    );
     const noisy = rounds.findIndex((r) => r.overheadMs <= 0);
     if (noisy >= 0) {
       const r = rounds[noisy];
@@ -134,10 +141,15 @@ async function main(): Promise<void> {
 
     for (const loops of CONCURRENCY_LEVELS) {
       const samples: number[] = [];
-      for (let round = 0; round < THROUGHPUT_ROUNDS; round++)
-        samples.push(await throughput(ctx, loops, STEPS_PER_CONCURRENT_LOOP, workdirs));
+      const ratios: number[] = [];
+      for (let round = 0; round < THROUGHPUT_ROUNDS; round++) {
+        const steps = await throughput(ctx, loops, STEPS_PER_CONCURRENT_LOOP, workdirs);
+        samples.push(steps);
+        ratios.push(steps / (await floor.throughput(loops, STEPS_PER_CONCURRENT_LOOP)));
+      }
       const label = `(c) ${String(loops).padStart(2)} loop(s) at once, ${STEPS_PER_CONCURRENT_LOOP} steps each, ${THROUGHPUT_ROUNDS} rounds:`;
       console.log(`${label.padEnd(50)} ${formatSpread(spread(samples), 'node steps/s')}`);
+      console.log(`${''.padEnd(50)} over as many bare workflows (goal >= 0.85x): ${formatSpread(spread(ratios), 'x', 2)}`);
     }
     console.log(`(d) worker peak RSS: ${peakRssMb(worker.pid!).toFixed(0)} MB`);
     const capRounds: MemberCapRound[] = [];
@@ -156,6 +168,7 @@ async function main(): Promise<void> {
     await recoveryFigures(env, workdirs);
   } finally {
     worker.kill('SIGTERM');
+    await floor.close();
     await ctx.close();
     await server.stop();
     removeWorkdirs(workdirs);
