@@ -25,6 +25,8 @@ export interface CanopyConfig {
   workerMcpPort: number;
   /** How long an activity may stay silent before Temporal assumes its worker died. */
   heartbeatTimeoutSeconds: number;
+  /** host:port where workers serve Prometheus metrics (CANOPY_METRICS_ADDRESS); null serves none. */
+  metricsAddress: string | null;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): CanopyConfig {
@@ -43,7 +45,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): CanopyConfig {
     mcpPort: Number(env.CANOPY_MCP_PORT || 7380),
     workerMcpPort: Number(env.CANOPY_WORKER_MCP_PORT || 0),
     heartbeatTimeoutSeconds: Number(env.CANOPY_HEARTBEAT_TIMEOUT_SECONDS || 30),
+    metricsAddress: metricsAddressOf(env.CANOPY_METRICS_ADDRESS || null, 'CANOPY_METRICS_ADDRESS'),
   };
+}
+
+/** The config with `--metrics <host:port>` over CANOPY_METRICS_ADDRESS, when given. */
+export function withMetrics(config: CanopyConfig, option: string | undefined): CanopyConfig {
+  return option === undefined ? config : { ...config, metricsAddress: metricsAddressOf(option, '--metrics') };
+}
+
+/** A host:port to listen on, or null; anything else is refused naming where it came from. */
+export function metricsAddressOf(address: string | null, given: string): string | null {
+  if (address === null || /^[^\s:]+:\d{1,5}$/.test(address)) return address;
+  throw new CanopyError('invalid_input', `${given} '${address}' must be host:port to serve metrics on, e.g. 127.0.0.1:9464.`);
 }
 
 /** CANOPY_HOST_ID when set (even empty, which is refused), else the hostname; refused unless it can name a task queue. */

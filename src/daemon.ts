@@ -40,7 +40,7 @@ export async function startDaemon(config: CanopyConfig, options: DaemonOptions):
     ? await ensureTemporal(config, options.progress)
     : { address: config.temporalAddress, server: null, description: `server at ${config.temporalAddress}` };
   const ctx = await openContext({ ...config, temporalAddress: endpoint.address });
-  const connection = await connectWorker(endpoint.address);
+  const connection = await connectWorker(endpoint.address, config.metricsAddress);
   try {
     await ensureSearchAttributes(connection, config.namespace);
     await refuseUnreplayableRuns(ctx);
@@ -56,6 +56,7 @@ export async function startDaemon(config: CanopyConfig, options: DaemonOptions):
   const workers = await createWorkers({ connection, config, activities });
   const memberQueues = workers.members.map((worker) => worker.options.taskQueue);
   options.progress(`Ensemble members: at most ${workers.memberCap} at once on each of '${memberQueues.join("' and '")}'`);
+  if (config.metricsAddress) options.progress(`Metrics: http://${config.metricsAddress}/metrics (Prometheus)`);
   const running = workers.run();
   let stopping: Promise<void> | undefined;
   const stop = () =>

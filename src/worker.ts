@@ -46,16 +46,20 @@ class QuietLogger extends DefaultLogger {
 
 let runtimeInstalled = false;
 
-/** Keeps the SDK's own logging to warnings, once per process. */
-function installQuietRuntime(): void {
+/**
+ * Keeps the SDK's own logging to warnings and, given an address, serves Prometheus metrics there
+ * (the SDK's worker metrics and canopy's own): once per process, before its first native connection.
+ */
+function installQuietRuntime(metricsAddress: string | null = null): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
-  Runtime.install({ logger: new QuietLogger('WARN') });
+  const metrics = metricsAddress && { metrics: { prometheus: { bindAddress: metricsAddress, useSecondsForDurations: true } } };
+  Runtime.install({ logger: new QuietLogger('WARN'), ...(metrics && { telemetryOptions: metrics }) });
 }
 
 /** The worker's connection; the quiet runtime must exist before the first native connection. */
-export async function connectWorker(address: string): Promise<NativeConnection> {
-  installQuietRuntime();
+export async function connectWorker(address: string, metricsAddress: string | null = null): Promise<NativeConnection> {
+  installQuietRuntime(metricsAddress);
   return NativeConnection.connect({ address });
 }
 

@@ -2,6 +2,7 @@
 import { CancelledFailure, Context } from '@temporalio/activity';
 import type { NodeRun } from '../domain/node-run';
 import { excerpt, outputText } from '../graph/feedback';
+import { recordNodeRunMetrics } from './node-run-metrics';
 import { redact } from '../graph/redact';
 import type { FailureKind } from '../domain/node-run';
 import type { HookEvent } from '../domain/hooks';
@@ -173,6 +174,7 @@ export async function closeNodeRun(deps: ActivityDeps, run: NodeRun, end: RunEnd
     pgid: null,
     ended_at: new Date().toISOString(),
   }))!;
+  recordNodeRunMetrics(closed);
   // The outcome goes into Temporal's history, which anyone with the Temporal UI reads: only
   // redacted text leaves the activity. The store keeps the raw output; reads redact it.
   return {

@@ -15,10 +15,11 @@ export function registerUp(program: Command): void {
     .description(
       'Run everything on this machine: Temporal (embedded dev server unless TEMPORAL_ADDRESS is set), the worker and MCP over HTTP',
     )
+    .option('--metrics <host:port>', 'serve Prometheus metrics there (default: CANOPY_METRICS_ADDRESS, else none)')
     .action(
-      action(async () => {
-        const { loadConfig } = require('../../config') as typeof import('../../config');
-        const config = loadConfig();
+      action(async (options: { metrics?: string }) => {
+        const { loadConfig, withMetrics } = require('../../config') as typeof import('../../config');
+        const config = withMetrics(loadConfig(), options.metrics);
         const lock = holdHome(config.home);
         try {
           await runUp(config);

@@ -6,14 +6,15 @@ export function registerWorker(program: Command): void {
   program
     .command('worker')
     .description('Run a worker against the Temporal server at TEMPORAL_ADDRESS (default 127.0.0.1:7233)')
+    .option('--metrics <host:port>', 'serve Prometheus metrics there (default: CANOPY_METRICS_ADDRESS, else none)')
     .action(
-      action(async () => {
-        const { loadConfig } = require('../../config') as typeof import('../../config');
+      action(async (options: { metrics?: string }) => {
+        const { loadConfig, withMetrics } = require('../../config') as typeof import('../../config');
         const { hostTaskQueue } = require('../../contract') as typeof import('../../contract');
         const { daemonModule } = require('../load-on-use') as typeof import('../load-on-use');
         const { waitForStopSignal } = require('./up') as typeof import('./up');
         const { startDaemon } = daemonModule();
-        const config = loadConfig();
+        const config = withMetrics(loadConfig(), options.metrics);
         const daemon = await startDaemon(config, { embedded: false, progress: (line) => console.log(line) });
         console.log(
           `Worker polling task queue '${config.taskQueue}' and host ${config.hostId}'s '${hostTaskQueue(config.taskQueue, config.hostId)}' on ${daemon.endpoint.address}. Press Ctrl-C to stop.`,
