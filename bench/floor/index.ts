@@ -2,7 +2,7 @@
 // workflows on the same dev server (same dynamic config), a worker of their own in this process.
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { floorActivities } from './activities';
 import type { bareChainWorkflow } from './workflow';
 
@@ -16,7 +16,9 @@ export interface Floor {
   close(): Promise<void>;
 }
 
+/** The bench's only native worker: its runtime is this process's, and logs only warnings. */
 export async function startFloor(address: string): Promise<Floor> {
+  Runtime.install({ logger: new DefaultLogger('WARN') });
   const workerConnection = await NativeConnection.connect({ address });
   const worker = await Worker.create({
     connection: workerConnection,
