@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startTestServer } from './helpers/dev-server';
+import { dropTestSchemas } from './helpers/store-dialects';
 
 /** Needs Go and PostgreSQL and brings its own Temporal server: `npm run test:cluster` runs it. */
 const CLUSTER_SUITE = path.join(__dirname, 'cluster');
@@ -37,6 +38,7 @@ function printSlowest(durationsFile: string): void {
 }
 
 async function main(): Promise<number> {
+  await dropTestSchemas();
   const server = await startTestServer();
   console.log(`# Temporal dev server ${server.binary} on ${server.address} (ready in ${server.readyMs} ms)`);
   try {
@@ -59,6 +61,7 @@ async function main(): Promise<number> {
     return code;
   } finally {
     await server.stop();
+    await dropTestSchemas();
   }
 }
 

@@ -368,6 +368,31 @@ export const MIGRATION_NAMES: readonly string[] = Object.keys(MIGRATIONS);
  * store's for ours.
  */
 export async function migrateToLatest(db: Kysely<any>, schema?: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await migrateOnce(db, schema);
+    } catch (error) {
+      if (attempt >= CATALOG_RACE_ATTEMPTS || !isCatalogRace(error)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+    }
+  }
+}
+
+/**
+ * On PostgreSQL Kysely's migrator reads the catalog of every schema in the database, and another
+ * store's schema dropped or altered at that moment fails the read with one of these: it is read again.
+ */
+const CATALOG_RACES = new Set(['3F000', '42703', '42P01']);
+const CATALOG_RACE_ATTEMPTS = 5;
+
+function isCatalogRace(error: unknown): boolean {
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    if (CATALOG_RACES.has((cause as { code?: string }).code ?? '')) return true;
+  }
+  return false;
+}
+
+async function migrateOnce(db: Kysely<any>, schema: string | undefined): Promise<void> {
   const migrator = new Migrator({
     db,
     provider: { getMigrations: () => Promise.resolve(MIGRATIONS) },

@@ -43,6 +43,18 @@ export const sqlite: DialectFixture = {
   },
 };
 
+const TEST_SCHEMA_PREFIX = 'canopy_test_';
+
+/** Drops every schema the store tests made; nothing when PostgreSQL does not answer. */
+export async function dropTestSchemas(): Promise<void> {
+  await withPostgres(async (client) => {
+    const { rows } = await client.query<{ name: string }>('select nspname as name from pg_namespace where starts_with(nspname, $1)', [
+      TEST_SCHEMA_PREFIX,
+    ]);
+    for (const { name } of rows) await client.query(`drop schema ${name} cascade`);
+  }).catch(() => undefined);
+}
+
 let postgresProbe: Promise<string | undefined> | undefined;
 
 export const postgres: DialectFixture = {
@@ -54,17 +66,19 @@ export const postgres: DialectFixture = {
     );
     return postgresProbe;
   },
+  /**
+   * A schema of its own, left in place when the test ends: Kysely's migrator reads the catalog of
+   * every schema, and one dropped under it by a test file running beside it fails that read.
+   * `npm test` drops them all before and after the run (dropTestSchemas).
+   */
   async scratchStore() {
-    const schema = `canopy_test_${randomBytes(6).toString('hex')}`;
+    const schema = `${TEST_SCHEMA_PREFIX}${randomBytes(6).toString('hex')}`;
     await withPostgres((client) => client.query(`create schema ${schema}`));
     const home = await makeTempDir();
     const url = `${POSTGRES_TEST_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
     return {
       options: { url, home },
-      async dispose() {
-        await withPostgres((client) => client.query(`drop schema ${schema} cascade`));
-        await rm(home, { recursive: true, force: true });
-      },
+      dispose: () => rm(home, { recursive: true, force: true }),
     };
   },
 };
