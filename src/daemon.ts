@@ -14,6 +14,7 @@ import { startMcpHttpServer, type McpHttpServer } from './mcp/http';
 import { seedBuiltinBlueprints } from './store/blueprints-repository';
 import { ensureTemporal, type TemporalEndpoint } from './temporal/embedded';
 import { ensureSearchAttributes } from './temporal/search-attributes';
+import { startFleetGauges } from './fleet-gauges';
 import { connectWorker, createWorkers, type CanopyWorkers } from './worker';
 
 export interface Daemon {
@@ -56,11 +57,13 @@ export async function startDaemon(config: CanopyConfig, options: DaemonOptions):
   const workers = await createWorkers({ connection, config, activities });
   const memberQueues = workers.members.map((worker) => worker.options.taskQueue);
   options.progress(`Ensemble members: at most ${workers.memberCap} at once on each of '${memberQueues.join("' and '")}'`);
+  const gauges = config.metricsAddress ? startFleetGauges(ctx, memberQueues, options.progress) : null;
   if (config.metricsAddress) options.progress(`Metrics: http://${config.metricsAddress}/metrics (Prometheus)`);
   const running = workers.run();
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
+      gauges?.stop();
       workers.shutdown();
       await running.catch(() => undefined);
       await agentEndpoint.close();

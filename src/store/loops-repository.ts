@@ -87,6 +87,17 @@ export async function loopCountsByHost(db: DatabaseOrTransaction): Promise<Map<s
   return new Map(rows.map((row) => [row.host!, Number(row.loops)]));
 }
 
+/** How many loops (archived ones left out) are in each status. */
+export async function loopCountsByStatus(db: DatabaseOrTransaction): Promise<Map<LoopStatus, number>> {
+  const rows = await db
+    .selectFrom('loops')
+    .select((eb) => ['status', eb.fn.countAll().as('loops')])
+    .where('archived', '=', toFlag(false))
+    .groupBy('status')
+    .execute();
+  return new Map(rows.map((row) => [row.status, Number(row.loops)]));
+}
+
 function loopFromRow(row: LoopRow): Loop {
   return {
     id: row.id,

@@ -332,3 +332,15 @@ export async function spendingOf(db: DatabaseOrTransaction, scope: SpendingScope
     unpriced_runs: Number(row.unpriced_runs),
   };
 }
+
+/** Ensemble members running now on `host`, by their node runs (a member's node is named `<ensemble>/member-<n>`). */
+export async function runningMembersOn(db: DatabaseOrTransaction, host: string): Promise<number> {
+  const row = await db
+    .selectFrom('node_runs')
+    .select((eb) => eb.fn.countAll().as('members'))
+    .where('status', '=', 'running')
+    .where('executed_host', '=', host)
+    .where('node_name', 'like', '%/member-%')
+    .executeTakeFirstOrThrow();
+  return Number(row.members);
+}

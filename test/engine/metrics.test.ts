@@ -9,6 +9,7 @@ import { freePort } from '../../src/temporal/free-port';
 import { childEnv, tempHome, testConfig } from '../helpers/engine';
 import { check, linked, loopWithSpecs, scratchDir, spendWhileRunning } from '../helpers/loops';
 import { canopySync, spawnCanopy, waitForOutput } from '../helpers/processes';
+import { waitUntil } from '../helpers/wait';
 
 const SLOW = { timeout: 120_000 };
 
@@ -46,6 +47,15 @@ describe('worker metrics', { skip: !process.env.CANOPY_TEST_TEMPORAL_ADDRESS && 
       assert.match(scrape, /^temporal_worker_task_slots_available\{/m);
       assert.match(scrape, /^temporal_activity_schedule_to_start_latency_count\{/m);
       assert.doesNotMatch(scrape, new RegExp(loopId), 'no loop id as a label');
+
+      // The gauges are refreshed every few seconds: loops by status from the store, this host's members from the store and Temporal.
+      const gauges = await waitUntil('the loop gauge to count the failed loop', async () => {
+        const text = await (await fetch(`http://${address}/metrics`)).text();
+        return sample(text, 'canopy_loops', { status: 'failed' }) === 1 ? text : undefined;
+      });
+      assert.equal(sample(gauges, 'canopy_loops', { status: 'running' }), 0);
+      assert.equal(sample(gauges, 'canopy_members', { host: config.hostId, state: 'running' }), 0);
+      assert.equal(sample(gauges, 'canopy_members', { host: config.hostId, state: 'queued' }), 0);
     } finally {
       worker.child.kill('SIGTERM');
       await worker.exited;
