@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { hostIdProblem, HOST_ID_RULE } from './domain/common';
 import { CanopyError } from './domain/errors';
+import { payloadKeysOf, type PayloadKey } from './temporal/codec/payload-keys';
 
 export interface CanopyConfig {
   home: string;
@@ -27,6 +28,10 @@ export interface CanopyConfig {
   heartbeatTimeoutSeconds: number;
   /** host:port where workers serve Prometheus metrics (CANOPY_METRICS_ADDRESS); null serves none. */
   metricsAddress: string | null;
+  /** Keys that encrypt payloads in Temporal's history (CANOPY_PAYLOAD_KEYS[_FILE]), the first one current; none encrypts nothing. */
+  payloadKeys: PayloadKey[];
+  /** host:port of the codec server `canopy up` and `canopy codec-server` serve when there are payload keys (CANOPY_CODEC_ADDRESS). */
+  codecAddress: string;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): CanopyConfig {
@@ -45,19 +50,31 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): CanopyConfig {
     mcpPort: Number(env.CANOPY_MCP_PORT || 7380),
     workerMcpPort: Number(env.CANOPY_WORKER_MCP_PORT || 0),
     heartbeatTimeoutSeconds: Number(env.CANOPY_HEARTBEAT_TIMEOUT_SECONDS || 30),
-    metricsAddress: metricsAddressOf(env.CANOPY_METRICS_ADDRESS || null, 'CANOPY_METRICS_ADDRESS'),
+    metricsAddress: listenAddressOf(env.CANOPY_METRICS_ADDRESS || null, 'CANOPY_METRICS_ADDRESS', 'serve metrics on', '127.0.0.1:9464'),
+    payloadKeys: payloadKeysOf(env),
+    codecAddress: listenAddressOf(
+      env.CANOPY_CODEC_ADDRESS || DEFAULT_CODEC_ADDRESS,
+      'CANOPY_CODEC_ADDRESS',
+      'serve the codec on',
+      DEFAULT_CODEC_ADDRESS,
+    ),
   };
 }
 
 /** The config with `--metrics <host:port>` over CANOPY_METRICS_ADDRESS, when given. */
 export function withMetrics(config: CanopyConfig, option: string | undefined): CanopyConfig {
-  return option === undefined ? config : { ...config, metricsAddress: metricsAddressOf(option, '--metrics') };
+  return option === undefined
+    ? config
+    : { ...config, metricsAddress: listenAddressOf(option, '--metrics', 'serve metrics on', '127.0.0.1:9464') };
 }
 
-/** A host:port to listen on, or null; anything else is refused naming where it came from. */
-export function metricsAddressOf(address: string | null, given: string): string | null {
+/** Loopback, next to the embedded Temporal UI's 8233. */
+const DEFAULT_CODEC_ADDRESS = '127.0.0.1:8234';
+
+/** A host:port to listen on (null stays null); anything else is refused naming where it came from and what it is for. */
+export function listenAddressOf<T extends string | null>(address: T, given: string, purpose: string, example: string): T {
   if (address === null || /^[^\s:]+:\d{1,5}$/.test(address)) return address;
-  throw new CanopyError('invalid_input', `${given} '${address}' must be host:port to serve metrics on, e.g. 127.0.0.1:9464.`);
+  throw new CanopyError('invalid_input', `${given} '${address}' must be host:port to ${purpose}, e.g. ${example}.`);
 }
 
 /** CANOPY_HOST_ID when set (even empty, which is refused), else the hostname; refused unless it can name a task queue. */

@@ -12,6 +12,8 @@ import { loopRunEnd, startScheduledRun } from './client/scheduled-run-service';
 import type { CanopyConfig } from './config';
 import { startMcpHttpServer, type McpHttpServer } from './mcp/http';
 import { seedBuiltinBlueprints } from './store/blueprints-repository';
+import { serveCanopyCodec } from './temporal/codec/canopy-codec-server';
+import type { CodecServer } from './temporal/codec/codec-server';
 import { ensureTemporal, type TemporalEndpoint } from './temporal/embedded';
 import { ensureSearchAttributes } from './temporal/search-attributes';
 import { startFleetGauges } from './fleet-gauges';
@@ -24,6 +26,8 @@ export interface Daemon {
   ctx: ClientContext;
   /** The run-token MCP endpoint this worker's agents report to. */
   agentEndpoint: McpHttpServer;
+  /** The codec server `canopy up` serves when payloads are encrypted, for the embedded server's Web UI. */
+  codec: CodecServer | null;
   /** Settles when the workers stop. */
   running: Promise<void>;
   /** Stops the workers, then the embedded server if this process started it. */
@@ -37,8 +41,12 @@ export interface DaemonOptions {
 }
 
 export async function startDaemon(config: CanopyConfig, options: DaemonOptions): Promise<Daemon> {
+  const codec = options.embedded && config.payloadKeys.length > 0 ? await serveCanopyCodec(config) : null;
   const endpoint = options.embedded
-    ? await ensureTemporal(config, options.progress)
+    ? await ensureTemporal(config, options.progress, codec?.endpointWithToken).catch(async (error: unknown) => {
+        await codec?.close();
+        throw error;
+      })
     : { address: config.temporalAddress, server: null, description: `server at ${config.temporalAddress}` };
   const ctx = await openContext({ ...config, temporalAddress: endpoint.address });
   const connection = await connectWorker(endpoint.address, config.metricsAddress);
@@ -46,7 +54,7 @@ export async function startDaemon(config: CanopyConfig, options: DaemonOptions):
     await ensureSearchAttributes(connection, config.namespace);
     await refuseUnreplayableRuns(ctx);
   } catch (error) {
-    await Promise.all([connection.close(), ctx.close()]);
+    await Promise.all([connection.close(), ctx.close(), codec?.close()]);
     await endpoint.server?.stop();
     throw error;
   }
@@ -69,9 +77,10 @@ export async function startDaemon(config: CanopyConfig, options: DaemonOptions):
       await agentEndpoint.close();
       await connection.close();
       await ctx.close();
+      await codec?.close();
       await endpoint.server?.stop();
     })());
-  return { endpoint, workers, ctx, agentEndpoint, running, stop };
+  return { endpoint, workers, ctx, agentEndpoint, codec, running, stop };
 }
 
 /**

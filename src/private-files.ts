@@ -1,7 +1,9 @@
 // canopy's state is its user's alone: <home> holds node output, run inputs, the operator token and
 // config.json (which may hold API keys), so it is kept 0700 and those files 0600, whatever the
 // umask of the process that made them.
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmodSync, closeSync, mkdirSync, openSync, statSync, writeFileSync } from 'node:fs';
+import { link, readFile, rm, writeFile } from 'node:fs/promises';
 
 const PRIVATE_DIRECTORY = 0o700;
 const PRIVATE_FILE = 0o600;
@@ -51,4 +53,31 @@ export function withPrivateUmask<T>(start: () => T): T {
 function narrow(target: string, mode: number): void {
   const stats = statSync(target);
   if (stats.uid === process.getuid?.() && (stats.mode & 0o777 & ~mode) !== 0) chmodSync(target, mode);
+}
+
+/** The secret in `file` (32 random bytes as hex, owner-only), made on first use; `what` names it in a refusal. */
+export async function privateToken(file: string, what: string): Promise<string> {
+  await createOnce(file, randomBytes(32).toString('hex') + '\n');
+  const token = (await readFile(file, 'utf8')).trim();
+  if (!token) throw new Error(`${file} is empty; delete it and canopy will make a new ${what}.`);
+  return token;
+}
+
+/** Written aside and linked into place, so a process starting at the same moment reads a whole file or makes its own link fail. */
+async function createOnce(file: string, content: string): Promise<void> {
+  const draft = `${file}.${process.pid}.draft`;
+  await writeFile(draft, content, { mode: PRIVATE_FILE });
+  try {
+    await link(draft, file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  } finally {
+    await rm(draft, { force: true });
+  }
+}
+
+/** Compares digests in constant time, so response timing tells a guesser nothing about the secret. */
+export function sameSecret(given: string, secret: string): boolean {
+  const digest = (text: string) => createHash('sha256').update(text).digest();
+  return timingSafeEqual(digest(given), digest(secret));
 }

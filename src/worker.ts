@@ -6,11 +6,12 @@ import { workerIdentity, type CanopyConfig } from './config';
 import { workflowSource } from './workflow-bundle';
 import { memberCap } from './agents/config';
 import { hostTaskQueue, memberTaskQueue, type LoopActivities } from './contract';
+import { canopyDataConverter } from './temporal/codec/data-converter';
 
 export interface WorkerSetup {
   connection: NativeConnection;
   /** The namespace, the shared task queue, and this machine's host id, whose queue is `hostTaskQueue(taskQueue, hostId)`. */
-  config: Pick<CanopyConfig, 'home' | 'namespace' | 'taskQueue' | 'hostId'>;
+  config: Pick<CanopyConfig, 'home' | 'namespace' | 'taskQueue' | 'hostId' | 'payloadKeys'>;
   activities: LoopActivities;
   /** The workflow code the shared queue's worker runs: the built bundle by default (another copy only in tests). */
   workflows?: Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'>;
@@ -70,6 +71,7 @@ export async function createWorkers(setup: WorkerSetup): Promise<CanopyWorkers> 
     namespace: setup.config.namespace,
     activities: setup.activities,
     identity: workerIdentity(setup.config.hostId),
+    dataConverter: canopyDataConverter(setup.config.payloadKeys),
     shutdownGraceTime: '10 seconds',
   } as const;
   const shared = await Worker.create({ ...common, taskQueue: setup.config.taskQueue, ...(setup.workflows ?? workflowSource()) });

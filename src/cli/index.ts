@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { packageVersion } from '../project';
 import { registerBlueprint } from './commands/blueprint';
+import { registerCodecServer } from './commands/codec-server';
 import { registerDoctor } from './commands/doctor';
 import { registerLoop } from './commands/loop';
 import { registerLoopLifecycle } from './commands/loop/lifecycle';
@@ -20,6 +21,7 @@ export function buildProgram(): Command {
     .showHelpAfterError();
   registerUp(program);
   registerWorker(program);
+  registerCodecServer(program);
   registerDoctor(program);
   registerNode(program);
   registerLoopLifecycle(registerLoop(program));

@@ -5,6 +5,7 @@ import { loadConfig, type CanopyConfig } from '../config';
 import { configFilePath } from '../agents/config';
 import { ensurePrivateDirectory, narrowIfExists } from '../private-files';
 import { openDatabase, type Database } from '../store/database';
+import { canopyDataConverter } from '../temporal/codec/data-converter';
 import { connectWithin } from '../temporal/connect';
 import { temporalClientSdk } from '../temporal/sdk';
 
@@ -39,6 +40,7 @@ export async function openContext(config: CanopyConfig = loadConfig()): Promise<
   narrowIfExists(configFilePath(config.home));
   const db = await openDatabase({ url: config.databaseUrl, home: config.home });
   let connection: Promise<Connection> | undefined;
+  const dataConverter = canopyDataConverter(config.payloadKeys);
   return {
     config,
     db,
@@ -49,7 +51,7 @@ export async function openContext(config: CanopyConfig = loadConfig()): Promise<
         connection = undefined;
         throw error;
       });
-      return new sdk.Client({ connection: await connection, namespace: config.namespace });
+      return new sdk.Client({ connection: await connection, namespace: config.namespace, dataConverter });
     },
     async close() {
       await connection?.then((open) => open.close()).catch(() => undefined);

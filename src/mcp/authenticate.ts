@@ -1,5 +1,5 @@
 // Who an HTTP request to the MCP endpoint comes from: the operator, an agent of a running node run, or nobody.
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { sameSecret } from '../private-files';
 import { hashRunToken } from '../run-token';
 import type { ClientContext } from '../client/context';
 import { getNodeRunByTokenHash } from '../store/node-runs-repository';
@@ -16,10 +16,4 @@ export async function accessOf(
   if (operatorToken !== null && sameSecret(token, operatorToken)) return { kind: 'operator', transport: 'http' };
   const run = await getNodeRunByTokenHash(ctx.db, hashRunToken(token));
   return run?.status === 'running' ? { kind: 'run', runToken: token } : null;
-}
-
-/** Compares digests in constant time, so response timing tells a guesser nothing about the operator token. */
-function sameSecret(given: string, secret: string): boolean {
-  const digest = (text: string) => createHash('sha256').update(text).digest();
-  return timingSafeEqual(digest(given), digest(secret));
 }

@@ -17,6 +17,8 @@ export interface DevServerOptions {
   dbFile?: string;
   /** Server output goes here instead of being discarded. */
   logFile?: string;
+  /** The codec server the Web UI decodes payloads through (with its token in the path). */
+  uiCodecEndpoint?: string;
   /** Further `KEY=VALUE` dynamic config settings, after canopy's own. */
   dynamicConfig?: string[];
 }
@@ -42,6 +44,7 @@ export function devServerArgs(options: DevServerOptions): string[] {
   const args = ['server', 'start-dev', '--ip', host, '--port', String(port), '--log-level', 'warn'];
   args.push(...(options.uiPort === null ? ['--headless'] : ['--ui-port', String(options.uiPort)]));
   if (options.dbFile) args.push('--db-filename', options.dbFile);
+  if (options.uiCodecEndpoint && options.uiPort !== null) args.push('--ui-codec-endpoint', options.uiCodecEndpoint);
   args.push(...devServerSearchAttributeFlags());
   for (const setting of [...DEV_SERVER_DYNAMIC_CONFIG, ...(options.dynamicConfig ?? [])]) args.push('--dynamic-config-value', setting);
   return args;

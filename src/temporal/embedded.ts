@@ -12,7 +12,12 @@ export interface TemporalEndpoint {
   description: string;
 }
 
-export async function ensureTemporal(config: CanopyConfig, progress: (line: string) => void): Promise<TemporalEndpoint> {
+/** `uiCodecEndpoint` is given to a dev server this starts, so its Web UI shows encrypted payloads decoded. */
+export async function ensureTemporal(
+  config: CanopyConfig,
+  progress: (line: string) => void,
+  uiCodecEndpoint?: string,
+): Promise<TemporalEndpoint> {
   const address = config.temporalAddress;
   if (config.externalTemporal) {
     progress(`Waiting for Temporal at ${address} (TEMPORAL_ADDRESS)…`);
@@ -25,7 +30,14 @@ export async function ensureTemporal(config: CanopyConfig, progress: (line: stri
     const binary = resolveTemporalBinary();
     if (!binary) throw new Error(missingBinaryMessage());
     progress(`Starting Temporal dev server (${binary.path})…`);
-    return startDevServer({ binary: binary.path, address, uiPort: config.uiPort, dbFile, logFile: path.join(config.home, 'temporal.log') });
+    return startDevServer({
+      binary: binary.path,
+      address,
+      uiPort: config.uiPort,
+      dbFile,
+      logFile: path.join(config.home, 'temporal.log'),
+      uiCodecEndpoint,
+    });
   };
   if (await isTemporalReachable(address)) {
     const orphan = orphanedServer(record, address);

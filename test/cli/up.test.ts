@@ -8,6 +8,9 @@ import { freePort } from '../../src/temporal/free-port';
 import { isTemporalReachable } from '../../src/temporal/dev-server';
 import { isGroupAlive } from '../../src/process/process-group';
 import { spawnCanopy, waitForOutput, type CanopyProcess } from '../helpers/processes';
+import { payloadKeysText, randomKey } from '../helpers/payload-keys';
+import { codecTokenPath } from '../../src/temporal/codec/codec-server';
+import { encryptionCodec } from '../../src/temporal/codec/encryption-codec';
 
 /** Processes whose command line mentions `text` (the canopy home is in the dev server's --db-filename). */
 function processesMentioning(text: string): number[] {
@@ -114,4 +117,35 @@ it('of two canopy up started at once on one home, exactly one runs and the other
   await waitForOutput(winner, /canopy is up/);
   assert.doesNotMatch(winner.output(), /died/);
   await stopAndAssertClean(winner, home);
+});
+
+it('canopy up with payload keys serves the codec on loopback and gives the embedded Web UI its endpoint', async () => {
+  const { home, env } = await upEnv();
+  const key = randomKey('k1');
+  const codecPort = await freePort();
+  const up = spawnCanopy(['up'], { ...env, CANOPY_PAYLOAD_KEYS: payloadKeysText([key]), CANOPY_CODEC_ADDRESS: `127.0.0.1:${codecPort}` });
+  await waitForOutput(up, /canopy is up/);
+  const token = readFileSync(codecTokenPath(home), 'utf8').trim();
+  assert.match(up.output(), new RegExp(`Codec: http://127.0.0.1:${codecPort} decrypts payloads with 1 key\\(s\\), 'k1' current`));
+  assert.ok(!up.output().includes(token), 'the token itself is not printed');
+  const serverPid = Number(/pid (\d+)/.exec(up.output())![1]);
+  const serverArgs = readFileSync(`/proc/${serverPid}/cmdline`, 'utf8').split('\0');
+  assert.equal(serverArgs[serverArgs.indexOf('--ui-codec-endpoint') + 1], `http://127.0.0.1:${codecPort}/${token}`);
+
+  const uiOrigin = `http://localhost:${env.CANOPY_UI_PORT}`;
+  const sealed = await encryptionCodec([key]).encode([{ metadata: { encoding: Buffer.from('json/plain') }, data: Buffer.from('"hello"') }]);
+  const wire = sealed.map((payload) => ({
+    metadata: Object.fromEntries(Object.entries(payload.metadata!).map(([name, value]) => [name, Buffer.from(value).toString('base64')])),
+    data: Buffer.from(payload.data!).toString('base64'),
+  }));
+  const response = await fetch(`http://127.0.0.1:${codecPort}/${token}/decode`, {
+    method: 'POST',
+    headers: { Origin: uiOrigin, 'Content-Type': 'application/json', 'X-Namespace': 'default' },
+    body: JSON.stringify({ payloads: wire }),
+  });
+  assert.equal(response.status, 200);
+  assert.equal(response.headers.get('access-control-allow-origin'), uiOrigin);
+  const [plain] = ((await response.json()) as { payloads: { data: string }[] }).payloads;
+  assert.equal(Buffer.from(plain.data, 'base64').toString('utf8'), '"hello"');
+  await stopAndAssertClean(up, home);
 });

@@ -13,6 +13,7 @@ import { openContext, type ClientContext } from '../../src/client/context';
 import { activityDeps, startAgentEndpoint } from '../../src/daemon';
 import { connectWorker, createWorkers, type WorkerSetup } from '../../src/worker';
 import { PROJECT_ROOT } from '../../src/project';
+import { payloadKeysText } from './payload-keys';
 
 export const FAKE_AGENT = path.join(PROJECT_ROOT, 'examples', 'fake-agent.js');
 export { CANOPY_BIN } from '../../src/project';
@@ -51,6 +52,7 @@ export function childEnv(config: CanopyConfig): NodeJS.ProcessEnv {
     CANOPY_TASK_QUEUE: config.taskQueue,
     CANOPY_HOST_ID: config.hostId,
     CANOPY_HEARTBEAT_TIMEOUT_SECONDS: String(config.heartbeatTimeoutSeconds),
+    ...(config.payloadKeys.length > 0 ? { CANOPY_PAYLOAD_KEYS: payloadKeysText(config.payloadKeys) } : {}),
   };
 }
 

@@ -65,6 +65,11 @@ async function runUp(config: CanopyConfig): Promise<void> {
   );
   console.log(`MCP: ${mcp.url} (send "Authorization: Bearer <token>", the token is in ${operatorTokenPath(config.home)})`);
   console.log(`Agents report to ${daemon.agentEndpoint.url} (run tokens only).`);
+  if (daemon.codec) {
+    const { codecUsage } = require('../text/codec-usage') as typeof import('../text/codec-usage');
+    for (const line of codecUsage(config, daemon.codec)) console.log(line);
+    if (!daemon.endpoint.server) console.log('  (this Temporal server was not started here: give its UI the codec endpoint yourself)');
+  }
   console.log('canopy is up. Press Ctrl-C to stop.');
   await waitForStopSignal(daemon.running);
   console.log('Stopping…');
