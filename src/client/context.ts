@@ -40,7 +40,6 @@ export async function openContext(config: CanopyConfig = loadConfig()): Promise<
   narrowIfExists(configFilePath(config.home));
   const db = await openDatabase({ url: config.databaseUrl, home: config.home });
   let connection: Promise<Connection> | undefined;
-  const dataConverter = canopyDataConverter(config.payloadKeys);
   return {
     config,
     db,
@@ -51,7 +50,7 @@ export async function openContext(config: CanopyConfig = loadConfig()): Promise<
         connection = undefined;
         throw error;
       });
-      return new sdk.Client({ connection: await connection, namespace: config.namespace, dataConverter });
+      return new sdk.Client({ connection: await connection, namespace: config.namespace, dataConverter: canopyDataConverter(config.payloadKeys) });
     },
     async close() {
       await connection?.then((open) => open.close()).catch(() => undefined);

@@ -17,13 +17,11 @@ const TAG_BYTES = 16;
 export function encryptionCodec(keys: readonly PayloadKey[]): PayloadCodec {
   const byId = new Map(keys.map((key) => [key.id, key.material]));
   const current = keys[0];
-  const { Payload: PayloadMessage } = temporalProto().temporal.api.common.v1;
-
   function seal(payload: Payload): Payload {
     const nonce = randomBytes(NONCE_BYTES);
     const cipher = createCipheriv('aes-256-gcm', current.material, nonce);
     cipher.setAAD(Buffer.from(current.id));
-    const sealed = Buffer.concat([cipher.update(PayloadMessage.encode(payload).finish()), cipher.final()]);
+    const sealed = Buffer.concat([cipher.update(payloadMessage().encode(payload).finish()), cipher.final()]);
     return {
       metadata: { encoding: Buffer.from(ENCRYPTED_ENCODING), [KEY_ID_METADATA]: Buffer.from(current.id) },
       data: Buffer.concat([nonce, sealed, cipher.getAuthTag()]),
@@ -35,7 +33,7 @@ export function encryptionCodec(keys: readonly PayloadKey[]): PayloadCodec {
     const id = text(payload.metadata?.[KEY_ID_METADATA]);
     const material = byId.get(id);
     if (!material) throw new Error(missingKeyMessage(id, [...byId.keys()]));
-    return PayloadMessage.decode(open(payload, id, material));
+    return payloadMessage().decode(open(payload, id, material));
   }
 
   // A promise made this way rejects with what the mapping throws.
@@ -63,5 +61,8 @@ function missingKeyMessage(id: string, held: string[]): string {
   const holding = held.length === 0 ? 'holds no payload keys' : `holds only ${held.map((key) => `'${key}'`).join(', ')}`;
   return `A payload is encrypted with key '${id}', which this process does not have (CANOPY_PAYLOAD_KEYS ${holding}): add key '${id}' to the list, after the current key, and restart it.`;
 }
+
+/** Loaded on first use: a client that never meets a payload does not load the protobuf definitions. */
+const payloadMessage = () => temporalProto().temporal.api.common.v1.Payload;
 
 const text = (bytes: Uint8Array | null | undefined) => (bytes ? Buffer.from(bytes).toString('utf8') : '');
