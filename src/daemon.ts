@@ -15,6 +15,7 @@ import { seedBuiltinBlueprints } from './store/blueprints-repository';
 import { ensureTemporal, type TemporalEndpoint } from './temporal/embedded';
 import { ensureSearchAttributes } from './temporal/search-attributes';
 import { startFleetGauges } from './fleet-gauges';
+import { tracingEndpoint } from './telemetry/tracing';
 import { connectWorker, createWorkers, type CanopyWorkers } from './worker';
 
 export interface Daemon {
@@ -59,6 +60,7 @@ export async function startDaemon(config: CanopyConfig, options: DaemonOptions):
   options.progress(`Ensemble members: at most ${workers.memberCap} at once on each of '${memberQueues.join("' and '")}'`);
   const gauges = config.metricsAddress ? startFleetGauges(ctx, memberQueues, options.progress) : null;
   if (config.metricsAddress) options.progress(`Metrics: http://${config.metricsAddress}/metrics (Prometheus)`);
+  if (tracingEndpoint()) options.progress(`Tracing: spans to ${tracingEndpoint()} (OTLP over HTTP)`);
   const running = workers.run();
   let stopping: Promise<void> | undefined;
   const stop = () =>

@@ -7,6 +7,7 @@ import { ensurePrivateDirectory, narrowIfExists } from '../private-files';
 import { openDatabase, type Database } from '../store/database';
 import { connectWithin } from '../temporal/connect';
 import { temporalClientSdk } from '../temporal/sdk';
+import { clientTracing, flushTracing } from '../telemetry/tracing';
 
 export interface ClientContext {
   config: CanopyConfig;
@@ -49,9 +50,11 @@ export async function openContext(config: CanopyConfig = loadConfig()): Promise<
         connection = undefined;
         throw error;
       });
-      return new sdk.Client({ connection: await connection, namespace: config.namespace });
+      return new sdk.Client({ connection: await connection, namespace: config.namespace, interceptors: clientTracing() });
     },
     async close() {
+      // A process that traces (a command, a worker) closes its context last: the spans still batched leave now.
+      await flushTracing();
       await connection?.then((open) => open.close()).catch(() => undefined);
       await db.destroy();
     },
