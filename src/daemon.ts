@@ -17,6 +17,7 @@ import type { CodecServer } from './temporal/codec/codec-server';
 import { ensureTemporal, type TemporalEndpoint } from './temporal/embedded';
 import { ensureSearchAttributes } from './temporal/search-attributes';
 import { startFleetGauges } from './fleet-gauges';
+import { tracingEndpoint } from './telemetry/tracing';
 import { connectWorker, createWorkers, type CanopyWorkers } from './worker';
 
 export interface Daemon {
@@ -67,6 +68,7 @@ export async function startDaemon(config: CanopyConfig, options: DaemonOptions):
   options.progress(`Ensemble members: at most ${workers.memberCap} at once on each of '${memberQueues.join("' and '")}'`);
   const gauges = config.metricsAddress ? startFleetGauges(ctx, memberQueues, options.progress) : null;
   if (config.metricsAddress) options.progress(`Metrics: http://${config.metricsAddress}/metrics (Prometheus)`);
+  if (tracingEndpoint()) options.progress(`Tracing: spans to ${tracingEndpoint()} (OTLP over HTTP)`);
   const running = workers.run();
   let stopping: Promise<void> | undefined;
   const stop = () =>

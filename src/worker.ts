@@ -7,6 +7,7 @@ import { workflowSource } from './workflow-bundle';
 import { memberCap } from './agents/config';
 import { hostTaskQueue, memberTaskQueue, type LoopActivities } from './contract';
 import { canopyDataConverter } from './temporal/codec/data-converter';
+import { tracingOn, withTracing } from './telemetry/tracing';
 
 export interface WorkerSetup {
   connection: NativeConnection;
@@ -74,13 +75,14 @@ export async function createWorkers(setup: WorkerSetup): Promise<CanopyWorkers> 
     dataConverter: canopyDataConverter(setup.config.payloadKeys),
     shutdownGraceTime: '10 seconds',
   } as const;
-  const shared = await Worker.create({ ...common, taskQueue: setup.config.taskQueue, ...(setup.workflows ?? workflowSource()) });
-  const host = await Worker.create({ ...common, taskQueue: hostTaskQueue(setup.config.taskQueue, setup.config.hostId) });
+  const workflows = setup.workflows ?? workflowSource(tracingOn());
+  const shared = await Worker.create(withTracing({ ...common, taskQueue: setup.config.taskQueue, ...workflows }));
+  const host = await Worker.create(withTracing({ ...common, taskQueue: hostTaskQueue(setup.config.taskQueue, setup.config.hostId) }));
   // Read as the worker starts, as every setting of config.json is.
   const cap = { maxConcurrentActivityTaskExecutions: memberCap(setup.config.home) };
   const members = await Promise.all(
     [setup.config.hostId, null].map((hostId) =>
-      Worker.create({ ...common, ...cap, taskQueue: memberTaskQueue(setup.config.taskQueue, hostId) }),
+      Worker.create(withTracing({ ...common, ...cap, taskQueue: memberTaskQueue(setup.config.taskQueue, hostId) })),
     ),
   );
   const all = [shared, host, ...members];

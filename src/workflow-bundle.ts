@@ -1,21 +1,35 @@
-// Builds the workflow bundle ahead of time (`npm run build`), so workers start without running webpack.
+// Builds the workflow bundles ahead of time (`npm run build`), so workers start without running webpack:
+// the workflows as they are, and the same with Temporal's tracing interceptors for workers that trace.
+// Two bundles, so a worker that does not trace runs exactly the code it ran before tracing existed.
 import { mkdirSync, existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { bundleWorkflowCode } from '@temporalio/worker';
+import { bundleWorkflowCode, type WorkerOptions } from '@temporalio/worker';
 import { PROJECT_ROOT } from './project';
+import { workflowTracingModule } from './telemetry/tracing';
 
 export const WORKFLOW_BUNDLE_PATH = path.join(PROJECT_ROOT, 'dist', 'workflow-bundle.js');
+export const TRACED_WORKFLOW_BUNDLE_PATH = path.join(PROJECT_ROOT, 'dist', 'workflow-bundle-traced.js');
 export const WORKFLOWS_PATH = require.resolve('./workflows');
 
-/** The prebuilt bundle when there is one, else the workflow sources (bundled at worker start). */
-export function workflowSource(): { workflowBundle: { codePath: string } } | { workflowsPath: string } {
-  return existsSync(WORKFLOW_BUNDLE_PATH) ? { workflowBundle: { codePath: WORKFLOW_BUNDLE_PATH } } : { workflowsPath: WORKFLOWS_PATH };
+/**
+ * The prebuilt bundle when there is one, else the workflow sources (bundled at worker start, with
+ * the tracing interceptors when `traced`).
+ */
+export function workflowSource(traced = false): Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath' | 'interceptors'> {
+  const bundle = traced ? TRACED_WORKFLOW_BUNDLE_PATH : WORKFLOW_BUNDLE_PATH;
+  if (existsSync(bundle)) return { workflowBundle: { codePath: bundle } };
+  return { workflowsPath: WORKFLOWS_PATH, ...(traced && { interceptors: { workflowModules: [workflowTracingModule()] } }) };
+}
+
+async function writeBundle(file: string, workflowInterceptorModules: string[]): Promise<void> {
+  const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules, logger: quietLogger });
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, code);
 }
 
 async function main(): Promise<void> {
-  const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietLogger });
-  mkdirSync(path.dirname(WORKFLOW_BUNDLE_PATH), { recursive: true });
-  writeFileSync(WORKFLOW_BUNDLE_PATH, code);
+  await writeBundle(WORKFLOW_BUNDLE_PATH, []);
+  await writeBundle(TRACED_WORKFLOW_BUNDLE_PATH, [workflowTracingModule()]);
 }
 
 const quietLogger = {

@@ -16,6 +16,7 @@ import { hashRunToken, newRunToken } from '../run-token';
 import { getNodeRun, updateNodeRun } from '../store/node-runs-repository';
 import type { GroupRunResult } from '../process/process-group';
 import { startSupervised, type SupervisionOptions } from '../process/supervision';
+import { traceAgentProcess } from '../telemetry/spans';
 import { writeCanopyShim } from './canopy-shim';
 import type { ActivityDeps } from './deps';
 import { idleLimit, superviseInRunDirectory, type Execution, type ExecutionResult } from './execution';
@@ -45,7 +46,7 @@ export async function executeAgent(deps: ActivityDeps, execution: Execution): Pr
   const model = platformModel(platform, config.model);
   const start = (supervision: SupervisionOptions) => startAgent(deps, { execution, platform, model, prompt, supervision });
   const limits = { minutes: limitMinutes, idleMinutes: idleLimit(execution, config.idle_timeout_minutes) };
-  return superviseInRunDirectory(deps, execution, limits, start, async (result) => {
+  const judge = async (result: GroupRunResult): Promise<ExecutionResult> => {
     const reading = platform.adapter.read(result.stdout, result.stderr);
     const stdout = reading.finalMessage ?? result.stdout;
     const reported = await getNodeRun(deps.db, run.id);
@@ -59,7 +60,8 @@ export async function executeAgent(deps: ActivityDeps, execution: Execution): Pr
     else verdict = outageVerdict(verdict, platform.adapter.outage(result.stdout, result.stderr));
     await recordUsage(deps, run.id, reading);
     return { ...result, stdout, verdict, unreported: report === null };
-  });
+  };
+  return traceAgentProcess({ platform: platform.name, model }, () => superviseInRunDirectory(deps, execution, limits, start, judge));
 }
 
 interface AgentStart {

@@ -10,6 +10,7 @@ import type { JoinQuorumInput, MemberWorktrees, NodeOutcome, RunNodeInput } from
 import { diffAgainstStart } from '../git/member-worktrees';
 import { dirtyPaths, readHead } from '../git/workdir';
 import type { ProcessRecord } from '../process/supervision';
+import { describeNodeActivity } from '../telemetry/spans';
 import { executeAgent } from './agent-node';
 import { executeCheck } from './check-node';
 import type { ActivityDeps } from './deps';
@@ -21,6 +22,7 @@ import { closeExecution, closeNodeRun, failOrRethrow, openNodeRun, subjectOf } f
 export function nodeActivities(deps: ActivityDeps) {
   async function runNode(input: RunNodeInput): Promise<NodeOutcome> {
     const scene = await loadScene(deps, input);
+    describeNodeActivity({ ...scene, round: input.round });
     const headBefore = await readHead(scene.loop.workdir);
     const { run, adopted } = await openNodeRun(deps, subjectOf(scene), {
       ...input,
@@ -70,6 +72,7 @@ export function nodeActivities(deps: ActivityDeps) {
   /** Gates and routers judge the upstream output; they pass it on unchanged as their own output. */
   async function evaluateNode(input: RunNodeInput): Promise<NodeOutcome> {
     const scene = await loadScene(deps, input);
+    describeNodeActivity({ ...scene, round: input.round });
     const { run } = await openNodeRun(deps, subjectOf(scene), { ...input, activityAttempt: Context.current().info.attempt });
     return judgeUpstream(scene, run).catch(failOrRethrow(deps, run));
   }
@@ -95,6 +98,7 @@ export function nodeActivities(deps: ActivityDeps) {
   /** Consolidates the members' outputs; commit rights are judged for the ensemble as a whole. */
   async function joinQuorum(input: JoinQuorumInput): Promise<NodeOutcome> {
     const scene = await loadScene(deps, { ...input, nodeName: input.quorumNode, previousRunId: null });
+    describeNodeActivity({ ...scene, round: input.round });
     const { run } = await openNodeRun(deps, subjectOf(scene), {
       ...input,
       activityAttempt: Context.current().info.attempt,

@@ -8,6 +8,7 @@ import { openDatabase, type Database } from '../store/database';
 import { canopyDataConverter } from '../temporal/codec/data-converter';
 import { connectWithin } from '../temporal/connect';
 import { temporalClientSdk } from '../temporal/sdk';
+import { clientTracing, flushTracing } from '../telemetry/tracing';
 
 export interface ClientContext {
   config: CanopyConfig;
@@ -50,9 +51,16 @@ export async function openContext(config: CanopyConfig = loadConfig()): Promise<
         connection = undefined;
         throw error;
       });
-      return new sdk.Client({ connection: await connection, namespace: config.namespace, dataConverter: canopyDataConverter(config.payloadKeys) });
+      return new sdk.Client({
+        connection: await connection,
+        namespace: config.namespace,
+        dataConverter: canopyDataConverter(config.payloadKeys),
+        interceptors: clientTracing(),
+      });
     },
     async close() {
+      // A process that traces (a command, a worker) closes its context last: the spans still batched leave now.
+      await flushTracing();
       await connection?.then((open) => open.close()).catch(() => undefined);
       await db.destroy();
     },

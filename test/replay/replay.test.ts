@@ -31,6 +31,16 @@ describe('replaying recorded loop histories', () => {
       if (result.error) assert.fail(`${file} no longer replays (${result.error.name}): ${divergence(result.error)}`);
     });
   }
+
+  // A worker started with tracing on runs the traced bundle, and replays on it the runs that were open before.
+  it('replays every history on the traced workflow code', async () => {
+    const histories = files.map((file) => ({ workflowId: file, history: readHistory(file) }));
+    const traced = { ...workflowSource(true), sinks: { exporter: { export: { fn: () => undefined } } } };
+    const failures: string[] = [];
+    for await (const result of Worker.runReplayHistories(traced, histories))
+      if (result.error) failures.push(`${result.workflowId}: ${divergence(result.error)}`);
+    assert.deepEqual(failures, []);
+  });
 });
 
 /** Core's own sentence about the first diverging event, out of the failure that wraps it; else the whole message. */
