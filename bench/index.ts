@@ -1,5 +1,5 @@
 // `npm run bench`: CLI start-up, the engine's own time per node step, throughput with concurrent
-// loops, the worker's RSS, the member cap under load, and what a worker crash costs a running agent. Everything runs on this
+// loops, the worker's RSS, the member cap under load, the payload codec's cost, and what a worker crash costs a running agent. Everything runs on this
 // machine: a private dev server, `canopy worker` child processes, temp workdirs. Every figure is a
 // median with its min and max.
 import { spawn } from 'node:child_process';
@@ -7,13 +7,14 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { writeFileConfig } from '../src/agents/config';
-import { openContext } from '../src/client/context';
+import { openContext, type ClientContext } from '../src/client/context';
 import { loadConfig } from '../src/config';
 import { CANOPY_BIN } from '../src/project';
 import { missingBinaryMessage, resolveTemporalBinary } from '../src/temporal/binary';
 import { startDevServer } from '../src/temporal/dev-server';
 import { freePort } from '../src/temporal/free-port';
 import { measureCliStartup } from './cli-startup';
+import { codecRounds, startEncryptedWorker } from './codec';
 import { chainLoop, removeWorkdirs, stepGaps, stepRounds, throughput } from './engine';
 import { startFloor } from './floor';
 import { memberCapRound, memberPlatformEntry, MEMBER_PLATFORM, perfectDrainMs, type MemberCapRound } from './member-cap';
@@ -68,6 +69,21 @@ async function recoveryFigures(benchEnv: NodeJS.ProcessEnv, workdirs: string[]):
     }
   } finally {
     await ctx.close();
+  }
+}
+
+/** The payload codec's cost per node step: encrypted and plain chains, round by round. */
+async function codecFigures(plain: ClientContext, env: NodeJS.ProcessEnv, workdirs: string[]): Promise<void> {
+  const encrypted = await startEncryptedWorker(env);
+  try {
+    await stepGaps(encrypted.ctx, await chainLoop(encrypted.ctx, 20, workdirs));
+    const rounds = await codecRounds(plain, encrypted.ctx, CHAIN_LENGTH, STEP_ROUNDS, workdirs);
+    console.log(`(h) payload encryption, chains of ${CHAIN_LENGTH} checks, ${STEP_ROUNDS} rounds of plain then encrypted:`);
+    console.log(`    per step, plain:     ${formatSpread(spread(rounds.map((r) => r.plainMs)), 'ms')}`);
+    console.log(`    per step, encrypted: ${formatSpread(spread(rounds.map((r) => r.encryptedMs)), 'ms')}`);
+    console.log(`    encrypted over plain, per round: ${formatSpread(spread(rounds.map((r) => r.encryptedMs / r.plainMs)), 'x', 2)}`);
+  } finally {
+    await encrypted.close();
   }
 }
 
@@ -165,6 +181,7 @@ async function main(): Promise<void> {
     console.log(
       `    as a ratio to a cap that never idles a slot (${perfect} ms): ${formatSpread(spread(capRounds.map((r) => r.drainMs / perfect)), 'x', 2)}`,
     );
+    await codecFigures(ctx, env, workdirs);
     await recoveryFigures(env, workdirs);
   } finally {
     worker.kill('SIGTERM');
