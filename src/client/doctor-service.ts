@@ -39,6 +39,8 @@ export interface DoctorReport {
   /** `<home>/config.json` (it may hold API keys) and its mode, e.g. "0600"; null when there is none. */
   config_file: { path: string; mode: string; private: boolean } | null;
   platforms: { name: string; command: string; path: string | null }[];
+  /** The ids of the keys that encrypt payloads in Temporal's history, the current one first; empty when nothing is encrypted. */
+  payload_key_ids: string[];
 }
 
 export interface HostReport {
@@ -75,6 +77,7 @@ export async function diagnose(config: CanopyConfig): Promise<DoctorReport> {
     store,
     config_file: configFileState(config.home),
     platforms: platformBinaries(config.home),
+    payload_key_ids: config.payloadKeys.map((key) => key.id),
   };
 }
 

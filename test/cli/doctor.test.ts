@@ -6,6 +6,7 @@ import { it } from 'node:test';
 import { freePort } from '../../src/temporal/free-port';
 import { tempHome, testTemporalAddress } from '../helpers/engine';
 import { canopySync } from '../helpers/processes';
+import { payloadKeysText, randomKey } from '../helpers/payload-keys';
 
 function doctor(env: NodeJS.ProcessEnv) {
   const result = canopySync({ ...process.env, ...env }, ['doctor', '--json']);
@@ -29,6 +30,21 @@ it('doctor reports the binary, the store and a Temporal server that answers', ()
   assert.equal(report.store.location, `${home}/canopy.db`);
   assert.match(report.temporal_binary.version, /Server 1\.29/);
   assert.ok(report.platforms.some((p: { name: string }) => p.name === 'fake'));
+  assert.deepEqual(report.payload_key_ids, []);
+});
+
+it('doctor names the payload keys by id, the current one first, and never shows their material', () => {
+  const keys = [randomKey('k2'), randomKey('k1')];
+  const env = {
+    ...process.env,
+    CANOPY_HOME: tempHome(),
+    TEMPORAL_ADDRESS: testTemporalAddress(),
+    CANOPY_PAYLOAD_KEYS: payloadKeysText(keys),
+  };
+  assert.deepEqual(doctor(env).report.payload_key_ids, ['k2', 'k1']);
+  const forPeople = canopySync(env, ['doctor']);
+  assert.match(forPeople.stdout, /ok payloads +encrypted with key 'k2'; also decrypted with 'k1'/);
+  for (const key of keys) assert.ok(!forPeople.stdout.includes(key.material.toString('base64')));
 });
 
 it('doctor warns when config.json is open to group or others, naming the file and chmod 600', () => {

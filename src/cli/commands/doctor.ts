@@ -51,6 +51,7 @@ function describe(report: DoctorReport & { probes: PlatformProbe[] | null }): st
     ...openRunsLine(report.open_runs_per_version),
     `${mark(report.store.ok)}store        ${report.store.location}${report.store.error ? ` (${report.store.error})` : ''}`,
     ...configFileLine(report.config_file),
+    payloadsLine(report.payload_key_ids),
     // A platform not installed is information: a machine needs only the CLIs its loops use.
     ...report.platforms.map(
       (p) => `${p.path ? 'ok ' : '-- '}platform     ${p.name}: ${p.path ?? `not installed ('${p.command}' not on PATH)`}`,
@@ -60,6 +61,20 @@ function describe(report: DoctorReport & { probes: PlatformProbe[] | null }): st
         `${p.state === 'reachable' ? 'ok ' : p.state === 'not installed' ? '-- ' : 'NO '}probe        ${p.name}: ${p.state} (${p.ms} ms): ${p.detail}`,
     ),
   ].join('\n');
+}
+
+/** Whether Temporal's history holds payloads in the clear: information, as a choice of deployment. */
+function payloadsLine(keyIds: string[]): string {
+  return keyIds.length === 0
+    ? "-- payloads     not encrypted in Temporal's history (set CANOPY_PAYLOAD_KEYS to encrypt them)"
+    : `ok payloads     encrypted with key '${keyIds[0]}'${
+        keyIds.length > 1
+          ? `; also decrypted with ${keyIds
+              .slice(1)
+              .map((id) => `'${id}'`)
+              .join(', ')}`
+          : ''
+      }`;
 }
 
 /** config.json may hold API keys: a file others may open is a problem to fix, not information. */
