@@ -1,6 +1,7 @@
 // The sidebar as rows: projects (one per loop workdir, the current directory's first) with their
 // loops, the backlog of the selected project (its tagged specs, then the untagged ones under
 // "any"), and the blueprints. Filtering and the archived toggle happen here, away from the view.
+import path from 'node:path';
 import type { Blueprint } from '../../domain/blueprint';
 import type { Loop, LoopStatus } from '../../domain/loop';
 import type { StoredSpec } from '../../store/specs-repository';
@@ -52,7 +53,7 @@ export function sidebarRows(lists: SidebarLists, choices: SidebarChoices): Sideb
     lists.backlog
       .filter((spec) => spec.workdir === workdir && matches(spec.name))
       .map((spec): SidebarRow => ({ kind: 'spec', key: `s:${spec.id}`, spec }));
-  rows.push({ kind: 'heading', key: 'h:backlog', text: `Backlog · ${project}` }, ...specs(project));
+  rows.push({ kind: 'heading', key: 'h:backlog', text: `Backlog · ${path.basename(project)}` }, ...specs(project));
   rows.push({ kind: 'heading', key: 'h:any', text: 'Backlog · any' }, ...specs(null));
   rows.push({ kind: 'heading', key: 'h:blueprints', text: 'Blueprints' });
   for (const blueprint of lists.blueprints.filter((b) => matches(b.name))) {
