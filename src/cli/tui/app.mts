@@ -94,8 +94,12 @@ function TuiApp(props: { actions: TuiActions }): ReactElement {
     setDetails(null);
     setMainCursor(0);
     if (!loop) return;
+    let status = loop.status as string;
     const following = actions.follow(loop.id, (next) => {
       setPicture(next);
+      // On a change of status the sidebar's glyph catches up at once rather than at its next refresh.
+      if (next.status !== status) setRefreshes((n) => n + 1);
+      status = next.status;
       actions.loopDetails(loop.id).then(setDetails, (error: unknown) => setMessage(errorText(error)));
     });
     return () => following.stop();
