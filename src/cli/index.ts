@@ -11,6 +11,7 @@ import { registerNode } from './commands/node';
 import { registerQueue } from './commands/queue';
 import { registerSandbox } from './commands/sandbox';
 import { registerSpec } from './commands/spec';
+import { registerTui } from './commands/tui';
 import { registerUp } from './commands/up';
 import { registerWorker } from './commands/worker';
 
@@ -30,9 +31,12 @@ export function buildProgram(): Command {
   registerBlueprint(program);
   registerSandbox(program);
   registerMcp(program);
+  registerTui(program);
   return program;
 }
 
+/** `canopy` alone opens the terminal app in a terminal, and prints the help elsewhere. */
 export async function main(argv: string[] = process.argv): Promise<void> {
-  await buildProgram().parseAsync(argv);
+  const alone = argv.length <= 2 && process.stdin.isTTY && process.stdout.isTTY;
+  await buildProgram().parseAsync(alone ? [...argv, 'tui'] : argv);
 }

@@ -1,10 +1,10 @@
-// The live terminal view of one loop, drawn with Ink: the graph in reading order as boxes with
-// state and round, ensembles collapsed to one box with a line per member, the specs, the latest
-// output, and keys to steer the loop. ESM because Ink is; the CLI loads it only for a TTY.
+// The live terminal view of one loop, drawn with Ink: its graph (loop-graph.mts), the specs, and
+// keys to steer the loop. ESM because Ink is; the CLI loads it only for a TTY.
 import { Box, render, Text, useApp, useInput } from 'ink';
 import { createElement as h, useEffect, useState, type ReactElement } from 'react';
-import type { LoopPicture, VertexPicture } from '../../client/loop-picture-service.js';
+import type { LoopPicture } from '../../client/loop-picture-service.js';
 import { terminalSafe } from '../output.js';
+import { LoopGraph } from './loop-graph.mjs';
 
 export interface WatchActions {
   /** Starts following; calls back with every new picture until stopped. */
@@ -13,56 +13,6 @@ export interface WatchActions {
   continueLoop(strategy: 'retry' | 'skip'): Promise<string>;
   /** The stored output of a node run, redacted. */
   runOutput(runId: string): Promise<string>;
-}
-
-const STATE_COLOR: Record<string, string> = { running: 'yellow', pass: 'green', fail: 'red', stale: 'gray', pending: 'gray' };
-
-function elapsed(since: string | null, now: number): string {
-  if (!since) return '';
-  const seconds = Math.max(0, Math.floor((now - Date.parse(since)) / 1000));
-  return ` ${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
-}
-
-function VertexBox(props: { vertex: VertexPicture; selected: boolean; expanded: boolean; now: number }): ReactElement {
-  const { vertex, selected, expanded, now } = props;
-  const ensemble = vertex.ensemble;
-  const title = ensemble
-    ? `${vertex.name} [${ensemble.members.length} models] quorum ${ensemble.min_pass} of ${ensemble.members.length}`
-    : vertex.name;
-  const memberLines = (ensemble?.members ?? []).map((member) =>
-    h(
-      Text,
-      { key: member.node },
-      '  ',
-      h(Text, { color: STATE_COLOR[member.state] }, member.state.padEnd(8)),
-      ` ${member.label}${expanded ? `  (${member.node})` : ''}`,
-    ),
-  );
-  return h(
-    Box,
-    { flexDirection: 'column', marginLeft: 1, alignItems: 'flex-start' },
-    h(
-      Box,
-      { borderStyle: selected ? 'bold' : 'round', borderColor: STATE_COLOR[vertex.state], flexDirection: 'column', paddingX: 1 },
-      h(
-        Text,
-        null,
-        h(Text, { bold: true }, title),
-        '  ',
-        h(Text, { color: STATE_COLOR[vertex.state] }, vertex.state),
-        elapsed(vertex.running_since, now),
-        `  round ${vertex.round}`,
-      ),
-      ...memberLines,
-    ),
-    ...vertex.edges.map((edge) =>
-      h(
-        Text,
-        { key: `${edge.target}:${edge.condition}`, dimColor: true },
-        `   ${edge.loopback ? '↺' : '↓'} ${edge.condition} → ${edge.target}`,
-      ),
-    ),
-  );
 }
 
 function WatchApp(props: { actions: WatchActions }): ReactElement {
@@ -138,16 +88,7 @@ function WatchApp(props: { actions: WatchActions }): ReactElement {
       h(Text, { color: 'cyan' }, picture.status),
     ),
     h(Text, null, `${specs}${next}`),
-    picture.live_unavailable ? h(Text, { color: 'red' }, picture.live_unavailable) : null,
-    ...picture.vertices.map((vertex) => h(VertexBox, { key: vertex.name, vertex, selected: vertex.name === current, expanded, now })),
-    picture.output_tail
-      ? h(
-          Box,
-          { flexDirection: 'column', marginTop: 1 },
-          h(Text, { dimColor: true }, `${picture.output_tail.running ? 'live' : 'latest'} output (${picture.output_tail.node}):`),
-          ...picture.output_tail.lines.map((line, i) => h(Text, { key: i }, `  ${terminalSafe(line)}`)),
-        )
-      : null,
+    h(LoopGraph, { picture, current, expanded, now }),
     message ? h(Text, { color: 'magenta' }, message) : null,
     h(Text, { dimColor: true }, '↑↓ select  f follow  p pause  c continue  s skip  e expand  o output  q quit'),
   );

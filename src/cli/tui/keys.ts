@@ -1,0 +1,20 @@
+// Every key of `canopy tui`, as its help screen lists them.
+export const KEYS: readonly (readonly [string, string])[] = [
+  ['↑ ↓  j k', 'move in the sidebar or the main pane'],
+  ['Tab', 'switch between the sidebar and the main pane'],
+  ['Enter', 'open: the selected item in the main pane; a run’s stored output'],
+  ['/', 'filter the sidebar by name (Enter keeps it, Esc clears it)'],
+  ['h', 'show or hide archived loops'],
+  ['r', 'run the selected loop'],
+  ['p', 'pause it after the running node'],
+  ['c / s', 'continue it: retry the failed node / skip it'],
+  ['t', 'stop it (asks first)'],
+  ['R', 'reset its specs to pending (asks first)'],
+  ['A', 'archive or restore it (asks first)'],
+  ['@', 'autorun it at a time (ISO-8601; empty cancels)'],
+  ['i', 'edit the selected node’s or ensemble’s config in $VISUAL / $EDITOR'],
+  ['e', 'expand ensembles: member node names'],
+  ['o', 'the stored output of the selected node’s last run'],
+  ['?', 'this list'],
+  ['q  Ctrl-C', 'quit'],
+];

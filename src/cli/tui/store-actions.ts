@@ -1,0 +1,166 @@
+// What `canopy tui` reads and does, through the same services as the CLI and MCP: the lists of the
+// sidebar, a loop's specs and runs, its live picture, the actions on it, and the config the loop
+// editor edits. ESM views get this object and never import a service themselves.
+import type { Blueprint } from '../../domain/blueprint';
+import { CanopyError, type Issue } from '../../domain/errors';
+import type { Loop } from '../../domain/loop';
+import type { ClientContext } from '../../client/context';
+import { scheduleAutorun } from '../../client/autorun-service';
+import { listBlueprints } from '../../client/blueprints-service';
+import { updateEnsemble, updateNode } from '../../client/graph-service';
+import type { LoopPicture } from '../../client/loop-picture-service';
+import { archiveLoop, getLoop, listLoops, restoreLoop } from '../../client/loops-service';
+import { getRun, listRuns, type NodeRunSummary } from '../../client/node-runs-service';
+import { resetLoop } from '../../client/reset-service';
+import { continueLoop, pauseLoop, startLoopRun, stopLoop } from '../../client/runs-service';
+import { listSpecs } from '../../client/specs-service';
+import { outputText } from '../../graph/feedback';
+import type { StoredSpec } from '../../store/specs-repository';
+import { followLoop } from '../watch/follow';
+
+export const RUNS_SHOWN = 20;
+
+export interface SidebarLists {
+  loops: Loop[];
+  /** Standalone specs (bound to no loop), tagged with a workdir or not. */
+  backlog: StoredSpec[];
+  blueprints: Blueprint[];
+}
+
+export interface LoopDetails {
+  specs: Pick<StoredSpec, 'id' | 'name' | 'status'>[];
+  /** Newest first. */
+  runs: NodeRunSummary[];
+}
+
+export type LoopAction = 'run' | 'pause' | 'retry' | 'skip' | 'stop' | 'reset' | 'archive' | 'restore';
+
+/** A node's or an ensemble's config as the loop editor shows it, and how to store an edited text. */
+export interface EditTarget {
+  label: string;
+  text: string;
+  /** Stores the text when it is valid and returns no issues; else returns every issue and changes nothing. */
+  save(text: string): Promise<Issue[]>;
+}
+
+export interface TuiActions {
+  /** Where the person runs the app: its loops' project comes first. */
+  cwd: string;
+  readSidebar(): Promise<SidebarLists>;
+  loopDetails(loopId: string): Promise<LoopDetails>;
+  follow(loopId: string, onPicture: (picture: LoopPicture) => void): { stop(): void };
+  runOutput(runId: string): Promise<string>;
+  act(loopId: string, action: LoopAction): Promise<string>;
+  autorunAt(loopId: string, at: string): Promise<string>;
+  editTarget(loopId: string, vertex: string): Promise<EditTarget>;
+}
+
+/** Ensemble settings the editor offers: UpdateEnsembleRequest's fields but the ones that name it. */
+const ENSEMBLE_FIELDS = [
+  'prompt_template',
+  'members',
+  'min_pass',
+  'straggler_timeout_minutes',
+  'quorum_grace_minutes',
+  'timeout_minutes',
+  'idle_timeout_minutes',
+  'isolation',
+  'entry_from_node',
+  'entry_condition',
+  'on_pass_to',
+  'on_fail_to',
+] as const;
+
+export function storeActions(ctx: ClientContext, cwd: string): TuiActions {
+  const act = async (loopId: string, action: LoopAction): Promise<string> => {
+    switch (action) {
+      case 'run':
+        return `started (${(await startLoopRun(ctx, loopId)).workflow_id})`;
+      case 'pause':
+        await pauseLoop(ctx, loopId);
+        return 'pause requested: the loop stops after the running node';
+      case 'retry':
+      case 'skip':
+        return `continued (${(await continueLoop(ctx, loopId, action)).resumed}, ${action})`;
+      case 'stop':
+        return `stopped (${(await stopLoop(ctx, loopId)).workflow})`;
+      case 'reset':
+        return `reset ${(await resetLoop(ctx, loopId)).specs_reset} spec(s)`;
+      case 'archive':
+        await archiveLoop(ctx, loopId);
+        return 'archived';
+      case 'restore':
+        await restoreLoop(ctx, loopId);
+        return 'restored';
+    }
+  };
+  return {
+    cwd,
+    async readSidebar() {
+      const [loops, backlog, blueprints] = await Promise.all([
+        listLoops(ctx, { include_archived: true }),
+        listSpecs(ctx, { backlog: true }),
+        listBlueprints(ctx),
+      ]);
+      return { loops, backlog, blueprints };
+    },
+    async loopDetails(loopId) {
+      const [specs, runs] = await Promise.all([listSpecs(ctx, { loop_id: loopId }), listRuns(ctx, { loop_id: loopId, limit: RUNS_SHOWN })]);
+      return { specs: specs.map(({ id, name, status }) => ({ id, name, status })), runs };
+    },
+    follow: (loopId, onPicture) => followLoop(ctx, loopId, onPicture, { untilEnd: false }),
+    runOutput: async (runId) => outputText(await getRun(ctx, runId)),
+    act,
+    async autorunAt(loopId, at) {
+      const state = await scheduleAutorun(ctx, loopId, at);
+      return state.at ? `autorun at ${state.at}` : 'autorun cancelled';
+    },
+    async editTarget(loopId, vertex) {
+      const loop = await getLoop(ctx, loopId);
+      const ensemble = loop.ensembles.find((e) => e.name === vertex);
+      if (ensemble) {
+        const settings = Object.fromEntries(ENSEMBLE_FIELDS.map((field) => [field, ensemble[field]]));
+        return {
+          label: `ensemble ${ensemble.name}`,
+          text: formatted(settings),
+          save: (text) => issuesOf(async () => updateEnsemble(ctx, { loop_id: loopId, name: ensemble.name, ...parsed(text) })),
+        };
+      }
+      const node = loop.nodes.find((n) => n.name === vertex && n.ensemble_id === null);
+      if (!node) throw new CanopyError('not_found', `No node or ensemble named '${vertex}' in loop ${loopId}.`);
+      return {
+        label: `node ${node.name}`,
+        text: formatted(node.config),
+        save: (text) => issuesOf(async () => updateNode(ctx, { loop_id: loopId, node_id: node.id, config: parsed(text) })),
+      };
+    },
+  };
+}
+
+function formatted(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+function parsed(text: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new CanopyError('invalid_input', 'The text is not JSON.', [{ field: '(json)', message: (error as Error).message }]);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new CanopyError('invalid_input', 'The config is not an object.', [{ field: '(json)', message: 'expected a JSON object' }]);
+  }
+  return value as Record<string, unknown>;
+}
+
+/** [] once `save` stored the text; the refusal's issues (or its message) when it refused. */
+async function issuesOf(save: () => Promise<unknown>): Promise<Issue[]> {
+  try {
+    await save();
+    return [];
+  } catch (error) {
+    if (!(error instanceof CanopyError)) throw error;
+    return error.issues.length ? error.issues : [{ field: '(config)', message: error.message }];
+  }
+}

@@ -1,0 +1,237 @@
+// `canopy tui` in a real terminal (tmux) over a seeded store: projects with their loops, the backlog
+// of the selected project, blueprints, a running loop's ensemble live, the loop editor with an
+// $EDITOR that writes an invalid then a valid config, pause and continue, and quitting; then how
+// soon the first frame shows with 200 loops, and how little CPU the app uses while idle.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { createBlueprint } from '../../src/client/blueprints-service';
+import { importLoop } from '../../src/client/export-import-service';
+import { archiveLoop, createLoop, getLoop } from '../../src/client/loops-service';
+import { waitForLoopRun } from '../../src/client/runs-service';
+import { createSpec } from '../../src/client/specs-service';
+import { setLoopStatus } from '../../src/store/loops-repository';
+import { CANOPY_BIN, childEnv, useEngineHarness } from '../helpers/engine';
+import { tempDir } from '../helpers/store';
+import { waitUntil } from '../helpers/wait';
+
+const IMPLEMENT = { platform: 'fake', prompt_template: '@sleep 2\n@print implemented', timeout_minutes: 1 };
+
+const REVIEW_LOOP = {
+  format_version: 1,
+  name: 'reviewed',
+  description: '',
+  nodes: [
+    { name: 'implement', kind: 'agent', position: 1, config: IMPLEMENT },
+    { name: 'tests', kind: 'check', position: 3, config: { command: 'echo tested', timeout_minutes: 1 } },
+  ],
+  edges: [],
+  ensembles: [
+    {
+      name: 'reviewers',
+      prompt_template: '@print looks fine',
+      entry_from_node: 'implement',
+      entry_condition: 'pass',
+      on_pass_to: 'tests',
+      timeout_minutes: 1,
+      members: [
+        { platform: 'fake', model: 'fast' },
+        { platform: 'fake', model: 'slow', prompt_override: '@sleep 4\n@print slow but fine' },
+      ],
+    },
+  ],
+};
+
+const hasTmux = spawnSync('tmux', ['-V']).status === 0;
+
+function tmux(...args: string[]): string {
+  return spawnSync('tmux', args, { encoding: 'utf8' }).stdout;
+}
+
+/** A tmux session running `canopy tui` in `cwd` as a person's terminal would (Ink draws every frame outside CI). */
+function openInTmux(session: string, cwd: string, env: Record<string, string>, command: string): void {
+  const exports = Object.entries(env)
+    .map(([key, value]) => `${key}=${value}`)
+    .join(' ');
+  tmux('new-session', '-d', '-s', session, '-x', '140', '-y', '45', '-c', cwd, `env -u CI -u CONTINUOUS_INTEGRATION ${exports} ${command}`);
+}
+
+function paneOf(session: string) {
+  const screen = () => tmux('capture-pane', '-p', '-t', session);
+  return {
+    screen,
+    shows: (what: string, pattern: RegExp, timeoutMs = 60_000) =>
+      waitUntil(`the app to show ${what}`, () => Promise.resolve(pattern.test(screen())), timeoutMs),
+    /** One key at a time, as a person types: keys sent together may arrive in one read. */
+    press: async (...keys: string[]) => {
+      for (const key of keys) {
+        tmux('send-keys', '-t', session, key);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      }
+    },
+  };
+}
+
+/** The lines of the sidebar (the left column of the screen). */
+const sidebar = (screen: string) =>
+  screen
+    .split('\n')
+    .map((line) => line.slice(0, 38))
+    .join('\n');
+
+describe('canopy tui', { skip: hasTmux ? false : 'tmux is not installed (.ci/run installs it)' }, () => {
+  const engine = useEngineHarness();
+
+  it('refuses without a terminal, pointing to loop watch and loop list', () => {
+    const result = spawnSync(process.execPath, [CANOPY_BIN, 'tui'], { env: childEnv(engine.config), encoding: 'utf8' });
+    assert.equal(result.status, 2);
+    assert.match(result.stderr, /^canopy: canopy tui needs a terminal; .*`canopy loop watch <loop_id>`.*`canopy loop list`\.\n$/);
+  });
+
+  it('shows projects, backlogs and blueprints, follows a running loop, edits its config, pauses and continues it', async () => {
+    const here = realpathSync(tempDir('canopy-tui-here-'));
+    const there = realpathSync(tempDir('canopy-tui-there-'));
+    const { ctx } = engine;
+    const { loop_id } = await importLoop(ctx, REVIEW_LOOP, { workdir: here });
+    await createSpec(ctx, { loop_id, name: 'greeting', content: 'add a greeting' });
+    const finished = await createLoop(ctx, { name: 'finished', workdir: here });
+    await setLoopStatus(ctx.db, finished.id, 'completed');
+    const broken = await createLoop(ctx, { name: 'broken', workdir: there });
+    await setLoopStatus(ctx.db, broken.id, 'failed');
+    await createLoop(ctx, { name: 'waiting', workdir: there });
+    await archiveLoop(ctx, (await createLoop(ctx, { name: 'shelved', workdir: there })).id);
+    await createSpec(ctx, { name: 'local-task', content: 'for here', workdir: here });
+    await createSpec(ctx, { name: 'remote-task', content: 'for there', workdir: there });
+    await createSpec(ctx, { name: 'anywhere-task', content: 'for any workdir' });
+    await createBlueprint(ctx, { name: 'my-check', kind: 'check', config: { command: 'true' } });
+
+    // The editor: a script that writes whatever the test put in next.json.
+    const scratch = tempDir('canopy-tui-editor-');
+    const next = path.join(scratch, 'next.json');
+    const editor = path.join(scratch, 'editor.sh');
+    writeFileSync(editor, `#!/bin/sh\ncp ${next} "$1"\n`, { mode: 0o755 });
+
+    const env = childEnv(engine.config);
+    const session = `canopy-tui-${process.pid}`;
+    openInTmux(
+      session,
+      here,
+      { CANOPY_HOME: env.CANOPY_HOME!, TEMPORAL_ADDRESS: env.TEMPORAL_ADDRESS!, CANOPY_TASK_QUEUE: env.CANOPY_TASK_QUEUE!, EDITOR: editor },
+      `sh -c '${process.execPath} ${CANOPY_BIN} tui; echo "tui exited $?"; sleep 60'`,
+    );
+    const { screen, shows, press } = paneOf(session);
+    try {
+      await shows('the projects', /Blueprints/);
+      const side = sidebar(screen());
+      const order = [
+        'Projects',
+        here,
+        'finished',
+        'reviewed',
+        there,
+        'broken',
+        'waiting',
+        `Backlog · ${path.basename(here)}`,
+        'local-task',
+      ];
+      const at = order.map((text) => side.indexOf(text));
+      assert.deepEqual(
+        [...at].sort((a, b) => a - b),
+        at,
+        `this directory's project first, each with its loops:\n${side}`,
+      );
+      assert.ok(!side.includes('shelved'), 'archived loops are hidden');
+      assert.match(side, /✓ finished[\s\S]*○ reviewed[\s\S]*✗ broken[\s\S]*○ waiting/);
+      assert.match(side, /Backlog · any\s*│\s*\n.*anywhere-task/);
+      assert.ok(!side.includes('remote-task'), 'the backlog holds the selected project’s specs only');
+      assert.match(side, /commit-check builtin[\s\S]*my-check custom/);
+
+      await press('h');
+      await shows('the archived loop', /○ shelved/);
+      await press('h');
+
+      await press('j', 'j', 'j'); // here, finished, reviewed → there
+      await shows('the other project’s backlog', new RegExp(`Backlog · ${path.basename(there)}[^\\n]*\\n.*remote-task`));
+      assert.ok(!sidebar(screen()).includes('local-task'), screen());
+
+      await press('k'); // back to reviewed
+      await shows('the loop with its ensemble collapsed', /reviewers \[2 models\] quorum 2 of 2/);
+      await shows('the loop’s specs', /pending\s+greeting/);
+
+      // The editor: an invalid config is refused field by field and changes nothing.
+      writeFileSync(next, JSON.stringify({ ...IMPLEMENT, timeout_minutes: -1 }));
+      await press('Tab', 'i');
+      await shows('the refusal next to its field', /refused; nothing was changed:[\s\S]*config\.timeout_minutes: /);
+      const stored = async () => (await getLoop(ctx, loop_id)).nodes.find((node) => node.name === 'implement')!.config;
+      assert.deepEqual(await stored(), IMPLEMENT);
+      const edited = { ...IMPLEMENT, prompt_template: '@sleep 2\n@print edited in the app' };
+      writeFileSync(next, JSON.stringify(edited));
+      await press('i');
+      await shows('the config stored', /stored the config of node implement/);
+      assert.deepEqual(await stored(), edited);
+
+      await engine.withWorker(async () => {
+        await press('r');
+        await shows('the slow member running beside the finished one', /pass\s+fake\/fast[\s\S]*running\s+fake\/slow/);
+        await press('p');
+        await shows('the loop paused', /reviewed \(loop_\w+\)\s+paused/);
+        await press('c');
+        await shows('the loop continued', /continued \(signal, retry\)/);
+        assert.equal((await waitForLoopRun(ctx, loop_id)).status, 'completed');
+      });
+      await shows('the loop completed', /✓ reviewed \(loop_\w+\)\s+completed/);
+      await shows('its runs, newest first', /Runs \(newest first[\s\S]*pass\s+tests[\s\S]*pass\s+implement/);
+      writeFileSync(path.join(scratch, 'screen.txt'), screen());
+
+      await press('q');
+      await shows('the shell again, the app exited 0', /tui exited 0/, 10_000);
+      assert.ok(!screen().includes('Blueprints'), 'the app’s screen is gone');
+      console.log(`tui screen:\n${readFileSync(path.join(scratch, 'screen.txt'), 'utf8')}`);
+    } finally {
+      tmux('kill-session', '-t', session);
+    }
+  });
+
+  it('draws its first frame soon with 200 loops, and idles cheaply', async () => {
+    const bulk = realpathSync(tempDir('canopy-tui-bulk-'));
+    for (let i = 0; i < 200; i++) await createLoop(engine.ctx, { name: `bulk-${String(i).padStart(3, '0')}`, workdir: bulk });
+    const env = childEnv(engine.config);
+    const session = `canopy-tui-bulk-${process.pid}`;
+    const started = Date.now();
+    openInTmux(
+      session,
+      bulk,
+      { CANOPY_HOME: env.CANOPY_HOME!, TEMPORAL_ADDRESS: env.TEMPORAL_ADDRESS! },
+      `${process.execPath} ${CANOPY_BIN} tui`,
+    );
+    const { shows, press } = paneOf(session);
+    try {
+      await shows('the first loops', /bulk-000/, 30_000);
+      const firstFrameMs = Date.now() - started;
+      await press('j'); // follow the first loop, as a person looking at it would
+      await shows('the loop followed', /bulk-000 \(loop_\w+\)/);
+      const panePid = tmux('list-panes', '-t', session, '-F', '#{pane_pid}').trim();
+      // The pane's shell may have exec'd node, or be its parent.
+      const pid = readFileSync(`/proc/${panePid}/comm`, 'utf8').startsWith('node')
+        ? panePid
+        : readFileSync(`/proc/${panePid}/task/${panePid}/children`, 'utf8').trim().split(' ')[0];
+      const ticks = () => {
+        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+        return Number(fields[11]) + Number(fields[12]); // utime + stime
+      };
+      const windowMs = 15_000;
+      const before = ticks();
+      await new Promise((resolve) => setTimeout(resolve, windowMs));
+      const cpuPercent = ((ticks() - before) / 100 / (windowMs / 1000)) * 100;
+      console.log(
+        `tui first frame with 200 loops: ${firstFrameMs} ms; idle CPU over ${windowMs / 1000} s: ${cpuPercent.toFixed(1)} % of a core`,
+      );
+      assert.ok(firstFrameMs < 30_000);
+      assert.ok(cpuPercent < 50, `idle CPU ${cpuPercent} %`);
+    } finally {
+      tmux('kill-session', '-t', session);
+    }
+  });
+});
