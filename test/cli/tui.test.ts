@@ -16,6 +16,8 @@ import { setLoopStatus } from '../../src/store/loops-repository';
 import { CANOPY_BIN, childEnv, useEngineHarness } from '../helpers/engine';
 import { tempDir } from '../helpers/store';
 import { waitUntil } from '../helpers/wait';
+import { hasTmux, NO_TMUX, openInTmux, tmux } from '../helpers/terminal';
+import { fakeReviewers } from '../helpers/loops';
 
 const IMPLEMENT = { platform: 'fake', prompt_template: '@sleep 2\n@print implemented', timeout_minutes: 1 };
 
@@ -28,35 +30,8 @@ const REVIEW_LOOP = {
     { name: 'tests', kind: 'check', position: 3, config: { command: 'echo tested', timeout_minutes: 1 } },
   ],
   edges: [],
-  ensembles: [
-    {
-      name: 'reviewers',
-      prompt_template: '@print looks fine',
-      entry_from_node: 'implement',
-      entry_condition: 'pass',
-      on_pass_to: 'tests',
-      timeout_minutes: 1,
-      members: [
-        { platform: 'fake', model: 'fast' },
-        { platform: 'fake', model: 'slow', prompt_override: '@sleep 4\n@print slow but fine' },
-      ],
-    },
-  ],
+  ensembles: [fakeReviewers(4)],
 };
-
-const hasTmux = spawnSync('tmux', ['-V']).status === 0;
-
-function tmux(...args: string[]): string {
-  return spawnSync('tmux', args, { encoding: 'utf8' }).stdout;
-}
-
-/** A tmux session running `canopy tui` in `cwd` as a person's terminal would (Ink draws every frame outside CI). */
-function openInTmux(session: string, cwd: string, env: Record<string, string>, command: string): void {
-  const exports = Object.entries(env)
-    .map(([key, value]) => `${key}=${value}`)
-    .join(' ');
-  tmux('new-session', '-d', '-s', session, '-x', '140', '-y', '45', '-c', cwd, `env -u CI -u CONTINUOUS_INTEGRATION ${exports} ${command}`);
-}
 
 function paneOf(session: string) {
   const screen = () => tmux('capture-pane', '-p', '-t', session);
@@ -81,7 +56,7 @@ const sidebar = (screen: string) =>
     .map((line) => line.slice(0, 38))
     .join('\n');
 
-describe('canopy tui', { skip: hasTmux ? false : 'tmux is not installed (.ci/run installs it)' }, () => {
+describe('canopy tui', { skip: hasTmux ? false : NO_TMUX }, () => {
   const engine = useEngineHarness();
 
   it('refuses without a terminal, pointing to loop watch and loop list', () => {
@@ -115,12 +90,18 @@ describe('canopy tui', { skip: hasTmux ? false : 'tmux is not installed (.ci/run
 
     const env = childEnv(engine.config);
     const session = `canopy-tui-${process.pid}`;
-    openInTmux(
+    openInTmux({
       session,
-      here,
-      { CANOPY_HOME: env.CANOPY_HOME!, TEMPORAL_ADDRESS: env.TEMPORAL_ADDRESS!, CANOPY_TASK_QUEUE: env.CANOPY_TASK_QUEUE!, EDITOR: editor },
-      `sh -c '${process.execPath} ${CANOPY_BIN} tui; echo "tui exited $?"; sleep 60'`,
-    );
+      cwd: here,
+      size: [140, 45],
+      env: {
+        CANOPY_HOME: env.CANOPY_HOME!,
+        TEMPORAL_ADDRESS: env.TEMPORAL_ADDRESS!,
+        CANOPY_TASK_QUEUE: env.CANOPY_TASK_QUEUE!,
+        EDITOR: editor,
+      },
+      command: `sh -c '${process.execPath} ${CANOPY_BIN} tui; echo "tui exited $?"; sleep 60'`,
+    });
     const { screen, shows, press } = paneOf(session);
     try {
       await shows('the projects', /Blueprints/);
@@ -200,12 +181,13 @@ describe('canopy tui', { skip: hasTmux ? false : 'tmux is not installed (.ci/run
     const env = childEnv(engine.config);
     const session = `canopy-tui-bulk-${process.pid}`;
     const started = Date.now();
-    openInTmux(
+    openInTmux({
       session,
-      bulk,
-      { CANOPY_HOME: env.CANOPY_HOME!, TEMPORAL_ADDRESS: env.TEMPORAL_ADDRESS! },
-      `${process.execPath} ${CANOPY_BIN} tui`,
-    );
+      cwd: bulk,
+      size: [140, 45],
+      env: { CANOPY_HOME: env.CANOPY_HOME!, TEMPORAL_ADDRESS: env.TEMPORAL_ADDRESS! },
+      command: `${process.execPath} ${CANOPY_BIN} tui`,
+    });
     const { shows, press } = paneOf(session);
     try {
       await shows('the first loops', /bulk-000/, 30_000);

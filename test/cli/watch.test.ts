@@ -2,7 +2,7 @@
 // and a loopback runs: the running member, then the quorum, the live output of the running check,
 // then the next round; pause and continue from the view.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { importLoop } from '../../src/client/export-import-service';
 import { startLoopRun, waitForLoopRun } from '../../src/client/runs-service';
@@ -10,6 +10,8 @@ import { createSpec } from '../../src/client/specs-service';
 import { CANOPY_BIN, childEnv, useEngineHarness } from '../helpers/engine';
 import { tempDir } from '../helpers/store';
 import { waitUntil } from '../helpers/wait';
+import { hasTmux, NO_TMUX, openInTmux, tmux } from '../helpers/terminal';
+import { fakeReviewers } from '../helpers/loops';
 
 const REVIEW_LOOP = {
   format_version: 1,
@@ -33,29 +35,10 @@ const REVIEW_LOOP = {
     },
   ],
   edges: [{ source: 'tests', target: 'implement', condition: 'fail', type: 'loopback' }],
-  ensembles: [
-    {
-      name: 'reviewers',
-      prompt_template: '@print looks fine',
-      entry_from_node: 'implement',
-      entry_condition: 'pass',
-      on_pass_to: 'tests',
-      timeout_minutes: 1,
-      members: [
-        { platform: 'fake', model: 'fast' },
-        { platform: 'fake', model: 'slow', prompt_override: '@sleep 3\n@print slow but fine' },
-      ],
-    },
-  ],
+  ensembles: [fakeReviewers(3)],
 };
 
-const hasTmux = spawnSync('tmux', ['-V']).status === 0;
-
-function tmux(...args: string[]): string {
-  return spawnSync('tmux', args, { encoding: 'utf8' }).stdout;
-}
-
-describe('canopy loop watch', { skip: hasTmux ? false : 'tmux is not installed (.ci/run installs it)' }, () => {
+describe('canopy loop watch', { skip: hasTmux ? false : NO_TMUX }, () => {
   const engine = useEngineHarness();
 
   it('follows a run in a terminal and a pipe, and pauses and continues it from its keys', async () => {
@@ -64,21 +47,12 @@ describe('canopy loop watch', { skip: hasTmux ? false : 'tmux is not installed (
     await createSpec(engine.ctx, { loop_id, name: 'greeting', content: 'add a greeting' });
     const env = childEnv(engine.config);
     const session = `canopy-watch-${process.pid}`;
-    // A person's terminal: Ink draws only the last frame when it believes it runs in CI.
-    const exports = Object.entries({ CANOPY_HOME: env.CANOPY_HOME, TEMPORAL_ADDRESS: env.TEMPORAL_ADDRESS })
-      .map(([key, value]) => `${key}=${value}`)
-      .join(' ');
-    tmux(
-      'new-session',
-      '-d',
-      '-s',
+    openInTmux({
       session,
-      '-x',
-      '110',
-      '-y',
-      '50',
-      `env -u CI -u CONTINUOUS_INTEGRATION ${exports} ${process.execPath} ${CANOPY_BIN} loop watch ${loop_id}`,
-    );
+      size: [110, 50],
+      env: { CANOPY_HOME: env.CANOPY_HOME!, TEMPORAL_ADDRESS: env.TEMPORAL_ADDRESS! },
+      command: `${process.execPath} ${CANOPY_BIN} loop watch ${loop_id}`,
+    });
     const screen = () => tmux('capture-pane', '-p', '-t', session);
     const shows = (what: string, pattern: RegExp) =>
       waitUntil(`the view to show ${what}`, () => Promise.resolve(pattern.test(screen())), 60_000);

@@ -64,6 +64,20 @@ export const agent = (name: string, position: number, prompt: string, extra: Rec
   config: { platform: 'fake', prompt_template: prompt, timeout_minutes: 1, ...extra },
 });
 
+/** Two fake reviewers between `implement` and `tests`, the second taking `slowSeconds` before it passes. */
+export const fakeReviewers = (slowSeconds: number) => ({
+  name: 'reviewers',
+  prompt_template: '@print looks fine',
+  entry_from_node: 'implement',
+  entry_condition: 'pass',
+  on_pass_to: 'tests',
+  timeout_minutes: 1,
+  members: [
+    { platform: 'fake', model: 'fast' },
+    { platform: 'fake', model: 'slow', prompt_override: `@sleep ${slowSeconds}\n@print slow but fine` },
+  ],
+});
+
 /** Nodes run one after the other. */
 export const linked = (...nodes: LoopShape['nodes']): LoopShape => ({
   nodes,
