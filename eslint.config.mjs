@@ -119,8 +119,9 @@ export default defineConfig(
     ['src/contract/**'],
     'contract/ is shared by the workflow bundle and every other side: types and constants only.',
     ban(
-      onlyPackages('@temporalio/workflow'),
-      'contract/ holds types, constants and message definitions: no Node built-in, no package but @temporalio/workflow.',
+      onlyPackages(),
+      'contract/ holds types, constants and message definitions, and loads no package (a client reading loops must not load the workflow SDK): SDK types with `import type`.',
+      { allowTypeImports: true },
     ),
     ban('^(\\.\\./)+(domain|graph)(/[^/]+)?$', 'contract/ refers to domain and graph types with `import type`.', {
       allowTypeImports: true,

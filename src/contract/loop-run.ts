@@ -1,5 +1,5 @@
 // Messages and shapes shared by the loop-run workflow, its activities and the client: defined once here.
-import { defineQuery, defineSignal } from '@temporalio/workflow';
+import type { QueryDefinition, SignalDefinition } from '@temporalio/common';
 import type { FailureKind } from '../domain/node-run';
 import type { Rounds } from '../graph/rounds';
 
@@ -102,7 +102,12 @@ export interface LoopRunResult {
 
 export type LoopRunWorkflow = (input: LoopRunInput) => Promise<LoopRunResult>;
 
-export const pauseSignal = defineSignal('pause');
-export const continueSignal = defineSignal<[{ strategy: ContinueStrategy }]>('continue');
-export const blockSignal = defineSignal<[{ reason: string }]>('block');
-export const stateQuery = defineQuery<LiveState>('state');
+// The shapes `defineSignal` and `defineQuery` of @temporalio/workflow return, written out so that a client
+// reading loops does not load the workflow SDK.
+const signal = <Args extends unknown[] = []>(name: string): SignalDefinition<Args> => ({ type: 'signal', name }) as SignalDefinition<Args>;
+const query = <Result>(name: string): QueryDefinition<Result> => ({ type: 'query', name }) as QueryDefinition<Result>;
+
+export const pauseSignal = signal('pause');
+export const continueSignal = signal<[{ strategy: ContinueStrategy }]>('continue');
+export const blockSignal = signal<[{ reason: string }]>('block');
+export const stateQuery = query<LiveState>('state');

@@ -1,17 +1,21 @@
 // The search attributes every loop-run workflow carries, so the Temporal UI can find a loop's runs.
 import type { Connection } from '@temporalio/client';
-import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import type { SearchAttributeKey } from '@temporalio/common/lib/search-attributes';
 import { LOOP_STATUS_ATTRIBUTE } from '../contract';
 import { temporalProto } from './sdk';
 
-export const LOOP_ID_KEY = defineSearchAttributeKey('CanopyLoopId', SearchAttributeType.KEYWORD);
-export const LOOP_NAME_KEY = defineSearchAttributeKey('CanopyLoopName', SearchAttributeType.KEYWORD);
-export const WORKDIR_KEY = defineSearchAttributeKey('CanopyWorkdir', SearchAttributeType.KEYWORD);
+// What `defineSearchAttributeKey` of @temporalio/common returns, written out so that a client reading
+// loops does not load the SDK.
+const keyword = (name: string): SearchAttributeKey<'KEYWORD'> => ({ name, type: 'KEYWORD' });
+
+export const LOOP_ID_KEY = keyword('CanopyLoopId');
+export const LOOP_NAME_KEY = keyword('CanopyLoopName');
+export const WORKDIR_KEY = keyword('CanopyWorkdir');
 /** The loop's status as its run moves (running, paused, blocked, completed, failed), so the UI's list can be filtered by it. */
-export const LOOP_STATUS_KEY = defineSearchAttributeKey(LOOP_STATUS_ATTRIBUTE.name, SearchAttributeType.KEYWORD);
+export const LOOP_STATUS_KEY = keyword(LOOP_STATUS_ATTRIBUTE.name);
 
 /** The canopy version that started the run, so a worker can tell the open runs its workflow code no longer replays. */
-export const VERSION_KEY = defineSearchAttributeKey('CanopyVersion', SearchAttributeType.KEYWORD);
+export const VERSION_KEY = keyword('CanopyVersion');
 
 export const CANOPY_SEARCH_ATTRIBUTES = [LOOP_ID_KEY, LOOP_NAME_KEY, WORKDIR_KEY, LOOP_STATUS_KEY, VERSION_KEY];
 
