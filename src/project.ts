@@ -15,6 +15,12 @@ export const PROJECT_ROOT = findProjectRoot(__dirname);
 /** The `canopy` CLI's entry point, which workers, shims, tests and benches start. */
 export const CANOPY_BIN = path.join(PROJECT_ROOT, 'bin', 'canopy.js');
 
+/**
+ * A compiled file of canopy's, by its path under src/, for what is loaded by path (a forked process, a
+ * module the SDK loads itself): the CLI runs from one bundled file, where `__dirname` does not say it.
+ */
+export const compiledPath = (...parts: string[]): string => path.join(PROJECT_ROOT, 'dist', 'src', ...parts);
+
 export function packageVersion(): string {
   return (JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 }

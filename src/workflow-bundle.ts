@@ -4,12 +4,12 @@
 import { mkdirSync, existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflowCode, type WorkerOptions } from '@temporalio/worker';
-import { PROJECT_ROOT } from './project';
+import { compiledPath, PROJECT_ROOT } from './project';
 import { workflowTracingModule } from './telemetry/tracing';
 
 export const WORKFLOW_BUNDLE_PATH = path.join(PROJECT_ROOT, 'dist', 'workflow-bundle.js');
 export const TRACED_WORKFLOW_BUNDLE_PATH = path.join(PROJECT_ROOT, 'dist', 'workflow-bundle-traced.js');
-export const WORKFLOWS_PATH = require.resolve('./workflows');
+export const WORKFLOWS_PATH = compiledPath('workflows', 'index.js');
 
 /**
  * The prebuilt bundle when there is one, else the workflow sources (bundled at worker start, with

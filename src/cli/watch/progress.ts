@@ -4,6 +4,7 @@ import type { LoopPicture } from '../../client/loop-picture-service';
 import { getRun } from '../../client/node-runs-service';
 import { continueLoop, pauseLoop } from '../../client/runs-service';
 import { outputText } from '../../graph/feedback';
+import { loadWatchView } from '../load-esm';
 import { pictureChanges } from './changes';
 import { followLoop } from './follow';
 
@@ -22,7 +23,7 @@ export function logProgress(ctx: ClientContext, loopId: string, write: (line: st
 }
 
 export async function watchInTerminal(ctx: ClientContext, loopId: string): Promise<void> {
-  const { runWatchView } = await import('./view.mjs');
+  const { runWatchView } = await loadWatchView();
   await runWatchView({
     follow: (onPicture) => followLoop(ctx, loopId, onPicture, { untilEnd: false }),
     pause: async () => (await pauseLoop(ctx, loopId), 'pause requested: the loop stops after the running node'),

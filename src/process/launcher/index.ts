@@ -3,7 +3,7 @@
 // process: 'spawn', 'stdout', 'stderr', 'exit', 'close' and 'error' events.
 import { fork, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import path from 'node:path';
+import { compiledPath } from '../../project';
 import type { LaunchEvent, LaunchRequest } from './protocol';
 
 export interface LaunchOptions {
@@ -17,7 +17,7 @@ export interface LaunchedProcess extends EventEmitter {
   pid: number | undefined;
 }
 
-const LAUNCHER_ENTRY = path.join(__dirname, 'child.js');
+const LAUNCHER_ENTRY = compiledPath('process', 'launcher', 'child.js');
 
 let launcher: ChildProcess | undefined;
 let nextId = 1;

@@ -1,5 +1,6 @@
 // The data converter every client and worker canopy starts uses, so what one encrypts the others read.
 import type { DataConverter } from '@temporalio/common';
+import { compiledPath } from '../../project';
 import { encryptionCodec } from './encryption-codec';
 import type { PayloadKey } from './payload-keys';
 
@@ -10,6 +11,6 @@ import type { PayloadKey } from './payload-keys';
 export function canopyDataConverter(keys: readonly PayloadKey[]): DataConverter {
   return {
     payloadCodecs: [encryptionCodec(keys)],
-    ...(keys.length > 0 && { failureConverterPath: require.resolve('./failure-converter') }),
+    ...(keys.length > 0 && { failureConverterPath: compiledPath('temporal', 'codec', 'failure-converter.js') }),
   };
 }
