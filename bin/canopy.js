@@ -1,3 +1,3 @@
 #!/usr/bin/env node
-// The canopy CLI, from the compiled sources (`npm run build`).
-require('../dist/src/cli/index.js').main();
+// The canopy CLI, as `npm run build` made it.
+require('../dist/src/cli/bundle/run.js').runCli();

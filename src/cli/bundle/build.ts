@@ -1,0 +1,77 @@
+// Builds the CLI into one file (`npm run build`), so a command reads one script instead of some six
+// hundred modules, then records V8's compiled code for it by running the read commands once each.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { build, type Plugin } from 'esbuild';
+import { CANOPY_BIN, compiledPath, PROJECT_ROOT } from '../../project';
+import { CLI_BUNDLE_PATH, CODE_CACHE_OUT_ENV } from './paths';
+
+/**
+ * What stays a file of its own, loaded by require: the Temporal and OpenTelemetry SDKs (a worker and
+ * the activities must share their module state with the SDK's own), native addons, and the Ink views,
+ * which are ES modules.
+ */
+const EXTERNAL_PACKAGES = ['@temporalio/*', '@opentelemetry/*', '@modelcontextprotocol/*', 'better-sqlite3', 'pg-native', 'ink', 'react'];
+
+/**
+ * The views are ES modules, and code in the bundle runs where Node 20 cannot `import()`: they are
+ * loaded through load-esm, which stays a file of its own.
+ */
+const esModulesThroughLoadEsm: Plugin = {
+  name: 'canopy-es-modules',
+  setup(builder) {
+    builder.onResolve({ filter: /\/load-esm$/ }, (args) => {
+      const source = path.relative(path.join(PROJECT_ROOT, 'src'), path.resolve(args.resolveDir, args.path));
+      return { path: path.relative(path.dirname(CLI_BUNDLE_PATH), compiledPath(`${source}.js`)), external: true };
+    });
+    builder.onResolve({ filter: /\.mjs$/ }, (args) =>
+      args.importer.startsWith(path.join(PROJECT_ROOT, 'src'))
+        ? { errors: [{ text: `${args.importer} imports ${args.path}: load ES modules through src/cli/load-esm.ts` }] }
+        : undefined,
+    );
+  },
+};
+
+/** Read commands whose code the cache holds compiled; others compile what they use as they run. */
+const WARM_COMMANDS = [['--help'], ['loop', 'list'], ['spec', 'list'], ['queue', 'list'], ['blueprint', 'list'], ['loop', 'get', 'none']];
+
+async function bundle(): Promise<void> {
+  await build({
+    entryPoints: [path.join(PROJECT_ROOT, 'src', 'cli', 'index.ts')],
+    outfile: CLI_BUNDLE_PATH,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    // ES-module builds of the libraries, so what canopy does not import is left out.
+    mainFields: ['module', 'main'],
+    external: EXTERNAL_PACKAGES,
+    plugins: [esModulesThroughLoadEsm],
+    // Class and function names as written: errors carry them to Temporal as failure types, and to stack traces.
+    keepNames: true,
+    sourcemap: true,
+    sourcesContent: false,
+    logLevel: 'warning',
+  });
+}
+
+/** Each run starts from the cache the previous one wrote, and writes it again with what it compiled. */
+function warmCodeCache(): void {
+  const home = mkdtempSync(path.join(os.tmpdir(), 'canopy-code-cache-'));
+  const env: NodeJS.ProcessEnv = { ...process.env, CANOPY_HOME: home, [CODE_CACHE_OUT_ENV]: '1' };
+  delete env.CANOPY_DATABASE_URL;
+  try {
+    for (const args of WARM_COMMANDS) spawnSync(process.execPath, [CANOPY_BIN, ...args], { env, stdio: 'ignore', timeout: 60_000 });
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+bundle()
+  .then(warmCodeCache)
+  .catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  });

@@ -1,0 +1,36 @@
+// Runs the CLI: from its bundle, with V8's code compiled at build time when that cache still fits this
+// node, or from the compiled modules when the bundle is not built (after `npm install`, before a build).
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { Script } from 'node:vm';
+import { CLI_BUNDLE_PATH, CODE_CACHE_OUT_ENV, CODE_CACHE_PATH } from './paths';
+import { mapBundleStacks } from './stacks';
+
+type Cli = typeof import('../index');
+
+/** The bundle as V8 compiles it, from the build's cache when that was made by this node with these flags. */
+export function compileBundle(): Script {
+  const cachedData = existsSync(CODE_CACHE_PATH) ? readFileSync(CODE_CACHE_PATH) : undefined;
+  // The wrapper a CommonJS module gets, on a line of its own so that the bundle's lines keep their numbers.
+  const source = `(function (exports, require, module, __filename, __dirname) {\n${readFileSync(CLI_BUNDLE_PATH, 'utf8')}\n})`;
+  return new Script(source, { filename: CLI_BUNDLE_PATH, lineOffset: -1, cachedData });
+}
+
+/** Runs the bundle as a CommonJS module and returns its exports. */
+export function loadBundle(): Cli {
+  const script = compileBundle();
+  const bundle = { exports: {} };
+  const run = script.runInThisContext() as (...args: unknown[]) => void;
+  run(bundle.exports, createRequire(CLI_BUNDLE_PATH), bundle, CLI_BUNDLE_PATH, path.dirname(CLI_BUNDLE_PATH));
+  // Written as the process exits, so the cache holds the functions the command compiled as it ran.
+  if (process.env[CODE_CACHE_OUT_ENV]) process.once('exit', () => writeFileSync(CODE_CACHE_PATH, script.createCachedData()));
+  mapBundleStacks(CLI_BUNDLE_PATH);
+  return bundle.exports as Cli;
+}
+
+export function runCli(): Promise<void> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const cli = existsSync(CLI_BUNDLE_PATH) ? loadBundle() : (require('../index') as Cli);
+  return cli.main();
+}
