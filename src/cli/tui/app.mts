@@ -7,10 +7,11 @@ import { createElement as h, useEffect, useMemo, useRef, useState, type ReactEle
 import type { LoopPicture } from '../../client/loop-picture-service.js';
 import type { Issue } from '../../domain/errors.js';
 import { terminalSafe } from '../output.js';
-import { editInTerminal, ENTER_APP_SCREEN, LEAVE_APP_SCREEN } from './external-editor.js';
+import { editInTerminal, ENTER_APP_SCREEN, externalEditor, LEAVE_APP_SCREEN } from './external-editor.js';
 import { HelpPane, LoopPane, RefusalPane, SidebarView, TextPane } from './panes.mjs';
 import { projectOfRow, sidebarRows, type SidebarRow } from './sidebar.js';
 import type { EditTarget, LoopAction, LoopDetails, SidebarLists, TuiActions } from './store-actions.js';
+import { areaKey, areaText, TextAreaView, textArea, type TextArea } from './text-area.mjs';
 
 export const SIDEBAR_REFRESH_MS = 2_000;
 const SIDEBAR_WIDTH = 38;
@@ -21,6 +22,7 @@ type Mode =
   | { kind: 'prompt'; purpose: 'filter' | 'autorun'; text: string }
   | { kind: 'confirm'; action: LoopAction; question: string }
   | { kind: 'output'; title: string; text: string }
+  | { kind: 'editing'; target: EditTarget; area: TextArea }
   | { kind: 'refused'; target: EditTarget; text: string; issues: Issue[] };
 
 const CONFIRMED: Partial<Record<LoopAction, string>> = {
@@ -135,13 +137,18 @@ function TuiApp(props: { actions: TuiActions }): ReactElement {
       (error: unknown) => setMessage(errorText(error)),
     );
   const edit = (target: EditTarget, text: string) => {
+    const editor = externalEditor();
+    if (!editor) return setMode({ kind: 'editing', target, area: textArea(text) });
     let edited: string;
     try {
-      edited = editInTerminal(text, `${target.label.replace(/\W+/g, '-')}.json`);
+      edited = editInTerminal(editor, text, `${target.label.replace(/\W+/g, '-')}.json`);
     } catch (error) {
       setMode({ kind: 'normal' });
       return setMessage(`not edited: ${errorText(error)}`);
     }
+    store(target, edited);
+  };
+  const store = (target: EditTarget, edited: string) => {
     setMessage(`checking the config of ${target.label}…`);
     target.save(edited).then(
       (issues) => {
@@ -168,6 +175,15 @@ function TuiApp(props: { actions: TuiActions }): ReactElement {
       if (input === 'y' && loop) say(actions.act(loop.id, mode.action));
       else setMessage('cancelled');
       return;
+    }
+    if (mode.kind === 'editing') {
+      if (key.escape) {
+        setMode({ kind: 'normal' });
+        return setMessage('edit abandoned; nothing was changed');
+      }
+      if (key.ctrl && input === 's') return store(mode.target, areaText(mode.area));
+      // Several keys of one read come as several calls before a render: each builds on the last.
+      return setMode((was) => (was.kind === 'editing' ? { ...was, area: areaKey(was.area, input, key) } : was));
     }
     if (mode.kind === 'prompt') {
       const done = () => setMode({ kind: 'normal' });
@@ -237,6 +253,7 @@ function TuiApp(props: { actions: TuiActions }): ReactElement {
     if (mode.kind === 'help') return h(HelpPane);
     if (mode.kind === 'output') return h(TextPane, { title: `${mode.title} (any key to go back)`, lines: [], text: mode.text });
     if (mode.kind === 'refused') return h(RefusalPane, { label: mode.target.label, issues: mode.issues });
+    if (mode.kind === 'editing') return h(TextAreaView, { title: `editing ${mode.target.label}`, area: mode.area, height: height - 4 });
     if (!lists) return h(Text, null, 'Reading the store…');
     switch (selected?.kind) {
       case 'loop':

@@ -12,7 +12,7 @@ export const KEYS: readonly (readonly [string, string])[] = [
   ['R', 'reset its specs to pending (asks first)'],
   ['A', 'archive or restore it (asks first)'],
   ['@', 'autorun it at a time (ISO-8601; empty cancels)'],
-  ['i', 'edit the selected node’s or ensemble’s config in $VISUAL / $EDITOR'],
+  ['i', 'edit the selected node’s or ensemble’s config in $VISUAL / $EDITOR, else the built-in editor'],
   ['e', 'expand ensembles: member node names'],
   ['o', 'the stored output of the selected node’s last run'],
   ['?', 'this list'],
