@@ -54,6 +54,7 @@ function TuiApp(props: { actions: TuiActions }): ReactElement {
   const { exit } = useApp();
   const { stdout } = useStdout();
   const [lists, setLists] = useChangedState<SidebarLists | null>(null);
+  const [autoruns, setAutoruns] = useChangedState<Record<string, string>>({});
   const [refreshes, setRefreshes] = useState(0);
   const [cursor, setCursor] = useState<string | null>(null);
   const [project, setProject] = useState<string | null>(null);
@@ -70,11 +71,14 @@ function TuiApp(props: { actions: TuiActions }): ReactElement {
 
   useEffect(() => {
     let stopped = false;
-    const read = () =>
-      actions.readSidebar().then(
+    const read = () => {
+      // Apart from the lists, so a slow Temporal does not hold them back.
+      void actions.readAutoruns().then((next) => !stopped && setAutoruns(next));
+      return actions.readSidebar().then(
         (next) => !stopped && setLists(next),
         (error: unknown) => setMessage(errorText(error)),
       );
+    };
     void read();
     const timer = setInterval(() => void read(), SIDEBAR_REFRESH_MS);
     return () => {
@@ -257,7 +261,16 @@ function TuiApp(props: { actions: TuiActions }): ReactElement {
     if (!lists) return h(Text, null, 'Reading the store…');
     switch (selected?.kind) {
       case 'loop':
-        return h(LoopPane, { loop: selected.loop, picture, details, current: currentVertex, selectedRun, expanded, now });
+        return h(LoopPane, {
+          loop: selected.loop,
+          autorunAt: autoruns[selected.loop.id] ?? null,
+          picture,
+          details,
+          current: currentVertex,
+          selectedRun,
+          expanded,
+          now,
+        });
       case 'spec':
         return h(TextPane, {
           title: `spec ${selected.spec.name} (${selected.spec.id})`,
@@ -308,7 +321,7 @@ function TuiApp(props: { actions: TuiActions }): ReactElement {
           borderStyle: 'single',
           borderColor: focus === 'sidebar' ? 'cyan' : 'gray',
         },
-        h(SidebarView, { rows, cursor: selected?.key ?? null, focused: focus === 'sidebar', height: height - 4 }),
+        h(SidebarView, { rows, autoruns, cursor: selected?.key ?? null, focused: focus === 'sidebar', height: height - 4 }),
       ),
       h(
         Box,

@@ -5,7 +5,7 @@ import type { Blueprint } from '../../domain/blueprint';
 import { CanopyError, type Issue } from '../../domain/errors';
 import type { Loop } from '../../domain/loop';
 import type { ClientContext } from '../../client/context';
-import { scheduleAutorun } from '../../client/autorun-service';
+import { pendingAutoruns, scheduleAutorun } from '../../client/autorun-service';
 import { listBlueprints } from '../../client/blueprints-service';
 import { updateEnsemble, updateNode } from '../../client/graph-service';
 import type { LoopPicture } from '../../client/loop-picture-service';
@@ -48,6 +48,8 @@ export interface TuiActions {
   cwd: string;
   readSidebar(): Promise<SidebarLists>;
   loopDetails(loopId: string): Promise<LoopDetails>;
+  /** Loop id → when its pending autorun fires; empty when Temporal does not answer. */
+  readAutoruns(): Promise<Record<string, string>>;
   follow(loopId: string, onPicture: (picture: LoopPicture) => void): { stop(): void };
   runOutput(runId: string): Promise<string>;
   act(loopId: string, action: LoopAction): Promise<string>;
@@ -108,6 +110,7 @@ export function storeActions(ctx: ClientContext, cwd: string): TuiActions {
       const [specs, runs] = await Promise.all([listSpecs(ctx, { loop_id: loopId }), listRuns(ctx, { loop_id: loopId, limit: RUNS_SHOWN })]);
       return { specs: specs.map(({ id, name, status }) => ({ id, name, status })), runs };
     },
+    readAutoruns: () => pendingAutoruns(ctx).catch(() => ({})),
     follow: (loopId, onPicture) => followLoop(ctx, loopId, onPicture, { untilEnd: false }),
     runOutput: async (runId) => outputText(await getRun(ctx, runId)),
     act,
