@@ -2,6 +2,7 @@
 // a backlog spec or a blueprint. Every text from the store passes through terminalSafe.
 import { Box, Text } from 'ink';
 import { createElement as h, type ReactElement } from 'react';
+import type { EdgeView } from '../../client/graph-view-service.js';
 import type { LoopPicture } from '../../client/loop-picture-service.js';
 import type { Issue } from '../../domain/errors.js';
 import type { Loop } from '../../domain/loop.js';
@@ -73,18 +74,19 @@ function time(iso: string): string {
   return iso.slice(5, 19).replace('T', ' ');
 }
 
-/** A loop: its live graph, its specs with status, and its runs newest first (the selected one marked). */
+/** A loop: its live graph (the selected vertex or edge marked), its specs with status, and its runs newest first (the selected one marked). */
 export function LoopPane(props: {
   loop: Loop;
   autorunAt: string | null;
   picture: LoopPicture | null;
   details: LoopDetails | null;
   current: string | null;
+  selectedEdge: EdgeView | null;
   selectedRun: string | null;
   expanded: boolean;
   now: number;
 }): ReactElement {
-  const { loop, autorunAt, picture, details, current, selectedRun, expanded, now } = props;
+  const { loop, autorunAt, picture, details, current, selectedEdge, selectedRun, expanded, now } = props;
   const { glyph, color } = STATUS_GLYPH[picture ? (picture.status as Loop['status']) : loop.status] ?? STATUS_GLYPH.pending;
   const spec = picture?.spec ? `spec ${safe(picture.spec.name)}` : 'no spec running';
   const next = picture?.upcoming_specs.length ? `  ·  next: ${picture.upcoming_specs.map(safe).join(', ')}` : '';
@@ -110,7 +112,7 @@ export function LoopPane(props: {
       h(
         Box,
         { flexDirection: 'column', flexGrow: 1 },
-        picture ? h(LoopGraph, { picture, current, expanded, now }) : h(Text, null, 'Reading the loop…'),
+        picture ? h(LoopGraph, { picture, current, selectedEdge, expanded, now }) : h(Text, null, 'Reading the loop…'),
       ),
       h(
         Box,
