@@ -67,6 +67,21 @@ export async function pendingAutorun(ctx: ClientContext, loopId: string): Promis
   return described?.info.nextActionTimes[0]?.toISOString() ?? null;
 }
 
+/**
+ * Every pending autorun, loop id → when it fires, from one listing of the namespace's schedules
+ * (a view of many loops asks once rather than once per loop). The listing may lag a change by a moment.
+ */
+export async function pendingAutoruns(ctx: ClientContext): Promise<Record<string, string>> {
+  const client = await ctx.temporal();
+  const pending: Record<string, string> = {};
+  const prefix = autorunScheduleId('');
+  for await (const schedule of client.schedule.list()) {
+    const next = schedule.info.nextActionTimes[0];
+    if (schedule.scheduleId.startsWith(prefix) && next) pending[schedule.scheduleId.slice(prefix.length)] = next.toISOString();
+  }
+  return pending;
+}
+
 /** An autorun at a time or after a quota's reset, or none when neither is given. */
 export async function requestAutorun(
   ctx: ClientContext,

@@ -1,7 +1,9 @@
 // `canopy tui` in a real terminal (tmux) over a seeded store: projects with their loops, the backlog
 // of the selected project, blueprints, a running loop's ensemble live, the loop editor with an
-// $EDITOR that writes an invalid then a valid config, pause and continue, and quitting; then how
-// soon the first frame shows with 200 loops, and how little CPU the app uses while idle.
+// $EDITOR that writes an invalid then a valid config, pause and continue, and quitting; a loop's
+// graph edited (nodes and edges added, refused and removed), the built-in editor, the scheduled
+// glyph, stop, reset, archive and restore; then how soon the first frame shows with 200 loops, and
+// how little CPU the app uses while idle.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
@@ -9,15 +11,16 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { createBlueprint } from '../../src/client/blueprints-service';
 import { importLoop } from '../../src/client/export-import-service';
+import { scheduleAutorun } from '../../src/client/autorun-service';
 import { archiveLoop, createLoop, getLoop } from '../../src/client/loops-service';
 import { waitForLoopRun } from '../../src/client/runs-service';
-import { createSpec } from '../../src/client/specs-service';
+import { createSpec, listSpecs } from '../../src/client/specs-service';
 import { setLoopStatus } from '../../src/store/loops-repository';
 import { CANOPY_BIN, childEnv, useEngineHarness } from '../helpers/engine';
 import { tempDir } from '../helpers/store';
 import { waitUntil } from '../helpers/wait';
 import { hasTmux, NO_TMUX, openInTmux, tmux } from '../helpers/terminal';
-import { fakeReviewers } from '../helpers/loops';
+import { check, fakeReviewers, loopWithSpecs } from '../helpers/loops';
 
 const IMPLEMENT = { platform: 'fake', prompt_template: '@sleep 2\n@print implemented', timeout_minutes: 1 };
 
@@ -46,8 +49,16 @@ function paneOf(session: string) {
         await new Promise((resolve) => setTimeout(resolve, 300));
       }
     },
+    /** Types `text` and waits until the screen shows it: an Enter sent right after could otherwise overtake it. */
+    type: (text: string) => {
+      tmux('send-keys', '-t', session, '-l', text);
+      return waitUntil(`the app to show ${text}`, () => Promise.resolve(screen().includes(text)), 10_000);
+    },
   };
 }
+
+/** The escape sequence `capture-pane -e` writes where inverse text begins. */
+const INVERSE = '\x1b[7m';
 
 /** The lines of the sidebar (the left column of the screen). */
 const sidebar = (screen: string) =>
@@ -58,6 +69,10 @@ const sidebar = (screen: string) =>
 
 describe('canopy tui', { skip: hasTmux ? false : NO_TMUX }, () => {
   const engine = useEngineHarness();
+  const appEnv = () => {
+    const env = childEnv(engine.config);
+    return { CANOPY_HOME: env.CANOPY_HOME!, TEMPORAL_ADDRESS: env.TEMPORAL_ADDRESS!, CANOPY_TASK_QUEUE: env.CANOPY_TASK_QUEUE! };
+  };
 
   it('refuses without a terminal, pointing to loop watch and loop list', () => {
     const result = spawnSync(process.execPath, [CANOPY_BIN, 'tui'], { env: childEnv(engine.config), encoding: 'utf8' });
@@ -88,18 +103,12 @@ describe('canopy tui', { skip: hasTmux ? false : NO_TMUX }, () => {
     const editor = path.join(scratch, 'editor.sh');
     writeFileSync(editor, `#!/bin/sh\ncp ${next} "$1"\n`, { mode: 0o755 });
 
-    const env = childEnv(engine.config);
     const session = `canopy-tui-${process.pid}`;
     openInTmux({
       session,
       cwd: here,
       size: [140, 45],
-      env: {
-        CANOPY_HOME: env.CANOPY_HOME!,
-        TEMPORAL_ADDRESS: env.TEMPORAL_ADDRESS!,
-        CANOPY_TASK_QUEUE: env.CANOPY_TASK_QUEUE!,
-        EDITOR: editor,
-      },
+      env: { ...appEnv(), EDITOR: editor },
       command: `sh -c '${process.execPath} ${CANOPY_BIN} tui; echo "tui exited $?"; sleep 60'`,
     });
     const { screen, shows, press } = paneOf(session);
@@ -175,17 +184,158 @@ describe('canopy tui', { skip: hasTmux ? false : NO_TMUX }, () => {
     }
   });
 
+  it('edits a loop’s graph, edits a config in the built-in editor, shows a scheduled autorun, stops, resets, archives and restores', async () => {
+    const workdir = realpathSync(tempDir('canopy-tui-graph-'));
+    const { ctx } = engine;
+    const shape = {
+      nodes: [check('wait', 1, 'sleep 300'), check('tests', 2, 'echo tested')],
+      edges: [{ source: 'wait', target: 'tests' }],
+    };
+    const loopId = await loopWithSpecs(ctx, workdir, shape, [{ name: 'task' }]);
+    const graph = async () => {
+      const loop = await getLoop(ctx, loopId);
+      return {
+        nodes: loop.nodes.map((node) => `${node.kind} ${node.name} ${JSON.stringify(node.config)}`).sort(),
+        edges: loop.edges.map((edge) => `${edge.source} → ${edge.target} on ${edge.condition}`).sort(),
+      };
+    };
+    const session = `canopy-tui-graph-${process.pid}`;
+    openInTmux({
+      session,
+      cwd: workdir,
+      size: [140, 45],
+      env: appEnv(),
+      unset: ['VISUAL', 'EDITOR'],
+      command: `${process.execPath} ${CANOPY_BIN} tui`,
+    });
+    const { shows, press, type } = paneOf(session);
+    const started = Date.now();
+    try {
+      await shows('the loop', /engine test/);
+      await press('j');
+      await shows('its graph', /wait\s+pending[\s\S]*↓ pass → tests/);
+
+      await press('a');
+      await shows('the syntax of a node', /add node: kind name \{json config\}/);
+      await type('check lint {"command":"npm run lint"}');
+      await press('Enter');
+      await shows('the added node', /lint\s+pending/);
+      assert.ok((await graph()).nodes.includes('check lint {"command":"npm run lint"}'));
+
+      const before = await graph();
+      await press('a');
+      await type('gate judge @no-such-blueprint');
+      await press('Enter');
+      await shows(
+        'the refusal with the available blueprints',
+        /no blueprint is named 'no-such-blueprint'; available blueprints:[\s\S]*commit-check/,
+      );
+      assert.deepEqual(await graph(), before);
+
+      await press('w');
+      await shows('the syntax of an edge', /add edge: source target/);
+      await type('tests lint');
+      await press('Enter');
+      await shows('the added edge', /↓ pass → lint/);
+      assert.ok((await graph()).edges.includes('tests → lint on pass'));
+
+      await press('Tab', 'j', 'j', 'x'); // wait, tests → lint
+      await shows('the question', /Remove the check lint and its edges\? y confirms/);
+      await press('n');
+      await shows('the removal cancelled', /cancelled/);
+      assert.equal((await graph()).nodes.length, 3);
+      await press('x');
+      await shows('the question again', /Remove the check lint/);
+      await press('y');
+      await shows('the node removed', /removed check node 'lint'/);
+      await shows('the graph without it', /^(?![\s\S]*lint\s+pending)/);
+      assert.deepEqual(await graph(), { nodes: before.nodes.filter((node) => !node.includes('lint')), edges: ['wait → tests on pass'] });
+
+      await press('j'); // past the nodes (wait, tests) to the edge
+      const inverse = () => tmux('capture-pane', '-p', '-e', '-t', session).split(INVERSE).slice(1);
+      await waitUntil('the edge drawn inverse', () => Promise.resolve(inverse().some((text) => /^\s*↓ pass → tests/.test(text))));
+      await press('x');
+      await shows('the question', /Remove the edge wait → tests on pass\? y confirms/);
+      await press('y');
+      await shows('the edge removed', /removed flow edge wait -> tests on pass/);
+      assert.deepEqual((await graph()).edges, []);
+
+      // The built-in editor, with neither $VISUAL nor $EDITOR set.
+      await press('k', 'i'); // tests
+      await shows('the config in the built-in editor', /editing node tests[\s\S]*"command": "echo tested",/);
+      await press('Down', 'End', 'Enter');
+      await type('  "idle_timeout_minutes": 39');
+      await press('BSpace');
+      await type(',');
+      await shows('the edited text', /"idle_timeout_minutes": 3,\s/);
+      await press('C-s');
+      await shows('the config stored', /stored the config of node tests/);
+      const stored = async () => (await getLoop(ctx, loopId)).nodes.find((node) => node.name === 'tests')!.config;
+      assert.deepEqual(await stored(), { command: 'echo tested', idle_timeout_minutes: 3, timeout_minutes: 1 });
+      await press('i');
+      await shows('the editor on the stored config', /editing node tests[\s\S]*"idle_timeout_minutes": 3,/);
+      await type('x');
+      await shows('the text typed', /x\{/);
+      await press('C-s');
+      await shows('the refusal of a text that is not JSON', /refused; nothing was changed:[\s\S]*\(json\): /);
+      await press('i');
+      await shows('the editor again on that text', /editing node tests[\s\S]*x\{/);
+      await press('Escape');
+      await shows('the edit abandoned', /edit abandoned; nothing was changed/);
+      assert.deepEqual(await stored(), { command: 'echo tested', idle_timeout_minutes: 3, timeout_minutes: 1 });
+
+      await press('@');
+      await type('2099-01-01T09:00:00Z');
+      await press('Enter');
+      await shows('the autorun set', /autorun at 2099-01-01T09:00:00.000Z/);
+      await shows('the scheduled glyph', /◷ engine test/);
+
+      await engine.withWorker(async () => {
+        await press('r');
+        await shows('the loop running', /engine test \(loop_\w+\)\s+running/);
+        await press('t');
+        await shows('the question', /Stop loop engine test\? y confirms/);
+        await press('y');
+        await shows('the loop stopped', /stopped \(cancelled\)/);
+      });
+      assert.equal((await getLoop(ctx, loopId)).status, 'failed');
+      const specs = async () => (await listSpecs(ctx, { loop_id: loopId })).map((spec) => spec.status);
+      assert.deepEqual(await specs(), ['failed']);
+      await press('R');
+      await shows('the question', /Reset the specs of loop engine test\? y confirms/);
+      await press('y');
+      await shows('the specs reset', /reset 1 spec\(s\)/);
+      assert.deepEqual(await specs(), ['pending']);
+
+      await press('A');
+      await shows('the question', /Archive loop engine test\? y confirms/);
+      await press('y');
+      await shows('the loop archived and hidden', /^(?![\s\S]*engine test)/);
+      assert.equal((await getLoop(ctx, loopId)).archived, true);
+      await press('h');
+      await shows('the archived loop selected again', /engine test \(loop_\w+\)\s+\w+\s+archived/);
+      await press('A');
+      await shows('the question', /Restore loop engine test\? y confirms/);
+      await press('y');
+      await shows('the loop restored', /restored/);
+      assert.equal((await getLoop(ctx, loopId)).archived, false);
+      console.log(`tui graph edits, editor, autorun and lifecycle: ${Date.now() - started} ms`);
+    } finally {
+      tmux('kill-session', '-t', session);
+      await scheduleAutorun(ctx, loopId, null);
+    }
+  });
+
   it('draws its first frame soon with 200 loops, and idles cheaply', async () => {
     const bulk = realpathSync(tempDir('canopy-tui-bulk-'));
     for (let i = 0; i < 200; i++) await createLoop(engine.ctx, { name: `bulk-${String(i).padStart(3, '0')}`, workdir: bulk });
-    const env = childEnv(engine.config);
     const session = `canopy-tui-bulk-${process.pid}`;
     const started = Date.now();
     openInTmux({
       session,
       cwd: bulk,
       size: [140, 45],
-      env: { CANOPY_HOME: env.CANOPY_HOME!, TEMPORAL_ADDRESS: env.TEMPORAL_ADDRESS! },
+      env: appEnv(),
       command: `${process.execPath} ${CANOPY_BIN} tui`,
     });
     const { shows, press } = paneOf(session);

@@ -10,31 +10,22 @@ export function tmux(...args: string[]): string {
 }
 
 /**
- * Starts `command` in a detached tmux session of the given size, with `env` exported, as a person's
- * terminal would run it: Ink draws only the last frame when it believes it runs in CI.
+ * Starts `command` in a detached tmux session of the given size, with `env` exported and `unset`
+ * removed, as a person's terminal would run it: Ink draws only the last frame when it believes it runs in CI.
  */
 export function openInTmux(options: {
   session: string;
   size: [number, number];
   env: Record<string, string>;
+  unset?: string[];
   command: string;
   cwd?: string;
 }): void {
   const exports = Object.entries(options.env)
     .map(([key, value]) => `${key}=${value}`)
     .join(' ');
+  const unset = ['CI', 'CONTINUOUS_INTEGRATION', ...(options.unset ?? [])].map((name) => `-u ${name}`).join(' ');
   const [width, height] = options.size.map(String);
   const where = options.cwd ? ['-c', options.cwd] : [];
-  tmux(
-    'new-session',
-    '-d',
-    '-s',
-    options.session,
-    '-x',
-    width,
-    '-y',
-    height,
-    ...where,
-    `env -u CI -u CONTINUOUS_INTEGRATION ${exports} ${options.command}`,
-  );
+  tmux('new-session', '-d', '-s', options.session, '-x', width, '-y', height, ...where, `env ${unset} ${exports} ${options.command}`);
 }

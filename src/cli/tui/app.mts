@@ -4,24 +4,39 @@
 // so an idle app does not redraw. ESM because Ink is; the CLI loads it only for a TTY.
 import { Box, render, Text, useApp, useInput, useStdout } from 'ink';
 import { createElement as h, useEffect, useMemo, useRef, useState, type ReactElement } from 'react';
+import type { EdgeView } from '../../client/graph-view-service.js';
 import type { LoopPicture } from '../../client/loop-picture-service.js';
 import type { Issue } from '../../domain/errors.js';
 import { terminalSafe } from '../output.js';
-import { editInTerminal, ENTER_APP_SCREEN, LEAVE_APP_SCREEN } from './external-editor.js';
+import { editInTerminal, ENTER_APP_SCREEN, externalEditor, LEAVE_APP_SCREEN } from './external-editor.js';
+import { EDGE_SYNTAX, NODE_SYNTAX } from './graph-input.js';
 import { HelpPane, LoopPane, RefusalPane, SidebarView, TextPane } from './panes.mjs';
 import { projectOfRow, sidebarRows, type SidebarRow } from './sidebar.js';
 import type { EditTarget, LoopAction, LoopDetails, SidebarLists, TuiActions } from './store-actions.js';
+import { areaKey, areaText, TextAreaView, textArea, type TextArea } from './text-area.mjs';
 
 export const SIDEBAR_REFRESH_MS = 2_000;
 const SIDEBAR_WIDTH = 38;
 
+type Prompt = 'filter' | 'autorun' | 'node' | 'edge';
+
 type Mode =
   | { kind: 'normal' }
   | { kind: 'help' }
-  | { kind: 'prompt'; purpose: 'filter' | 'autorun'; text: string }
-  | { kind: 'confirm'; action: LoopAction; question: string }
+  | { kind: 'prompt'; purpose: Prompt; text: string }
+  | { kind: 'confirm'; question: string; work: () => Promise<string> }
   | { kind: 'output'; title: string; text: string }
+  | { kind: 'editing'; target: EditTarget; area: TextArea }
   | { kind: 'refused'; target: EditTarget; text: string; issues: Issue[] };
+
+const PROMPT_LABEL: Record<Prompt, string> = {
+  filter: '/',
+  autorun: 'autorun at (ISO-8601, empty cancels): ',
+  node: `add node: ${NODE_SYNTAX}\n> `,
+  edge: `add edge: ${EDGE_SYNTAX}\n> `,
+};
+
+const CONFIRM_KEYS = 'y confirms, any other key cancels';
 
 const CONFIRMED: Partial<Record<LoopAction, string>> = {
   stop: 'Stop',
@@ -31,6 +46,15 @@ const CONFIRMED: Partial<Record<LoopAction, string>> = {
 };
 
 const errorText = (error: unknown) => terminalSafe(error instanceof Error ? error.message : String(error));
+
+/** The stored edges in the order the graph draws them: under each vertex in turn. */
+function drawnEdges(picture: LoopPicture | null, edges: readonly EdgeView[]): EdgeView[] {
+  return (picture?.vertices ?? []).flatMap((vertex) =>
+    vertex.edges.flatMap((drawn) =>
+      edges.filter((edge) => edge.source === vertex.name && edge.target === drawn.target && edge.condition === drawn.condition),
+    ),
+  );
+}
 
 /** Calls `set` only when the value read differs from the last one, so an unchanged read renders nothing. */
 function useChangedState<T>(initial: T): [T, (next: T) => void] {
@@ -52,6 +76,7 @@ function TuiApp(props: { actions: TuiActions }): ReactElement {
   const { exit } = useApp();
   const { stdout } = useStdout();
   const [lists, setLists] = useChangedState<SidebarLists | null>(null);
+  const [autoruns, setAutoruns] = useChangedState<Record<string, string>>({});
   const [refreshes, setRefreshes] = useState(0);
   const [cursor, setCursor] = useState<string | null>(null);
   const [project, setProject] = useState<string | null>(null);
@@ -65,14 +90,18 @@ function TuiApp(props: { actions: TuiActions }): ReactElement {
   const [mainCursor, setMainCursor] = useState(0);
   const [expanded, setExpanded] = useState(false);
   const [now, setNow] = useState(Date.now());
+  const following = useRef<{ refresh(): void } | null>(null);
 
   useEffect(() => {
     let stopped = false;
-    const read = () =>
-      actions.readSidebar().then(
+    const read = () => {
+      // Apart from the lists, so a slow Temporal does not hold them back.
+      void actions.readAutoruns().then((next) => !stopped && setAutoruns(next));
+      return actions.readSidebar().then(
         (next) => !stopped && setLists(next),
         (error: unknown) => setMessage(errorText(error)),
       );
+    };
     void read();
     const timer = setInterval(() => void read(), SIDEBAR_REFRESH_MS);
     return () => {
@@ -95,14 +124,15 @@ function TuiApp(props: { actions: TuiActions }): ReactElement {
     setMainCursor(0);
     if (!loop) return;
     let status = loop.status as string;
-    const following = actions.follow(loop.id, (next) => {
+    const followed = actions.follow(loop.id, (next) => {
       setPicture(next);
       // On a change of status the sidebar's glyph catches up at once rather than at its next refresh.
       if (next.status !== status) setRefreshes((n) => n + 1);
       status = next.status;
       actions.loopDetails(loop.id).then(setDetails, (error: unknown) => setMessage(errorText(error)));
     });
-    return () => following.stop();
+    following.current = followed;
+    return () => followed.stop();
   }, [actions, loop?.id]);
 
   // Elapsed times tick only while a node runs.
@@ -113,11 +143,16 @@ function TuiApp(props: { actions: TuiActions }): ReactElement {
     return () => clearInterval(timer);
   }, [picture]);
 
+  // The main pane's cursor moves over the vertices, then the edges, then the runs.
   const vertices = picture?.vertices.map((v) => v.name) ?? [];
+  const edges = drawnEdges(picture, details?.edges ?? []);
   const runs = details?.runs ?? [];
-  const mainItems = vertices.length + runs.length;
-  const currentVertex = focus === 'main' && mainCursor < vertices.length ? vertices[mainCursor] : (picture?.running ?? null);
-  const selectedRun = focus === 'main' && mainCursor >= vertices.length ? (runs[mainCursor - vertices.length]?.run_id ?? null) : null;
+  const mainItems = vertices.length + edges.length + runs.length;
+  const item = focus === 'main' ? Math.min(mainCursor, mainItems - 1) : -1;
+  const selectedVertex = item >= 0 && item < vertices.length ? vertices[item] : null;
+  const currentVertex = selectedVertex ?? picture?.running ?? null;
+  const selectedEdge = item >= vertices.length ? (edges[item - vertices.length] ?? null) : null;
+  const selectedRun = item >= vertices.length + edges.length ? (runs[item - vertices.length - edges.length]?.run_id ?? null) : null;
 
   const say = (work: Promise<string>) => {
     setMessage('…');
@@ -125,6 +160,7 @@ function TuiApp(props: { actions: TuiActions }): ReactElement {
       (text) => {
         setMessage(terminalSafe(text));
         setRefreshes((n) => n + 1);
+        following.current?.refresh();
       },
       (error: unknown) => setMessage(`refused: ${errorText(error)}`),
     );
@@ -135,13 +171,18 @@ function TuiApp(props: { actions: TuiActions }): ReactElement {
       (error: unknown) => setMessage(errorText(error)),
     );
   const edit = (target: EditTarget, text: string) => {
+    const editor = externalEditor();
+    if (!editor) return setMode({ kind: 'editing', target, area: textArea(text) });
     let edited: string;
     try {
-      edited = editInTerminal(text, `${target.label.replace(/\W+/g, '-')}.json`);
+      edited = editInTerminal(editor, text, `${target.label.replace(/\W+/g, '-')}.json`);
     } catch (error) {
       setMode({ kind: 'normal' });
       return setMessage(`not edited: ${errorText(error)}`);
     }
+    store(target, edited);
+  };
+  const store = (target: EditTarget, edited: string) => {
     setMessage(`checking the config of ${target.label}…`);
     target.save(edited).then(
       (issues) => {
@@ -151,6 +192,23 @@ function TuiApp(props: { actions: TuiActions }): ReactElement {
       },
       (error: unknown) => setMessage(`refused: ${errorText(error)}`),
     );
+  };
+  const confirmRemoval = (loopId: string) => {
+    if (selectedEdge) {
+      const { id, source, target, condition } = selectedEdge;
+      return setMode({
+        kind: 'confirm',
+        question: terminalSafe(`Remove the edge ${source} → ${target} on ${condition}? ${CONFIRM_KEYS}`),
+        work: () => actions.removeEdge(id),
+      });
+    }
+    const vertex = picture?.vertices.find((v) => v.name === selectedVertex);
+    if (!vertex) return setMessage('select a node or an edge in the main pane (Tab, then ↑ ↓) to remove it');
+    setMode({
+      kind: 'confirm',
+      question: terminalSafe(`Remove the ${vertex.kind} ${vertex.name} and its edges? ${CONFIRM_KEYS}`),
+      work: () => actions.removeVertex(loopId, vertex.name),
+    });
   };
   const moveSidebar = (step: number) => {
     const at = selectable.findIndex((row) => row.key === selected?.key);
@@ -165,9 +223,18 @@ function TuiApp(props: { actions: TuiActions }): ReactElement {
     if (mode.kind === 'help' || mode.kind === 'output') return setMode({ kind: 'normal' });
     if (mode.kind === 'confirm') {
       setMode({ kind: 'normal' });
-      if (input === 'y' && loop) say(actions.act(loop.id, mode.action));
+      if (input === 'y') say(mode.work());
       else setMessage('cancelled');
       return;
+    }
+    if (mode.kind === 'editing') {
+      if (key.escape) {
+        setMode({ kind: 'normal' });
+        return setMessage('edit abandoned; nothing was changed');
+      }
+      if (key.ctrl && input === 's') return store(mode.target, areaText(mode.area));
+      // Several keys of one read come as several calls before a render: each builds on the last.
+      return setMode((was) => (was.kind === 'editing' ? { ...was, area: areaKey(was.area, input, key) } : was));
     }
     if (mode.kind === 'prompt') {
       const done = () => setMode({ kind: 'normal' });
@@ -177,8 +244,11 @@ function TuiApp(props: { actions: TuiActions }): ReactElement {
       }
       if (key.return) {
         done();
-        if (mode.purpose === 'autorun' && loop) say(actions.autorunAt(loop.id, mode.text.trim()));
-        return;
+        const line = mode.text.trim();
+        if (!loop || mode.purpose === 'filter') return;
+        if (mode.purpose === 'autorun') return say(actions.autorunAt(loop.id, line));
+        if (!line) return setMessage('cancelled');
+        return say(mode.purpose === 'node' ? actions.addNode(loop.id, line) : actions.addEdge(loop.id, line));
       }
       const text = key.backspace || key.delete ? mode.text.slice(0, -1) : mode.text + (key.ctrl || key.meta ? '' : input);
       if (mode.purpose === 'filter') setFilter(text);
@@ -214,10 +284,12 @@ function TuiApp(props: { actions: TuiActions }): ReactElement {
     if (action)
       return setMode({
         kind: 'confirm',
-        action,
-        question: `${CONFIRMED[action]} loop ${terminalSafe(loop.name)}? y confirms, any other key cancels`,
+        question: `${CONFIRMED[action]} loop ${terminalSafe(loop.name)}? ${CONFIRM_KEYS}`,
+        work: () => actions.act(loop.id, action),
       });
-    if (input === '@') return setMode({ kind: 'prompt', purpose: 'autorun', text: '' });
+    const prompts: Record<string, Prompt> = { '@': 'autorun', a: 'node', w: 'edge' };
+    if (prompts[input]) return setMode({ kind: 'prompt', purpose: prompts[input], text: '' });
+    if (input === 'x') return confirmRemoval(loop.id);
     if (input === 'e') return setExpanded((was) => !was);
     const vertex = picture?.vertices.find((v) => v.name === (currentVertex ?? vertices[0]));
     if (input === 'o') {
@@ -237,10 +309,21 @@ function TuiApp(props: { actions: TuiActions }): ReactElement {
     if (mode.kind === 'help') return h(HelpPane);
     if (mode.kind === 'output') return h(TextPane, { title: `${mode.title} (any key to go back)`, lines: [], text: mode.text });
     if (mode.kind === 'refused') return h(RefusalPane, { label: mode.target.label, issues: mode.issues });
+    if (mode.kind === 'editing') return h(TextAreaView, { title: `editing ${mode.target.label}`, area: mode.area, height: height - 4 });
     if (!lists) return h(Text, null, 'Reading the store…');
     switch (selected?.kind) {
       case 'loop':
-        return h(LoopPane, { loop: selected.loop, picture, details, current: currentVertex, selectedRun, expanded, now });
+        return h(LoopPane, {
+          loop: selected.loop,
+          autorunAt: autoruns[selected.loop.id] ?? null,
+          picture,
+          details,
+          current: currentVertex,
+          selectedEdge,
+          selectedRun,
+          expanded,
+          now,
+        });
       case 'spec':
         return h(TextPane, {
           title: `spec ${selected.spec.name} (${selected.spec.id})`,
@@ -265,16 +348,10 @@ function TuiApp(props: { actions: TuiActions }): ReactElement {
     }
   };
   const statusLine = (): ReactElement => {
-    if (mode.kind === 'prompt')
-      return h(
-        Text,
-        null,
-        mode.purpose === 'filter' ? '/' : 'autorun at (ISO-8601, empty cancels): ',
-        mode.text,
-        h(Text, { inverse: true }, ' '),
-      );
+    if (mode.kind === 'prompt') return h(Text, null, PROMPT_LABEL[mode.purpose], mode.text, h(Text, { inverse: true }, ' '));
     if (mode.kind === 'confirm') return h(Text, { color: 'yellow' }, mode.question);
-    return h(Text, { color: 'magenta', wrap: 'truncate' }, message || (filter ? `filter: ${filter}` : ''));
+    // Wrapped, not cut: a refusal names every problem (an unknown blueprint, the available ones).
+    return h(Text, { color: 'magenta' }, message || (filter ? `filter: ${filter}` : ''));
   };
   return h(
     Box,
@@ -291,7 +368,7 @@ function TuiApp(props: { actions: TuiActions }): ReactElement {
           borderStyle: 'single',
           borderColor: focus === 'sidebar' ? 'cyan' : 'gray',
         },
-        h(SidebarView, { rows, cursor: selected?.key ?? null, focused: focus === 'sidebar', height: height - 4 }),
+        h(SidebarView, { rows, autoruns, cursor: selected?.key ?? null, focused: focus === 'sidebar', height: height - 4 }),
       ),
       h(
         Box,
@@ -307,7 +384,11 @@ function TuiApp(props: { actions: TuiActions }): ReactElement {
       ),
     ),
     statusLine(),
-    h(Text, { dimColor: true, wrap: 'truncate' }, 'canopy tui · ? keys · Tab pane · / filter · r p c s t R A @ loop · i edit · q quit'),
+    h(
+      Text,
+      { dimColor: true, wrap: 'truncate' },
+      'canopy tui · ? keys · Tab pane · / filter · r p c s t R A @ loop · a w x graph · i edit · q quit',
+    ),
   );
 }
 

@@ -1,4 +1,4 @@
-// Editing a text in the person's own editor ($VISUAL, $EDITOR, else vi) from a full-screen app:
+// Editing a text in the person's own editor ($VISUAL, else $EDITOR) from a full-screen app:
 // the terminal is handed over while the editor runs (cooked mode, main screen) and taken back after.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -8,12 +8,16 @@ import path from 'node:path';
 export const ENTER_APP_SCREEN = '\x1b[?1049h\x1b[2J\x1b[H\x1b[?25l';
 export const LEAVE_APP_SCREEN = '\x1b[?25h\x1b[?1049l';
 
-/** The text as the editor saved it; throws when the editor cannot start or exits with a failure. */
-export function editInTerminal(text: string, fileName: string): string {
+/** The person's editor command, or null when neither $VISUAL nor $EDITOR names one. */
+export function externalEditor(): string | null {
+  return process.env.VISUAL || process.env.EDITOR || null;
+}
+
+/** The text as `editor` saved it; throws when the editor cannot start or exits with a failure. */
+export function editInTerminal(editor: string, text: string, fileName: string): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'canopy-edit-'));
   const file = path.join(dir, fileName);
   writeFileSync(file, text);
-  const editor = process.env.VISUAL || process.env.EDITOR || 'vi';
   const stdin = process.stdin;
   if (stdin.isTTY) stdin.setRawMode(false);
   process.stdout.write(LEAVE_APP_SCREEN);

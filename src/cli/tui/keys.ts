@@ -1,6 +1,6 @@
 // Every key of `canopy tui`, as its help screen lists them.
 export const KEYS: readonly (readonly [string, string])[] = [
-  ['↑ ↓  j k', 'move in the sidebar or the main pane'],
+  ['↑ ↓  j k', 'move in the sidebar, or over the loop’s nodes, edges and runs'],
   ['Tab', 'switch between the sidebar and the main pane'],
   ['Enter', 'open: the selected item in the main pane; a run’s stored output'],
   ['/', 'filter the sidebar by name (Enter keeps it, Esc clears it)'],
@@ -12,7 +12,10 @@ export const KEYS: readonly (readonly [string, string])[] = [
   ['R', 'reset its specs to pending (asks first)'],
   ['A', 'archive or restore it (asks first)'],
   ['@', 'autorun it at a time (ISO-8601; empty cancels)'],
-  ['i', 'edit the selected node’s or ensemble’s config in $VISUAL / $EDITOR'],
+  ['a', 'add a node: kind name {json config}  or  [kind] name @blueprint [{json overrides}]'],
+  ['w', 'add an edge: source target [condition, pass when left out] [loopback]'],
+  ['x', 'remove the selected node (or ensemble) or edge (asks first)'],
+  ['i', 'edit the selected node’s or ensemble’s config in $VISUAL / $EDITOR, else the built-in editor'],
   ['e', 'expand ensembles: member node names'],
   ['o', 'the stored output of the selected node’s last run'],
   ['?', 'this list'],

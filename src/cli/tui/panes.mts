@@ -2,30 +2,37 @@
 // a backlog spec or a blueprint. Every text from the store passes through terminalSafe.
 import { Box, Text } from 'ink';
 import { createElement as h, type ReactElement } from 'react';
+import type { EdgeView } from '../../client/graph-view-service.js';
 import type { LoopPicture } from '../../client/loop-picture-service.js';
 import type { Issue } from '../../domain/errors.js';
 import type { Loop } from '../../domain/loop.js';
 import { terminalSafe } from '../output.js';
 import { LoopGraph, STATE_COLOR } from '../watch/loop-graph.mjs';
 import { KEYS } from './keys.js';
-import { STATUS_GLYPH, type SidebarRow } from './sidebar.js';
+import { SCHEDULED_GLYPH, STATUS_GLYPH, type SidebarRow } from './sidebar.js';
 import type { LoopDetails } from './store-actions.js';
 
 const safe = (text: string) => terminalSafe(text, { multiline: false });
 
-function Glyph(props: { loop: Loop }): ReactElement {
-  const { glyph, color } = STATUS_GLYPH[props.loop.status];
+function Glyph(props: { loop: Loop; scheduled: boolean }): ReactElement {
+  const { glyph, color } = props.scheduled ? SCHEDULED_GLYPH : STATUS_GLYPH[props.loop.status];
   return h(Text, { color, dimColor: props.loop.archived }, glyph);
 }
 
-function rowText(row: SidebarRow): ReactElement {
+function rowText(row: SidebarRow, autoruns: Record<string, string>): ReactElement {
   switch (row.kind) {
     case 'heading':
       return h(Text, { bold: true, color: 'blue' }, row.text);
     case 'project':
       return h(Text, { bold: true }, safe(row.workdir));
     case 'loop':
-      return h(Text, { dimColor: row.loop.archived }, '  ', h(Glyph, { loop: row.loop }), ` ${safe(row.loop.name)}`);
+      return h(
+        Text,
+        { dimColor: row.loop.archived },
+        '  ',
+        h(Glyph, { loop: row.loop, scheduled: row.loop.id in autoruns }),
+        ` ${safe(row.loop.name)}`,
+      );
     case 'spec':
       return h(Text, null, `  ${safe(row.spec.name)}`);
     case 'blueprint':
@@ -33,9 +40,15 @@ function rowText(row: SidebarRow): ReactElement {
   }
 }
 
-/** The rows that fit in `height`, scrolled so the cursor is in view. */
-export function SidebarView(props: { rows: SidebarRow[]; cursor: string | null; focused: boolean; height: number }): ReactElement {
-  const { rows, cursor, focused, height } = props;
+/** The rows that fit in `height`, scrolled so the cursor is in view; `autoruns` holds the loops with a pending autorun. */
+export function SidebarView(props: {
+  rows: SidebarRow[];
+  autoruns: Record<string, string>;
+  cursor: string | null;
+  focused: boolean;
+  height: number;
+}): ReactElement {
+  const { rows, autoruns, cursor, focused, height } = props;
   const at = Math.max(
     0,
     rows.findIndex((row) => row.key === cursor),
@@ -51,7 +64,7 @@ export function SidebarView(props: { rows: SidebarRow[]; cursor: string | null; 
           Box,
           { key: row.key },
           h(Text, { inverse: row.key === cursor && focused, bold: row.key === cursor }, row.key === cursor ? '›' : ' '),
-          h(Box, { flexShrink: 1 }, h(Text, { wrap: 'truncate' }, rowText(row))),
+          h(Box, { flexShrink: 1 }, h(Text, { wrap: 'truncate' }, rowText(row, autoruns))),
         ),
       ),
   );
@@ -61,17 +74,19 @@ function time(iso: string): string {
   return iso.slice(5, 19).replace('T', ' ');
 }
 
-/** A loop: its live graph, its specs with status, and its runs newest first (the selected one marked). */
+/** A loop: its live graph (the selected vertex or edge marked), its specs with status, and its runs newest first (the selected one marked). */
 export function LoopPane(props: {
   loop: Loop;
+  autorunAt: string | null;
   picture: LoopPicture | null;
   details: LoopDetails | null;
   current: string | null;
+  selectedEdge: EdgeView | null;
   selectedRun: string | null;
   expanded: boolean;
   now: number;
 }): ReactElement {
-  const { loop, picture, details, current, selectedRun, expanded, now } = props;
+  const { loop, autorunAt, picture, details, current, selectedEdge, selectedRun, expanded, now } = props;
   const { glyph, color } = STATUS_GLYPH[picture ? (picture.status as Loop['status']) : loop.status] ?? STATUS_GLYPH.pending;
   const spec = picture?.spec ? `spec ${safe(picture.spec.name)}` : 'no spec running';
   const next = picture?.upcoming_specs.length ? `  ·  next: ${picture.upcoming_specs.map(safe).join(', ')}` : '';
@@ -87,6 +102,7 @@ export function LoopPane(props: {
       ` (${loop.id})  `,
       h(Text, { color: 'cyan' }, picture?.status ?? loop.status),
       loop.archived ? h(Text, { dimColor: true }, '  archived') : null,
+      autorunAt ? h(Text, { color: SCHEDULED_GLYPH.color }, `  ${SCHEDULED_GLYPH.glyph} autorun at ${autorunAt}`) : null,
     ),
     h(Text, { dimColor: true }, safe(loop.workdir)),
     h(Text, null, `${spec}${next}`),
@@ -96,7 +112,7 @@ export function LoopPane(props: {
       h(
         Box,
         { flexDirection: 'column', flexGrow: 1 },
-        picture ? h(LoopGraph, { picture, current, expanded, now }) : h(Text, null, 'Reading the loop…'),
+        picture ? h(LoopGraph, { picture, current, selectedEdge, expanded, now }) : h(Text, null, 'Reading the loop…'),
       ),
       h(
         Box,

@@ -32,6 +32,9 @@ export const STATUS_GLYPH: Record<LoopStatus, { glyph: string; color: string }> 
   pending: { glyph: '○', color: 'gray' },
 };
 
+/** In place of the status glyph while the loop has a pending autorun. */
+export const SCHEDULED_GLYPH = { glyph: '◷', color: 'blue' };
+
 /** Loop workdirs, the current directory's first when it holds loops, then by path. */
 export function projectsOf(loops: readonly Loop[], cwd: string): string[] {
   const workdirs = [...new Set(loops.map((loop) => loop.workdir))].sort();

@@ -1,22 +1,26 @@
 // What `canopy tui` reads and does, through the same services as the CLI and MCP: the lists of the
-// sidebar, a loop's specs and runs, its live picture, the actions on it, and the config the loop
-// editor edits. ESM views get this object and never import a service themselves.
+// sidebar, a loop's specs, edges and runs, its live picture, the actions on it, the edits of its
+// graph, and the config the loop editor edits. ESM views get this object and never import a service themselves.
 import type { Blueprint } from '../../domain/blueprint';
 import { CanopyError, type Issue } from '../../domain/errors';
 import type { Loop } from '../../domain/loop';
 import type { ClientContext } from '../../client/context';
-import { scheduleAutorun } from '../../client/autorun-service';
+import { pendingAutoruns, scheduleAutorun } from '../../client/autorun-service';
 import { listBlueprints } from '../../client/blueprints-service';
-import { updateEnsemble, updateNode } from '../../client/graph-service';
+import { addEdge, addNode, removeEdge, removeEnsemble, removeNode, updateEnsemble, updateNode } from '../../client/graph-service';
+import type { EdgeView, EnsembleView } from '../../client/graph-view-service';
 import type { LoopPicture } from '../../client/loop-picture-service';
-import { archiveLoop, getLoop, listLoops, restoreLoop } from '../../client/loops-service';
+import { archiveLoop, getLoop, listLoops, restoreLoop, type LoopDetail } from '../../client/loops-service';
 import { getRun, listRuns, type NodeRunSummary } from '../../client/node-runs-service';
 import { resetLoop } from '../../client/reset-service';
 import { continueLoop, pauseLoop, startLoopRun, stopLoop } from '../../client/runs-service';
 import { listSpecs } from '../../client/specs-service';
 import { outputText } from '../../graph/feedback';
+import type { StoredNode } from '../../graph/stored-graph';
 import type { StoredSpec } from '../../store/specs-repository';
+import { describeEdge, describeEnsemble, describeNode } from '../text/describe';
 import { followLoop } from '../watch/follow';
+import { edgeRequest, jsonObject, nodeRequest } from './graph-input';
 
 export const RUNS_SHOWN = 20;
 
@@ -29,6 +33,7 @@ export interface SidebarLists {
 
 export interface LoopDetails {
   specs: Pick<StoredSpec, 'id' | 'name' | 'status'>[];
+  edges: EdgeView[];
   /** Newest first. */
   runs: NodeRunSummary[];
 }
@@ -48,11 +53,19 @@ export interface TuiActions {
   cwd: string;
   readSidebar(): Promise<SidebarLists>;
   loopDetails(loopId: string): Promise<LoopDetails>;
-  follow(loopId: string, onPicture: (picture: LoopPicture) => void): { stop(): void };
+  /** Loop id → when its pending autorun fires; empty when Temporal does not answer. */
+  readAutoruns(): Promise<Record<string, string>>;
+  follow(loopId: string, onPicture: (picture: LoopPicture) => void): { stop(): void; refresh(): void };
   runOutput(runId: string): Promise<string>;
   act(loopId: string, action: LoopAction): Promise<string>;
   autorunAt(loopId: string, at: string): Promise<string>;
   editTarget(loopId: string, vertex: string): Promise<EditTarget>;
+  /** From a line in the syntax of graph-input's NODE_SYNTAX / EDGE_SYNTAX. */
+  addNode(loopId: string, line: string): Promise<string>;
+  addEdge(loopId: string, line: string): Promise<string>;
+  /** A plain node with its edges, or an ensemble with its member nodes and wiring. */
+  removeVertex(loopId: string, vertex: string): Promise<string>;
+  removeEdge(edgeId: string): Promise<string>;
 }
 
 /** Ensemble settings the editor offers: UpdateEnsembleRequest's fields but the ones that name it. */
@@ -105,9 +118,10 @@ export function storeActions(ctx: ClientContext, cwd: string): TuiActions {
       return { loops, backlog, blueprints };
     },
     async loopDetails(loopId) {
-      const [specs, runs] = await Promise.all([listSpecs(ctx, { loop_id: loopId }), listRuns(ctx, { loop_id: loopId, limit: RUNS_SHOWN })]);
-      return { specs: specs.map(({ id, name, status }) => ({ id, name, status })), runs };
+      const [loop, runs] = await Promise.all([getLoop(ctx, loopId), listRuns(ctx, { loop_id: loopId, limit: RUNS_SHOWN })]);
+      return { specs: loop.specs.map(({ id, name, status }) => ({ id, name, status })), edges: loop.edges, runs };
     },
+    readAutoruns: () => pendingAutoruns(ctx).catch(() => ({})),
     follow: (loopId, onPicture) => followLoop(ctx, loopId, onPicture, { untilEnd: false }),
     runOutput: async (runId) => outputText(await getRun(ctx, runId)),
     act,
@@ -116,42 +130,43 @@ export function storeActions(ctx: ClientContext, cwd: string): TuiActions {
       return state.at ? `autorun at ${state.at}` : 'autorun cancelled';
     },
     async editTarget(loopId, vertex) {
-      const loop = await getLoop(ctx, loopId);
-      const ensemble = loop.ensembles.find((e) => e.name === vertex);
+      const { ensemble, node } = vertexOf(await getLoop(ctx, loopId), vertex);
       if (ensemble) {
         const settings = Object.fromEntries(ENSEMBLE_FIELDS.map((field) => [field, ensemble[field]]));
         return {
           label: `ensemble ${ensemble.name}`,
           text: formatted(settings),
-          save: (text) => issuesOf(async () => updateEnsemble(ctx, { loop_id: loopId, name: ensemble.name, ...parsed(text) })),
+          save: (text) => issuesOf(async () => updateEnsemble(ctx, { loop_id: loopId, name: ensemble.name, ...jsonObject(text) })),
         };
       }
-      const node = loop.nodes.find((n) => n.name === vertex && n.ensemble_id === null);
-      if (!node) throw new CanopyError('not_found', `No node or ensemble named '${vertex}' in loop ${loopId}.`);
       return {
         label: `node ${node.name}`,
         text: formatted(node.config),
-        save: (text) => issuesOf(async () => updateNode(ctx, { loop_id: loopId, node_id: node.id, config: parsed(text) })),
+        save: (text) => issuesOf(async () => updateNode(ctx, { loop_id: loopId, node_id: node.id, config: jsonObject(text) })),
       };
     },
+    addNode: async (loopId, line) => `added ${describeNode(await addNode(ctx, { loop_id: loopId, ...nodeRequest(line) }))}`,
+    addEdge: async (loopId, line) => `added ${describeEdge(await addEdge(ctx, { loop_id: loopId, ...edgeRequest(line) }))}`,
+    async removeVertex(loopId, vertex) {
+      const { ensemble, node } = vertexOf(await getLoop(ctx, loopId), vertex);
+      if (ensemble) return `removed ${describeEnsemble(await removeEnsemble(ctx, { loop_id: loopId, name: vertex }))}`;
+      return `removed ${describeNode(await removeNode(ctx, { loop_id: loopId, node_id: node.id }))} and its edges`;
+    },
+    removeEdge: async (edgeId) => `removed ${describeEdge(await removeEdge(ctx, { edge_id: edgeId }))}`,
   };
+}
+
+/** The ensemble named `vertex`, else the plain node. */
+function vertexOf(loop: LoopDetail, vertex: string): { ensemble: EnsembleView; node?: never } | { ensemble?: never; node: StoredNode } {
+  const ensemble = loop.ensembles.find((e) => e.name === vertex);
+  if (ensemble) return { ensemble };
+  const node = loop.nodes.find((n) => n.name === vertex && n.ensemble_id === null);
+  if (!node) throw new CanopyError('not_found', `No node or ensemble named '${vertex}' in loop ${loop.id}.`);
+  return { node };
 }
 
 function formatted(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
-}
-
-function parsed(text: string): Record<string, unknown> {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new CanopyError('invalid_input', 'The text is not JSON.', [{ field: '(json)', message: (error as Error).message }]);
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new CanopyError('invalid_input', 'The config is not an object.', [{ field: '(json)', message: 'expected a JSON object' }]);
-  }
-  return value as Record<string, unknown>;
 }
 
 /** [] once `save` stored the text; the refusal's issues (or its message) when it refused. */

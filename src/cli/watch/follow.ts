@@ -9,13 +9,16 @@ export function hasEnded(picture: LoopPicture): boolean {
   return picture.status === 'completed' || picture.status === 'failed';
 }
 
-/** Calls `onPicture` with each new picture; resolves when `stop()` is called or, with untilEnd, when the loop ends. */
+/**
+ * Calls `onPicture` with each new picture; resolves when `stop()` is called or, with untilEnd, when
+ * the loop ends. `refresh()` reads the next picture now instead of at the end of the interval.
+ */
 export function followLoop(
   ctx: ClientContext,
   loopId: string,
   onPicture: (picture: LoopPicture) => void,
   options: { untilEnd: boolean; intervalMs?: number },
-): { done: Promise<void>; stop(): void } {
+): { done: Promise<void>; stop(): void; refresh(): void } {
   let stopped = false;
   let wake: (() => void) | undefined;
   const pause = (ms: number) =>
@@ -40,5 +43,6 @@ export function followLoop(
       stopped = true;
       wake?.();
     },
+    refresh: () => wake?.(),
   };
 }

@@ -14,8 +14,23 @@ function elapsed(since: string | null, now: number): string {
   return ` ${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
 }
 
-function VertexBox(props: { vertex: VertexPicture; selected: boolean; expanded: boolean; now: number }): ReactElement {
-  const { vertex, selected, expanded, now } = props;
+/** An edge leaving a vertex, as a view names it to mark it selected. */
+export interface EdgeRef {
+  source: string;
+  target: string;
+  condition: string;
+}
+
+function VertexBox(props: {
+  vertex: VertexPicture;
+  selected: boolean;
+  selectedEdge: EdgeRef | null;
+  expanded: boolean;
+  now: number;
+}): ReactElement {
+  const { vertex, selected, selectedEdge, expanded, now } = props;
+  const isSelected = (edge: VertexPicture['edges'][number]) =>
+    selectedEdge?.source === vertex.name && selectedEdge.target === edge.target && selectedEdge.condition === edge.condition;
   const ensemble = vertex.ensemble;
   const title = ensemble
     ? `${vertex.name} [${ensemble.members.length} models] quorum ${ensemble.min_pass} of ${ensemble.members.length}`
@@ -49,21 +64,29 @@ function VertexBox(props: { vertex: VertexPicture; selected: boolean; expanded: 
     ...vertex.edges.map((edge) =>
       h(
         Text,
-        { key: `${edge.target}:${edge.condition}`, dimColor: true },
+        { key: `${edge.target}:${edge.condition}`, dimColor: !isSelected(edge), inverse: isSelected(edge) },
         `   ${edge.loopback ? '↺' : '↓'} ${edge.condition} → ${edge.target}`,
       ),
     ),
   );
 }
 
-/** The vertices of `picture` with `current` drawn bold, then the tail of the newest output. */
-export function LoopGraph(props: { picture: LoopPicture; current: string | null; expanded: boolean; now: number }): ReactElement {
-  const { picture, current, expanded, now } = props;
+/** The vertices of `picture` with `current` drawn bold and `selectedEdge` inverse, then the tail of the newest output. */
+export function LoopGraph(props: {
+  picture: LoopPicture;
+  current: string | null;
+  selectedEdge?: EdgeRef | null;
+  expanded: boolean;
+  now: number;
+}): ReactElement {
+  const { picture, current, selectedEdge = null, expanded, now } = props;
   return h(
     Box,
     { flexDirection: 'column' },
     picture.live_unavailable ? h(Text, { color: 'red' }, picture.live_unavailable) : null,
-    ...picture.vertices.map((vertex) => h(VertexBox, { key: vertex.name, vertex, selected: vertex.name === current, expanded, now })),
+    ...picture.vertices.map((vertex) =>
+      h(VertexBox, { key: vertex.name, vertex, selected: vertex.name === current, selectedEdge, expanded, now }),
+    ),
     picture.output_tail
       ? h(
           Box,
