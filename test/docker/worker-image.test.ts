@@ -48,12 +48,17 @@ async function prebuiltSqliteHost(): Promise<{ url: string; close: () => void }>
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
 }
 
+/** This process's environment less what an `npm test` around it sets (npm_config_allow_scripts among them): the image's npm runs in none. */
+function imageBuildEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('npm_')));
+}
+
 before(async () => {
   copyRepository();
   const sqlite = await prebuiltSqliteHost();
   try {
     const script = spawn('sh', [path.join(copy, WORKER_IMAGE_SCRIPT), copy], {
-      env: { ...process.env, npm_config_prefer_offline: 'true', npm_config_better_sqlite3_binary_host: sqlite.url },
+      env: { ...imageBuildEnv(), npm_config_prefer_offline: 'true', npm_config_better_sqlite3_binary_host: sqlite.url },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     script.stdout.on('data', (chunk) => (buildOutput += chunk));
