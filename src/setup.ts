@@ -1,8 +1,13 @@
-// `npm run setup` (also run on install): makes sure a Temporal CLI exists, installing the pinned one if needed.
+// `npm run setup` (also run on install): makes sure a Temporal CLI exists, installing the pinned one if needed,
+// unless CANOPY_SKIP_TEMPORAL_CLI=1 (a worker image, whose worker uses its cluster's server).
 import { PROJECT_TOOLS_BIN, missingBinaryMessage, resolveTemporalBinary } from './temporal/binary';
 import { installTemporalCli } from './temporal/install-cli';
 
 async function main(): Promise<number> {
+  if (process.env.CANOPY_SKIP_TEMPORAL_CLI === '1') {
+    console.log('canopy setup: CANOPY_SKIP_TEMPORAL_CLI=1: no Temporal CLI installed; canopy uses the server at TEMPORAL_ADDRESS');
+    return 0;
+  }
   // --require makes a missing binary an error (CI); a plain install only warns, since
   // TEMPORAL_ADDRESS may point at a server and no local binary is needed.
   const required = process.argv.includes('--require');

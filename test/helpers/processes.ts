@@ -24,8 +24,9 @@ export interface CanopyProcess {
   exited: Promise<number | string>;
 }
 
-export function spawnCanopy(args: string[], env: NodeJS.ProcessEnv): CanopyProcess {
-  const child = spawn(process.execPath, [CANOPY_BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts `canopy <args>`: this checkout's, or the one at `bin`. */
+export function spawnCanopy(args: string[], env: NodeJS.ProcessEnv, bin = CANOPY_BIN): CanopyProcess {
+  const child = spawn(process.execPath, [bin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
@@ -83,6 +83,21 @@ async function listen(server: net.Server): Promise<string> {
   return `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
 }
 
+/** A `go` that records its arguments and "builds" a temporal into $GOBIN, first on a PATH with the system's tools. */
+function standInGo(dir: string): { path: string; args: () => string | null } {
+  const argsFile = path.join(dir, 'go-args');
+  const goBin = path.dirname(
+    executable(
+      path.join(dir, 'go-bin', 'go'),
+      `#!/bin/sh\necho "$@" > '${argsFile}'\nprintf '#!/bin/sh\\necho built by go install\\n' > "$GOBIN/temporal"\nchmod 755 "$GOBIN/temporal"\n`,
+    ),
+  );
+  return {
+    path: [goBin, '/usr/bin', '/bin'].join(path.delimiter),
+    args: () => (existsSync(argsFile) ? readFileSync(argsFile, 'utf8').trim() : null),
+  };
+}
+
 interface Installed {
   installed: boolean;
   lines: string[];
@@ -99,17 +114,11 @@ async function install(
 ): Promise<Installed> {
   const dir = mkdtempSync(path.join(root, 'project-'));
   const toolsBin = path.join(dir, '.tools', 'bin');
-  const argsFile = path.join(dir, 'go-args');
-  const goBin = path.dirname(
-    executable(
-      path.join(dir, 'go-bin', 'go'),
-      `#!/bin/sh\necho "$@" > '${argsFile}'\nprintf '#!/bin/sh\\necho built by go install\\n' > "$GOBIN/temporal"\nchmod 755 "$GOBIN/temporal"\n`,
-    ),
-  );
+  const go = standInGo(dir);
   const lines: string[] = [];
   const installed = await installTemporalCli({
     toolsBin,
-    env: { PATH: `${goBin}${path.delimiter}/usr/bin${path.delimiter}/bin`, CANOPY_TEMPORAL_RELEASE_URL: releaseUrl },
+    env: { PATH: go.path, CANOPY_TEMPORAL_RELEASE_URL: releaseUrl },
     platform: options.platform ?? 'linux',
     arch: options.arch ?? 'x64',
     checksums: options.checksums ?? CHECKSUMS,
@@ -122,7 +131,7 @@ async function install(
     lines,
     fallback: fallbacks[0],
     toolsBin,
-    goArgs: existsSync(argsFile) ? readFileSync(argsFile, 'utf8').trim() : null,
+    goArgs: go.args(),
   };
 }
 
@@ -224,5 +233,46 @@ describe('npm run setup with a Temporal CLI already resolvable', () => {
     assert.equal(code, 0);
     assert.equal(stdout.trim(), `canopy setup: Temporal CLI ${binary} (from CANOPY_TEMPORAL_BIN)`);
     assert.deepEqual(server.requests, []);
+  });
+});
+
+describe('npm run setup with CANOPY_SKIP_TEMPORAL_CLI=1', () => {
+  /** The compiled setup in a project of its own, so the .tools it fills is that project's. */
+  async function setupInCopy(env: Record<string, string>) {
+    const dir = mkdtempSync(path.join(root, 'setup-'));
+    cpSync(path.join(PROJECT_ROOT, 'dist', 'src'), path.join(dir, 'dist', 'src'), { recursive: true });
+    cpSync(path.join(PROJECT_ROOT, 'package.json'), path.join(dir, 'package.json'));
+    const server = await releaseServer(ARCHIVE);
+    const go = standInGo(dir);
+    // Spawned, not spawnSync: the release server answers from this process's event loop.
+    const child = spawn(process.execPath, [path.join(dir, 'dist', 'src', 'setup.js')], {
+      env: { PATH: go.path, CANOPY_TEMPORAL_RELEASE_URL: server.url, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const setup = { status: null as number | null, stdout: '', stderr: '' };
+    child.stdout.on('data', (chunk) => (setup.stdout += chunk));
+    child.stderr.on('data', (chunk) => (setup.stderr += chunk));
+    setup.status = await new Promise((resolve) => child.once('close', resolve));
+    return { setup, requests: server.requests, goArgs: go.args(), tools: path.join(dir, '.tools') };
+  }
+
+  it('installs no Temporal CLI, asking nothing of the release location or go, and says so in one line', async () => {
+    const { setup, requests, goArgs, tools } = await setupInCopy({ CANOPY_SKIP_TEMPORAL_CLI: '1' });
+    assert.equal(setup.status, 0, setup.stderr);
+    assert.equal(
+      setup.stdout,
+      'canopy setup: CANOPY_SKIP_TEMPORAL_CLI=1: no Temporal CLI installed; canopy uses the server at TEMPORAL_ADDRESS\n',
+    );
+    assert.deepEqual(requests, []);
+    assert.equal(goArgs, null);
+    assert.equal(existsSync(tools), false);
+  });
+
+  it('without it, the same copy asks the release location, then go, for one', async () => {
+    const { setup, requests, goArgs, tools } = await setupInCopy({});
+    assert.equal(setup.status, 0, setup.stderr);
+    assert.deepEqual(requests, [ASSET_PATH, '/objects/release.tar.gz']);
+    assert.equal(goArgs, `install ${TEMPORAL_CLI_MODULE}@${PINNED_TEMPORAL_CLI}`, 'the test archive fails the kept checksum');
+    assert.ok(existsSync(path.join(tools, 'bin', 'temporal')));
   });
 });
