@@ -13,7 +13,7 @@ import { PINNED_AGENT_PACKAGES } from '../../src/agents/pinned';
 import { packageVersion, PROJECT_ROOT } from '../../src/project';
 import { testTemporalAddress } from '../helpers/engine';
 import { homeOnlyEnv, spawnCanopy, waitForOutput } from '../helpers/processes';
-import { DOCKERFILE, imageEnv, imageWorkdir, WORKER_IMAGE_SCRIPT } from './dockerfile';
+import { DOCKERFILE, imageEnv, imageWorkdir, WORKER_IMAGE_SCRIPT } from '../docker/dockerfile';
 
 const copy = mkdtempSync(path.join(os.tmpdir(), 'canopy-worker-image-'));
 const dockerfile = readFileSync(DOCKERFILE, 'utf8');
