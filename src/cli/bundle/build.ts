@@ -51,6 +51,8 @@ async function bundle(): Promise<void> {
     plugins: [esModulesThroughLoadEsm],
     // Class and function names as written: errors carry them to Temporal as failure types, and to stack traces.
     keepNames: true,
+    minifyWhitespace: true,
+    minifySyntax: true,
     sourcemap: true,
     sourcesContent: false,
     logLevel: 'warning',

@@ -15,7 +15,7 @@ export function registerCodecServer(program: Command): void {
         const { serveCanopyCodec } =
           require('../../temporal/codec/canopy-codec-server') as typeof import('../../temporal/codec/canopy-codec-server');
         const { codecUsage } = require('../text/codec-usage') as typeof import('../text/codec-usage');
-        const { waitForStopSignal } = require('./up') as typeof import('./up');
+        const { waitForStopSignal } = require('../stop-signal') as typeof import('../stop-signal');
         const loaded = loadConfig();
         const address = options.address && listenAddressOf(options.address, '--address', 'serve the codec on', '127.0.0.1:8234');
         const config = address ? { ...loaded, codecAddress: address } : loaded;

@@ -12,7 +12,7 @@ export function registerWorker(program: Command): void {
         const { loadConfig, withMetrics } = require('../../config') as typeof import('../../config');
         const { hostTaskQueue } = require('../../contract') as typeof import('../../contract');
         const { daemonModule } = require('../load-on-use') as typeof import('../load-on-use');
-        const { waitForStopSignal } = require('./up') as typeof import('./up');
+        const { waitForStopSignal } = require('../stop-signal') as typeof import('../stop-signal');
         const { startDaemon } = daemonModule();
         const config = withMetrics(loadConfig(), options.metrics);
         const daemon = await startDaemon(config, { embedded: false, progress: (line) => console.log(line) });
