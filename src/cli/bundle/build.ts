@@ -1,19 +1,32 @@
-// Builds the CLI into one file (`npm run build`), so a command reads one script instead of some six
-// hundred modules, then records V8's compiled code for it by running the read commands once each.
+// Bundles the CLI (`npm run build`): the commands into one file, so a command reads one script instead
+// of some six hundred modules, then records V8's compiled code for it by running the read commands once
+// each; and the Ink views, each with Ink and React, in place of their compiled modules.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { build, type Plugin } from 'esbuild';
+import { build, type BuildOptions, type Plugin } from 'esbuild';
 import { CANOPY_BIN, compiledPath, PROJECT_ROOT } from '../../project';
 import { CLI_BUNDLE_PATH, CODE_CACHE_OUT_ENV } from './paths';
 
 /**
- * What stays a file of its own, loaded by require: the Temporal and OpenTelemetry SDKs (a worker and
- * the activities must share their module state with the SDK's own), native addons, and the Ink views,
- * which are ES modules.
+ * What stays a file of its own, loaded by require: the Temporal, OpenTelemetry and MCP SDKs (a worker
+ * and its activities share module state with the SDK's own) and native addons.
  */
-const EXTERNAL_PACKAGES = ['@temporalio/*', '@opentelemetry/*', '@modelcontextprotocol/*', 'better-sqlite3', 'pg-native', 'ink', 'react'];
+const EXTERNAL_PACKAGES = ['@temporalio/*', '@opentelemetry/*', '@modelcontextprotocol/*', 'better-sqlite3', 'pg-native'];
+
+const COMMON: BuildOptions = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  // Class and function names as written: errors carry them to Temporal as failure types, and to stack traces.
+  keepNames: true,
+  minifyWhitespace: true,
+  minifySyntax: true,
+  sourcemap: true,
+  sourcesContent: false,
+  logLevel: 'warning',
+};
 
 /**
  * The views are ES modules, and code in the bundle runs where Node 20 cannot `import()`: they are
@@ -37,25 +50,41 @@ const esModulesThroughLoadEsm: Plugin = {
 /** Read commands whose code the cache holds compiled; others compile what they use as they run. */
 const WARM_COMMANDS = [['--help'], ['loop', 'list'], ['spec', 'list'], ['queue', 'list'], ['blueprint', 'list'], ['loop', 'get', 'none']];
 
-async function bundle(): Promise<void> {
+async function bundleCommands(): Promise<void> {
   await build({
+    ...COMMON,
     entryPoints: [path.join(PROJECT_ROOT, 'src', 'cli', 'index.ts')],
     outfile: CLI_BUNDLE_PATH,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
     format: 'cjs',
     // ES-module builds of the libraries, so what canopy does not import is left out.
     mainFields: ['module', 'main'],
     external: EXTERNAL_PACKAGES,
     plugins: [esModulesThroughLoadEsm],
-    // Class and function names as written: errors carry them to Temporal as failure types, and to stack traces.
-    keepNames: true,
-    minifyWhitespace: true,
-    minifySyntax: true,
-    sourcemap: true,
-    sourcesContent: false,
-    logLevel: 'warning',
+  });
+}
+
+/**
+ * Loading Ink as the hundred-odd modules it is takes most of a second (resolving them, and scanning
+ * React's CommonJS for its exports); bundled, a view loads in a fifth of that. React's CommonJS
+ * code requires Node's built-ins, hence the `require` the banner makes.
+ */
+async function bundleViews(): Promise<void> {
+  const chunks = compiledPath('cli', 'view-chunks');
+  rmSync(chunks, { recursive: true, force: true });
+  await build({
+    ...COMMON,
+    entryPoints: [path.join(PROJECT_ROOT, 'src', 'cli', 'tui', 'app.mts'), path.join(PROJECT_ROOT, 'src', 'cli', 'watch', 'view.mts')],
+    outdir: compiledPath('cli'),
+    outbase: path.join(PROJECT_ROOT, 'src', 'cli'),
+    outExtension: { '.js': '.mjs' },
+    format: 'esm',
+    splitting: true,
+    chunkNames: `${path.basename(chunks)}/[name]-[hash]`,
+    // Ink's developer tools load only with DEV=true, from a package canopy does not install.
+    external: ['react-devtools-core'],
+    banner: {
+      js: "import { createRequire as canopyCreateRequire } from 'node:module'; const require = canopyCreateRequire(import.meta.url);",
+    },
   });
 }
 
@@ -71,7 +100,7 @@ function warmCodeCache(): void {
   }
 }
 
-bundle()
+Promise.all([bundleCommands(), bundleViews()])
   .then(warmCodeCache)
   .catch((error: unknown) => {
     console.error(error);
