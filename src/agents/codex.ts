@@ -5,6 +5,8 @@ import { CONNECTION_FAILURE, firstMatch } from './outage';
 import { resetTimeOf } from './reset-time';
 import type { AgentAdapter, AgentInvocation, AgentRun, PlatformSettings, QuotaHit } from './types';
 
+export const MCP_STARTUP_TIMEOUT_SECONDS = 60;
+
 export const codex: AgentAdapter = {
   binary: 'codex',
   invocation(run: AgentRun, settings: PlatformSettings): AgentInvocation {
@@ -13,6 +15,9 @@ export const codex: AgentAdapter = {
       `mcp_servers.canopy.bearer_token_env_var=${JSON.stringify(run.tokenEnv)}`,
       // With approvals off ("never"), a tool that needs approval is cancelled instead of asked about.
       'mcp_servers.canopy.default_tools_approval_mode="approve"',
+      // Codex gives a server 10 s to answer by default: on a machine busy with a fleet, canopy's endpoint can
+      // take longer, and codex would then run without canopy's tools and never report.
+      `mcp_servers.canopy.startup_timeout_sec=${MCP_STARTUP_TIMEOUT_SECONDS}`,
       // A login shell rereads /etc/profile, which resets PATH and hides canopy's `canopy` shim.
       'allow_login_shell=false',
     ];
