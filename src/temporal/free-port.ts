@@ -1,9 +1,28 @@
 // TCP ports: a free one on loopback, for servers started by the demo, the tests and the cluster, and
 // whether a port accepts connections.
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
 
+/** Where the ports handed to servers start; below it lie the well-known and registered services most used. */
+const SERVER_PORTS_FROM = 20_000;
+
+/**
+ * A free port for a server started next, picked below the kernel's ephemeral range: a port found with
+ * `listen(0)` comes from that range, where an outgoing connection of any process can take it before the
+ * server binds it (a busy machine running many servers side by side did).
+ */
 export function freePort(): Promise<number> {
-  return listenOnce(0);
+  const below = ephemeralRangeStart() - 1;
+  return below > SERVER_PORTS_FROM ? freePortBetween(SERVER_PORTS_FROM, below) : listenOnce(0);
+}
+
+/** Linux says where its ephemeral range starts; 32768 is Linux's default and below every other system's. */
+function ephemeralRangeStart(): number {
+  try {
+    return Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || 32_768;
+  } catch {
+    return 32_768;
+  }
 }
 
 /** A free port from `min` to `max`, for a server that cannot take just any port. */
