@@ -3,14 +3,18 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { launchCaptured } from '../process/launcher';
 import { CanopyError } from '../domain/errors';
+import { headFromFiles } from './head-files';
 
 /**
  * HEAD commit of the workdir, or '' when it is not inside a git repository or has no commit yet.
- * Read twice per node step, so it skips git entirely outside a repository and otherwise calls
- * `git rev-parse` through the launcher, which spares the worker a fork of its own large process.
+ * Read twice per node step, so it skips git entirely outside a repository, reads the repository's
+ * files where they give a certain answer, and otherwise calls `git rev-parse` through the launcher,
+ * which spares the worker a fork of its own large process.
  */
 export async function readHead(workdir: string): Promise<string> {
   if (!insideRepository(workdir)) return '';
+  const fromFiles = headFromFiles(workdir);
+  if (fromFiles !== null) return fromFiles;
   try {
     const { exitCode, stdout } = await launchCaptured('git', ['rev-parse', '--verify', '--quiet', 'HEAD'], {
       cwd: workdir,

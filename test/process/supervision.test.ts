@@ -68,6 +68,13 @@ describe('supervised processes', () => {
     const earlier = findEarlierProcess(dir);
     assert.equal(earlier.state, 'gone');
     assert.match(earlier.state === 'gone' ? earlier.reason : '', /ended without recording an exit status/);
+    // A supervisor killed between opening the exit file and writing the status leaves it empty or without its newline.
+    for (const partial of ['', '0']) {
+      writeFileSync(path.join(dir, 'exit'), partial);
+      assert.equal(findEarlierProcess(dir).state, 'gone', `an exit file holding '${partial}'`);
+    }
+    writeFileSync(path.join(dir, 'exit'), '0\n');
+    assert.equal(findEarlierProcess(dir).state, 'exited');
   });
 
   it('follows a process on through its run directory when the launcher dies under it', async () => {

@@ -47,6 +47,8 @@ export function readExitStatus(runDir: string): ExitStatus | null {
   } catch {
     return null;
   }
+  // The supervisor writes the status and its newline at once: without the newline it is not written yet.
+  if (!/^\d+\n$/.test(text)) return null;
   const status = Number(text.trim());
   // The shell reports a command killed by signal N as 128+N.
   const signal = status > 128 ? SIGNAL_NAMES.get(status - 128) : undefined;
