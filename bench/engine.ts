@@ -1,6 +1,6 @@
 // Engine figures: the time a node step takes, what of it is the engine's own (the step minus a
 // plain spawn of the same command, measured in the same conditions), and throughput.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,9 +23,18 @@ function chainDocument(length: number) {
   return { format_version: 1, name: `chain of ${length}`, description: '', nodes, edges, ensembles: [] };
 }
 
-/** A loop of `length` checks with one pending spec, in a fresh workdir; the workdirs go at the end. */
-export async function chainLoop(ctx: ClientContext, length: number, workdirs: string[]): Promise<string> {
+/** A fresh git repository with one commit, as the workdir a user's loop runs in: every step then reads HEAD and the tree. */
+function repositoryWorkdir(): string {
   const workdir = mkdtempSync(path.join(os.tmpdir(), 'canopy-bench-'));
+  const identity = ['-c', 'user.email=bench@canopy.invalid', '-c', 'user.name=canopy bench'];
+  execFileSync('git', ['init', '-q'], { cwd: workdir });
+  execFileSync('git', [...identity, 'commit', '-q', '--allow-empty', '-m', 'bench'], { cwd: workdir });
+  return workdir;
+}
+
+/** A loop of `length` checks with one pending spec, in a fresh repository; the workdirs go at the end. */
+export async function chainLoop(ctx: ClientContext, length: number, workdirs: string[]): Promise<string> {
+  const workdir = repositoryWorkdir();
   workdirs.push(workdir);
   const { loop_id } = await importLoop(ctx, chainDocument(length), { workdir });
   await createSpec(ctx, { loop_id, name: 'bench' });

@@ -2,7 +2,7 @@
 // loops, the worker's RSS, the member cap under load, the payload codec's cost, and what a worker crash costs a running agent. Everything runs on this
 // machine: a private dev server, `canopy worker` child processes, temp workdirs. Every figure is a
 // median with its min and max.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,7 +16,7 @@ import { freePort } from '../src/temporal/free-port';
 import { measureCliStartup } from './cli-startup';
 import { codecRounds, startEncryptedWorker } from './codec';
 import { chainLoop, removeWorkdirs, stepGaps, stepRounds, throughput } from './engine';
-import { startFloor } from './floor';
+import { startFloor, type Floor } from './floor';
 import { memberCapRound, memberPlatformEntry, MEMBER_PLATFORM, perfectDrainMs, type MemberCapRound } from './member-cap';
 import { crashRecovery, footprintAt, type CrashRecovery } from './recovery';
 import { formatSpread, spread } from './stats';
@@ -87,7 +87,118 @@ async function codecFigures(plain: ClientContext, env: NodeJS.ProcessEnv, workdi
   }
 }
 
+interface Bench {
+  ctx: ClientContext;
+  env: NodeJS.ProcessEnv;
+  floor: Floor;
+  worker: ChildProcess;
+  /** A finished 20-check loop, for the read commands. */
+  warmLoop: string;
+  workdirs: string[];
+}
+
+function startupFigures({ env, warmLoop }: Bench): void {
+  const readCommands = [
+    ['--version'],
+    ['--help'],
+    ['loop', 'list'],
+    ['loop', 'get', warmLoop],
+    ['loop', 'info', warmLoop],
+    ['loop', 'runs', warmLoop],
+    ['spec', 'list'],
+    ['queue', 'list'],
+    ['blueprint', 'list'],
+  ];
+  const startup = measureCliStartup(readCommands, env, CLI_RUNS);
+  console.log(
+    `(a) CLI start-up, whole process, ${CLI_RUNS} runs each, each over \`node -e 0\` run just before it ` +
+      `(${formatSpread(startup.yardstickMs, 'ms', 0)}); goals: --version and --help <= 1.5x, read commands <= 2x:`,
+  );
+  for (const figure of startup.figures) {
+    const ratio = `${figure.ratio.median.toFixed(2)}x (min ${figure.ratio.min.toFixed(2)}, max ${figure.ratio.max.toFixed(2)})`;
+    console.log(`    ${figure.command.replace(warmLoop, '<id>').padEnd(26)} ${ratio}  ${formatSpread(figure.wallMs, 'ms', 0)}`);
+  }
+}
+
+async function stepFigures({ ctx, floor, workdirs }: Bench): Promise<void> {
+  const rounds = await stepRounds(ctx, floor, CHAIN_LENGTH, STEP_ROUNDS, workdirs);
+  console.log(
+    `(b) chains of ${CHAIN_LENGTH} checks running \`true\`, ${STEP_ROUNDS} rounds, each followed by ${CHAIN_LENGTH} plain spawns:`,
+  );
+  console.log(`    per step (node start to next node start): ${formatSpread(spread(rounds.map((r) => r.stepMs)), 'ms')}`);
+  console.log(`    plain \`bash -c true\` spawn:              ${formatSpread(spread(rounds.map((r) => r.spawnMs)), 'ms')}`);
+  console.log(`    bare Temporal workflow step (the floor):   ${formatSpread(spread(rounds.map((r) => r.floorMs)), 'ms')}`);
+  console.log(
+    `    step over the floor, per round (goal <= 1.1x): ${formatSpread(spread(rounds.map((r) => r.stepMs / r.floorMs)), 'x', 2)}`,
+  );
+  const noisy = rounds.findIndex((r) => r.overheadMs <= 0);
+  if (noisy >= 0) {
+    const r = rounds[noisy];
+    console.log(
+      `    engine overhead per step: not measured: in round ${noisy + 1} a plain spawn (${r.spawnMs.toFixed(1)} ms) took as long as a whole step ` +
+        `(${r.stepMs.toFixed(1)} ms), so the machine was too noisy; run the bench again on a quieter machine`,
+    );
+  } else {
+    console.log(
+      `    engine overhead per step (step minus spawn, per round): ${formatSpread(spread(rounds.map((r) => r.overheadMs)), 'ms')}`,
+    );
+  }
+}
+
+async function throughputFigures({ ctx, floor, worker, workdirs }: Bench): Promise<void> {
+  for (const loops of CONCURRENCY_LEVELS) {
+    const samples: number[] = [];
+    const ratios: number[] = [];
+    for (let round = 0; round < THROUGHPUT_ROUNDS; round++) {
+      const steps = await throughput(ctx, loops, STEPS_PER_CONCURRENT_LOOP, workdirs);
+      samples.push(steps);
+      ratios.push(steps / (await floor.throughput(loops, STEPS_PER_CONCURRENT_LOOP)));
+    }
+    const label = `(c) ${String(loops).padStart(2)} loop(s) at once, ${STEPS_PER_CONCURRENT_LOOP} steps each, ${THROUGHPUT_ROUNDS} rounds:`;
+    console.log(`${label.padEnd(50)} ${formatSpread(spread(samples), 'node steps/s')}`);
+    console.log(`${''.padEnd(50)} over as many bare workflows (goal >= 0.85x): ${formatSpread(spread(ratios), 'x', 2)}`);
+  }
+  console.log(`(d) worker peak RSS: ${peakRssMb(worker.pid!).toFixed(0)} MB`);
+}
+
+async function memberCapFigures({ ctx, workdirs }: Bench): Promise<void> {
+  const capRounds: MemberCapRound[] = [];
+  for (let round = 0; round < MEMBER_CAP_ROUNDS; round++) capRounds.push(await memberCapRound(ctx, CAPPED_LOOPS, workdirs));
+  const perfect = perfectDrainMs(CAPPED_LOOPS, MEMBER_CAP);
+  console.log(
+    `(g) ${CAPPED_LOOPS} loops x 4-member ensembles at once under a cap of ${MEMBER_CAP}, ${MEMBER_CAP_ROUNDS} rounds (members 1 s each):`,
+  );
+  console.log(
+    `    member processes at once, at the most (goal: ${MEMBER_CAP}): ${formatSpread(spread(capRounds.map((r) => r.mostAtOnce)), '', 0)}`,
+  );
+  console.log(`    time to drain: ${formatSpread(spread(capRounds.map((r) => r.drainMs)), 'ms', 0)}`);
+  console.log(
+    `    as a ratio to a cap that never idles a slot (${perfect} ms): ${formatSpread(spread(capRounds.map((r) => r.drainMs / perfect)), 'x', 2)}`,
+  );
+}
+
+/** The sections in the order they run; `npm run bench -- step throughput` runs only those named. */
+const SECTIONS: Record<string, (bench: Bench) => void | Promise<void>> = {
+  startup: startupFigures,
+  step: stepFigures,
+  throughput: throughputFigures,
+  'member-cap': memberCapFigures,
+  codec: ({ ctx, env, workdirs }) => codecFigures(ctx, env, workdirs),
+  recovery: ({ env, workdirs }) => recoveryFigures(env, workdirs),
+};
+
+function chosenSections(names: string[]): string[] {
+  const unknown = names.filter((name) => !(name in SECTIONS));
+  if (unknown.length) {
+    throw new Error(
+      `Unknown bench section ${unknown.map((n) => `'${n}'`).join(', ')}: name any of ${Object.keys(SECTIONS).join(', ')}, or none for all.`,
+    );
+  }
+  return names.length ? Object.keys(SECTIONS).filter((name) => names.includes(name)) : Object.keys(SECTIONS);
+}
+
 async function main(): Promise<void> {
+  const sections = chosenSections(process.argv.slice(2));
   const binary = resolveTemporalBinary();
   if (!binary) throw new Error(missingBinaryMessage());
   const home = mkdtempSync(path.join(os.tmpdir(), 'canopy-bench-home-'));
@@ -110,79 +221,8 @@ async function main(): Promise<void> {
     const warmLoop = await chainLoop(ctx, 20, workdirs);
     await stepGaps(ctx, warmLoop);
     await floor.stepGaps(20);
-
-    const readCommands = [
-      ['--version'],
-      ['--help'],
-      ['loop', 'list'],
-      ['loop', 'get', warmLoop],
-      ['loop', 'info', warmLoop],
-      ['loop', 'runs', warmLoop],
-      ['spec', 'list'],
-      ['queue', 'list'],
-      ['blueprint', 'list'],
-    ];
-    const startup = measureCliStartup(readCommands, env, CLI_RUNS);
-    console.log(
-      `(a) CLI start-up, whole process, ${CLI_RUNS} runs each, each over \`node -e 0\` run just before it ` +
-        `(${formatSpread(startup.yardstickMs, 'ms', 0)}); goals: --version and --help <= 1.5x, read commands <= 2x:`,
-    );
-    for (const figure of startup.figures) {
-      const ratio = `${figure.ratio.median.toFixed(2)}x (min ${figure.ratio.min.toFixed(2)}, max ${figure.ratio.max.toFixed(2)})`;
-      console.log(`    ${figure.command.replace(warmLoop, '<id>').padEnd(26)} ${ratio}  ${formatSpread(figure.wallMs, 'ms', 0)}`);
-    }
-
-    const rounds = await stepRounds(ctx, floor, CHAIN_LENGTH, STEP_ROUNDS, workdirs);
-    console.log(
-      `(b) chains of ${CHAIN_LENGTH} checks running \`true\`, ${STEP_ROUNDS} rounds, each followed by ${CHAIN_LENGTH} plain spawns:`,
-    );
-    console.log(`    per step (node start to next node start): ${formatSpread(spread(rounds.map((r) => r.stepMs)), 'ms')}`);
-    console.log(`    plain \`bash -c true\` spawn:              ${formatSpread(spread(rounds.map((r) => r.spawnMs)), 'ms')}`);
-    console.log(`    bare Temporal workflow step (the floor):   ${formatSpread(spread(rounds.map((r) => r.floorMs)), 'ms')}`);
-    console.log(
-      `    step over the floor, per round (goal <= 1.1x): ${formatSpread(spread(rounds.map((r) => r.stepMs / r.floorMs)), 'x', 2)}`,
-    );
-    const noisy = rounds.findIndex((r) => r.overheadMs <= 0);
-    if (noisy >= 0) {
-      const r = rounds[noisy];
-      console.log(
-        `    engine overhead per step: not measured: in round ${noisy + 1} a plain spawn (${r.spawnMs.toFixed(1)} ms) took as long as a whole step ` +
-          `(${r.stepMs.toFixed(1)} ms), so the machine was too noisy; run the bench again on a quieter machine`,
-      );
-    } else {
-      console.log(
-        `    engine overhead per step (step minus spawn, per round): ${formatSpread(spread(rounds.map((r) => r.overheadMs)), 'ms')}`,
-      );
-    }
-
-    for (const loops of CONCURRENCY_LEVELS) {
-      const samples: number[] = [];
-      const ratios: number[] = [];
-      for (let round = 0; round < THROUGHPUT_ROUNDS; round++) {
-        const steps = await throughput(ctx, loops, STEPS_PER_CONCURRENT_LOOP, workdirs);
-        samples.push(steps);
-        ratios.push(steps / (await floor.throughput(loops, STEPS_PER_CONCURRENT_LOOP)));
-      }
-      const label = `(c) ${String(loops).padStart(2)} loop(s) at once, ${STEPS_PER_CONCURRENT_LOOP} steps each, ${THROUGHPUT_ROUNDS} rounds:`;
-      console.log(`${label.padEnd(50)} ${formatSpread(spread(samples), 'node steps/s')}`);
-      console.log(`${''.padEnd(50)} over as many bare workflows (goal >= 0.85x): ${formatSpread(spread(ratios), 'x', 2)}`);
-    }
-    console.log(`(d) worker peak RSS: ${peakRssMb(worker.pid!).toFixed(0)} MB`);
-    const capRounds: MemberCapRound[] = [];
-    for (let round = 0; round < MEMBER_CAP_ROUNDS; round++) capRounds.push(await memberCapRound(ctx, CAPPED_LOOPS, workdirs));
-    const perfect = perfectDrainMs(CAPPED_LOOPS, MEMBER_CAP);
-    console.log(
-      `(g) ${CAPPED_LOOPS} loops x 4-member ensembles at once under a cap of ${MEMBER_CAP}, ${MEMBER_CAP_ROUNDS} rounds (members 1 s each):`,
-    );
-    console.log(
-      `    member processes at once, at the most (goal: ${MEMBER_CAP}): ${formatSpread(spread(capRounds.map((r) => r.mostAtOnce)), '', 0)}`,
-    );
-    console.log(`    time to drain: ${formatSpread(spread(capRounds.map((r) => r.drainMs)), 'ms', 0)}`);
-    console.log(
-      `    as a ratio to a cap that never idles a slot (${perfect} ms): ${formatSpread(spread(capRounds.map((r) => r.drainMs / perfect)), 'x', 2)}`,
-    );
-    await codecFigures(ctx, env, workdirs);
-    await recoveryFigures(env, workdirs);
+    const bench: Bench = { ctx, env, floor, worker, warmLoop, workdirs };
+    for (const name of sections) await SECTIONS[name](bench);
   } finally {
     worker.kill('SIGTERM');
     await floor.close();
