@@ -11,9 +11,10 @@ import { CLI_BUNDLE_PATH, CODE_CACHE_OUT_ENV } from './paths';
 
 /**
  * What stays a file of its own, loaded by require: the Temporal, OpenTelemetry and MCP SDKs (a worker
- * and its activities share module state with the SDK's own) and native addons.
+ * and its activities share module state with the SDK's own), native addons, and `bindings`, which
+ * finds an addon from its caller's file and is not used once the store names SQLite's addon itself.
  */
-const EXTERNAL_PACKAGES = ['@temporalio/*', '@opentelemetry/*', '@modelcontextprotocol/*', 'better-sqlite3', 'pg-native'];
+const EXTERNAL_PACKAGES = ['@temporalio/*', '@opentelemetry/*', '@modelcontextprotocol/*', 'bindings', 'pg-native'];
 
 const COMMON: BuildOptions = {
   bundle: true,
