@@ -2,22 +2,14 @@
 // service (`loop node add`, `loop edge add`). Only the line's shape is checked here; the service
 // judges kinds, names, blueprints, configs and conditions, with its own messages.
 import { CanopyError } from '../../domain/errors';
+import { parseJsonObject } from '../json-object';
 
 export const NODE_SYNTAX = 'kind name {json config}  or  [kind] name @blueprint [{json overrides}]';
 export const EDGE_SYNTAX = 'source target [pass|fail|error|always|route] [loopback]  (condition pass when left out)';
 
 /** A JSON object typed or edited by a person; refused with the field `(json)` otherwise. */
 export function jsonObject(text: string): Record<string, unknown> {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new CanopyError('invalid_input', 'The text is not JSON.', [{ field: '(json)', message: (error as Error).message }]);
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new CanopyError('invalid_input', 'The config is not an object.', [{ field: '(json)', message: 'expected a JSON object' }]);
-  }
-  return value as Record<string, unknown>;
+  return parseJsonObject(text, { subject: 'The text', field: '(json)' });
 }
 
 /** `check tests {"command":"npm test"}`, `agent impl @implementer-claude`, `impl @implementer-claude {"timeout_minutes":30}`. */

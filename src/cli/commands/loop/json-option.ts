@@ -2,6 +2,9 @@
 import type { Command } from 'commander';
 import { invalidInput } from '../../../domain/errors';
 import { readUserFile } from '../../../user-files';
+import { parseJsonObject } from '../../json-object';
+
+const COMMAND_LINE = 'The command line';
 
 /** Adds `--<name> <json>` and `--<name>-file <path>`. */
 export function jsonOptions(command: Command, name: string, what: string): Command {
@@ -16,9 +19,11 @@ export function readJsonOption(options: Record<string, unknown>, name: string): 
   if (inline !== undefined && file !== undefined) throw badOption(`--${name}`, `give --${name} or --${name}-file, not both`);
   if (inline === undefined && file === undefined) return undefined;
   const option = file === undefined ? `--${name}` : `--${name}-file`;
-  const value = parseJson(option, file === undefined ? inline! : readText(option, file));
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw badOption(option, 'must be a JSON object ({ … })');
-  return value as Record<string, unknown>;
+  return parseJsonObject(file === undefined ? inline! : readText(option, file), {
+    subject: COMMAND_LINE,
+    field: option,
+    syntaxHint: `quote it for the shell, e.g. '{"key": "value"}'`,
+  });
 }
 
 /** A file an option names, or an error naming the option. */
@@ -31,13 +36,5 @@ export function readText(option: string, file: string): string {
 }
 
 export function badOption(option: string, message: string): Error {
-  return invalidInput('The command line', [{ field: option, message }]);
-}
-
-function parseJson(option: string, text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw badOption(option, `is not valid JSON (${(error as Error).message}); quote it for the shell, e.g. '{"key": "value"}'`);
-  }
+  return invalidInput(COMMAND_LINE, [{ field: option, message }]);
 }
