@@ -59,6 +59,30 @@ describe('canopy loop import (CLI)', () => {
   });
 });
 
+describe('canopy loop node add (CLI): JSON options', () => {
+  const cli = useIsolatedHome();
+  const { canopy } = cli;
+
+  it('refuses a --config that is not JSON or not an object, naming the option, and adds no node', () => {
+    const created = canopy('loop', 'create', '--name', 'json', '--workdir', directoryIn(cli.home), '--json');
+    const loopId = JSON.parse(created.stdout).id as string;
+    const cases: [string, string[], RegExp][] = [
+      ['text that is not JSON', ['--config', '{"command": '], /is not valid JSON \(.*\); quote it for the shell/],
+      ['an array', ['--config', '["npm test"]'], /must be a JSON object/],
+      ['both forms at once', ['--config', '{}', '--config-file', 'x.json'], /not both/],
+    ];
+    for (const [label, options, message] of cases) {
+      const added = canopy('loop', 'node', 'add', loopId, '--name', 'tests', '--kind', 'check', ...options, '--json');
+      assert.notEqual(added.status, 0, label);
+      const { error } = JSON.parse(added.stderr);
+      assert.equal(error.code, 'invalid_input', label);
+      assert.match(error.issues[0].field, /^--config/, label);
+      assert.match(error.issues[0].message, message, label);
+    }
+    assert.deepEqual(JSON.parse(canopy('loop', 'get', loopId, '--json').stdout).nodes, []);
+  });
+});
+
 describe('canopy loop create and import (CLI): workdirs', () => {
   const cli = useIsolatedHome();
   const { canopyIn } = cli;
