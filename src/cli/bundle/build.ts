@@ -16,6 +16,9 @@ import { CLI_BUNDLE_PATH, CODE_CACHE_OUT_ENV } from './paths';
  */
 const EXTERNAL_PACKAGES = ['@temporalio/*', '@opentelemetry/*', '@modelcontextprotocol/*', 'bindings', 'pg-native'];
 
+const SOURCES = path.join(PROJECT_ROOT, 'src');
+const CLI_SOURCES = path.join(SOURCES, 'cli');
+
 const COMMON: BuildOptions = {
   bundle: true,
   platform: 'node',
@@ -37,11 +40,11 @@ const esModulesThroughLoadEsm: Plugin = {
   name: 'canopy-es-modules',
   setup(builder) {
     builder.onResolve({ filter: /\/load-esm$/ }, (args) => {
-      const source = path.relative(path.join(PROJECT_ROOT, 'src'), path.resolve(args.resolveDir, args.path));
+      const source = path.relative(SOURCES, path.resolve(args.resolveDir, args.path));
       return { path: path.relative(path.dirname(CLI_BUNDLE_PATH), compiledPath(`${source}.js`)), external: true };
     });
     builder.onResolve({ filter: /\.mjs$/ }, (args) =>
-      args.importer.startsWith(path.join(PROJECT_ROOT, 'src'))
+      args.importer.startsWith(SOURCES)
         ? { errors: [{ text: `${args.importer} imports ${args.path}: load ES modules through src/cli/load-esm.ts` }] }
         : undefined,
     );
@@ -54,7 +57,7 @@ const WARM_COMMANDS = [['--help'], ['loop', 'list'], ['spec', 'list'], ['queue',
 async function bundleCommands(): Promise<void> {
   await build({
     ...COMMON,
-    entryPoints: [path.join(PROJECT_ROOT, 'src', 'cli', 'index.ts')],
+    entryPoints: [path.join(CLI_SOURCES, 'index.ts')],
     outfile: CLI_BUNDLE_PATH,
     format: 'cjs',
     // ES-module builds of the libraries, so what canopy does not import is left out.
@@ -74,9 +77,9 @@ async function bundleViews(): Promise<void> {
   rmSync(chunks, { recursive: true, force: true });
   await build({
     ...COMMON,
-    entryPoints: [path.join(PROJECT_ROOT, 'src', 'cli', 'tui', 'app.mts'), path.join(PROJECT_ROOT, 'src', 'cli', 'watch', 'view.mts')],
+    entryPoints: [path.join(CLI_SOURCES, 'tui', 'app.mts'), path.join(CLI_SOURCES, 'watch', 'view.mts')],
     outdir: compiledPath('cli'),
-    outbase: path.join(PROJECT_ROOT, 'src', 'cli'),
+    outbase: CLI_SOURCES,
     outExtension: { '.js': '.mjs' },
     format: 'esm',
     splitting: true,
