@@ -15,8 +15,14 @@ export const codex: AgentAdapter = {
       `mcp_servers.canopy.bearer_token_env_var=${JSON.stringify(run.tokenEnv)}`,
       // With approvals off ("never"), a tool that needs approval is cancelled instead of asked about.
       'mcp_servers.canopy.default_tools_approval_mode="approve"',
+      // Codex starts its first turn about a second after launch without waiting for an optional server: when
+      // canopy's endpoint had not listed its tools by then (a busy machine), the model never saw them and the
+      // run ended unreported. A required server is waited for, up to its start-up timeout, before the turn,
+      // and one that cannot be reached stops codex with an error instead of a run without canopy's tools.
+      // A probe has no endpoint to wait for.
+      ...(run.probe ? [] : ['mcp_servers.canopy.required=true']),
       // Codex gives a server 10 s to answer by default: on a machine busy with a fleet, canopy's endpoint can
-      // take longer, and codex would then run without canopy's tools and never report.
+      // take longer.
       `mcp_servers.canopy.startup_timeout_sec=${MCP_STARTUP_TIMEOUT_SECONDS}`,
       // A login shell rereads /etc/profile, which resets PATH and hides canopy's `canopy` shim.
       'allow_login_shell=false',

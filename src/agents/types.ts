@@ -15,6 +15,8 @@ export interface AgentRun {
   tokenEnv: string;
   /** The worker runs as root (CLIs refuse some flags then). */
   asRoot: boolean;
+  /** A `doctor --probe` run: nothing answers at mcpUrl and nothing reports, so a CLI must not refuse to start without it. */
+  probe?: boolean;
 }
 
 /** How a platform is tuned in config.json on top of its adapter's defaults. */

@@ -48,6 +48,7 @@ async function probePlatform(home: string, platform: Platform, timeoutMs: number
         mcpUrl: NO_CALLBACK_URL,
         tokenEnv: 'CANOPY_RUN_TOKEN',
         asRoot: process.getuid?.() === 0,
+        probe: true,
       },
       { run: { CANOPY_RUN_TOKEN: 'probe' } },
     );
