@@ -22,12 +22,12 @@ function testFiles(dir: string): string[] {
 }
 
 /**
- * How many test files run side by side (CANOPY_TEST_CONCURRENCY; default one at a time). Each has
+ * How many test files run side by side (CANOPY_TEST_CONCURRENCY; default two, one per core). Each has
  * its own process, task queues and home against the one dev server, but at 3 on two cores the
  * PostgreSQL store suites and the load-sensitive crash, signal and timing tests still fail.
  */
 function concurrency(): number {
-  return Number(process.env.CANOPY_TEST_CONCURRENCY) || 1;
+  return Number(process.env.CANOPY_TEST_CONCURRENCY) || 2;
 }
 
 /** The ten test files that took longest, by the sum of their top-level tests' durations. */
