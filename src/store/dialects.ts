@@ -26,13 +26,11 @@ const BUSY_PAUSE_MS = { first: 20, longest: 1000 };
  * better-sqlite3's addon where its install builds it, named to the driver: left to find it, the
  * driver asks the `bindings` package, which probes a dozen paths and costs every CLI read a few ms.
  */
-const SQLITE_ADDON = addonPath('better-sqlite3/build/Release/better_sqlite3.node');
-
-function addonPath(request: string): string | null {
+function sqliteAddon(): { nativeBinding?: string } {
   try {
-    return require.resolve(request);
+    return { nativeBinding: require.resolve('better-sqlite3/build/Release/better_sqlite3.node') };
   } catch {
-    return null;
+    return {};
   }
 }
 
@@ -43,7 +41,7 @@ export function sqliteDialect(file: string): Dialect {
   // file made before SQLite opens it keeps all three private; older, wider ones are narrowed.
   ensurePrivateFile(file);
   for (const companion of [`${file}-wal`, `${file}-shm`]) narrowIfExists(companion);
-  const database = new SqliteDatabase(file, SQLITE_ADDON ? { nativeBinding: SQLITE_ADDON } : {});
+  const database = new SqliteDatabase(file, sqliteAddon());
   // The busy timeout makes a writer wait for another process's write instead of failing at once.
   database.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
   return new SharedFileSqliteDialect(database, file);
