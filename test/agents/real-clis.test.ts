@@ -29,6 +29,8 @@ import { check, loopWithSpecs, runsOf, scratchDir, untilLoopStatus } from '../he
 import { USAGE, type ModelApi, type ModelScript } from '../helpers/model-api';
 import { runCanopy, spawnCanopy, waitForOutput, type CanopyProcess } from '../helpers/processes';
 import { waitUntil } from '../helpers/wait';
+import type { NodeRun } from '../../src/domain/node-run';
+import { temporal } from '@temporalio/proto';
 import { loopWorkflowId } from '../../src/contract';
 
 const skip = !process.env.CANOPY_TEST_TEMPORAL_ADDRESS ? 'needs the dev server that `npm test` starts' : missingClis();
@@ -53,6 +55,11 @@ function useRealCliWorker(base?: string): { setup: () => RealCliSetup } {
   return { setup: () => setup };
 }
 
+/** What a node run ended with and what its CLI printed, for a failed assertion's message. */
+function told(run: NodeRun): string {
+  return `${run.outcome} ${run.failure_kind ?? ''}: ${run.reason ?? ''}\n${run.stdout}\n${run.stderr}`;
+}
+
 /** A require_report node whose prompt never mentions reporting, against a stand-in that reports only when told to. */
 async function hearsHowToReport(setup: RealCliSetup, cli: RealCli): Promise<void> {
   const { result, run } = await runOneAgent(
@@ -65,8 +72,8 @@ async function hearsHowToReport(setup: RealCliSetup, cli: RealCli): Promise<void
     },
     { prompt_template: 'Fix the failing test described here: {{spec_name}}.' },
   );
-  assert.equal(result.status, 'completed', `${run.reason}\n${run.stdout}\n${run.stderr}`);
-  assert.deepEqual([run.outcome, run.reported_status, run.reported_output], ['pass', 'pass', 'fixed it']);
+  assert.equal(result.status, 'completed', told(run));
+  assert.deepEqual([run.outcome, run.reported_status, run.reported_output], ['pass', 'pass', 'fixed it'], told(run));
 }
 
 describe('real agent CLIs through a `canopy worker`', { skip }, () => {
@@ -103,6 +110,32 @@ describe('real agent CLIs through a `canopy worker`', { skip }, () => {
     return { loopId, result: await done };
   }
 
+  /**
+   * `waitUntil` for something in loop `loopId`, saying where its node runs and its workflow stood if it never
+   * came. Its deadline is past the agent node's own 1-minute timeout, which ends a run that never gets there:
+   * a machine busy with other test files slows an agent run several times over.
+   */
+  async function untilInLoop<T>(loopId: string, what: string, probe: () => Promise<T | undefined | null | false>): Promise<T> {
+    try {
+      return await waitUntil(what, probe, 90_000);
+    } catch (error) {
+      const runs = (await runsOf(ctx, loopId)).map((r) => [r.node_name, r.pgid, r.ended_at, r.outcome, r.failure_kind, r.reason, r.stderr]);
+      const workflow = (await ctx.temporal()).workflow.getHandle(loopWorkflowId(loopId));
+      const history = await workflow.fetchHistory();
+      const pending = ((await workflow.describe()).raw.pendingActivities ?? []).map(
+        (a) => `${a.activityType?.name} attempt ${a.attempt}, last failure: ${a.lastFailure?.message ?? 'none'}`,
+      );
+      const events = (history.events ?? []).map((e) => {
+        const at = new Date(Number(e.eventTime?.seconds ?? 0) * 1000 + (e.eventTime?.nanos ?? 0) / 1e6).toISOString().slice(11);
+        return `${at} ${temporal.api.enums.v1.EventType[e.eventType ?? 0]}`;
+      });
+      throw new Error(
+        `${(error as Error).message}; the model API holds ${api.hanging()} hanging requests; node runs ${JSON.stringify(runs, null, 1)}; workflow ${events.join(', ')}; pending ${pending.join('; ') || 'none'}`,
+        { cause: error },
+      );
+    }
+  }
+
   /** A blocked loop waits for a human: the test waits for the block, then ends the run. */
   async function runUntilBlocked(cli: RealCli, script: ModelScript) {
     api.script(script);
@@ -114,8 +147,8 @@ describe('real agent CLIs through a `canopy worker`', { skip }, () => {
     };
     const loopId = await loopWithSpecs(ctx, scratchDir(), { nodes: [node] }, [{ name: 'the spec' }]);
     await startLoopRun(ctx, loopId);
-    await waitUntil('the loop to block', async () => (await getLoop(ctx.db, loopId))!.status === 'blocked');
-    const run = await waitUntil('the node run to end', async () => (await runsOf(ctx, loopId)).find((r) => r.ended_at));
+    await untilInLoop(loopId, 'the loop to block', async () => (await getLoop(ctx.db, loopId))!.status === 'blocked');
+    const run = await untilInLoop(loopId, 'the node run to end', async () => (await runsOf(ctx, loopId)).find((r) => r.ended_at));
     await (await ctx.temporal()).workflow.getHandle(loopWorkflowId(loopId)).terminate('test done');
     return run;
   }
@@ -129,7 +162,7 @@ describe('real agent CLIs through a `canopy worker`', { skip }, () => {
         action: { kind: 'tool', tool: shell.tool, args: { [shell.arg]: 'canopy node complete --status pass --output from-the-shell' } },
         final: 'Reported from the shell.',
       });
-      assert.equal(result.status, 'completed', `${run.reason}\n${run.stdout}\n${run.stderr}`);
+      assert.equal(result.status, 'completed', told(run));
       assert.deepEqual([run.reported_status, run.reported_output], ['pass', 'from-the-shell']);
     });
   }
@@ -140,10 +173,11 @@ describe('real agent CLIs through a `canopy worker`', { skip }, () => {
         action: { kind: 'tool', tool: 'loop_complete_node', args: { status: 'pass', output: `${cli} did the spec` } },
         final: 'All done.',
       });
-      assert.equal(result.status, 'completed', `${run.reason}\n${run.stdout}\n${run.stderr}`);
+      assert.equal(result.status, 'completed', told(run));
       assert.deepEqual(
         [run.outcome, run.reported_status, run.reported_output, run.unreported],
         ['pass', 'pass', `${cli} did the spec`, false],
+        told(run),
       );
       assert.equal(run.executed_platform, cli);
       assert.ok(run.executed_model, 'a model is recorded');
@@ -174,7 +208,7 @@ describe('real agent CLIs through a `canopy worker`', { skip }, () => {
         final: 'Reported.',
       });
       assert.equal(result.status, 'failed');
-      assert.deepEqual([run.outcome, run.failure_kind, run.reported_output], ['fail', 'reported_fail', 'tests still fail'], run.stderr);
+      assert.deepEqual([run.outcome, run.failure_kind, run.reported_output], ['fail', 'reported_fail', 'tests still fail'], told(run));
     });
 
     it(`${cli}: loop_report_blocker blocks the loop`, async () => {
@@ -182,7 +216,7 @@ describe('real agent CLIs through a `canopy worker`', { skip }, () => {
         action: { kind: 'tool', tool: 'loop_report_blocker', args: { reason: 'needs the API key' } },
         final: 'Asked a human.',
       });
-      assert.match(run.stdout, /Asked a human\./, run.stderr);
+      assert.match(run.stdout, /Asked a human\./, told(run));
     });
 
     it(
@@ -194,7 +228,7 @@ describe('real agent CLIs through a `canopy worker`', { skip }, () => {
         const resetAt = new Date(Date.now() + 3 * 3600_000);
         const { loopId, result, run } = await runOneAgent(setup, cli, { action: { kind: 'quota', resetAt }, final: '' });
         assert.equal(result.status, 'failed');
-        assert.equal(run.failure_kind, 'quota', `${run.reason}\n${run.stdout}\n${run.stderr}`);
+        assert.equal(run.failure_kind, 'quota', told(run));
         const client = await ctx.temporal();
         const handle = client.schedule.getHandle(autorunScheduleId(loopId));
         if (!RESET_TIME_IN_MESSAGE[cli]) {
@@ -222,7 +256,7 @@ describe('real agent CLIs through a `canopy worker`', { skip }, () => {
       assert.deepEqual(
         work.map((run) => run.failure_kind),
         ['infra_outage', 'infra_outage'],
-        work.map((run) => `${run.reason}\n${run.stdout}\n${run.stderr}`).join('\n---\n'),
+        work.map(told).join('\n---\n'),
       );
       assert.match(work[0].reason ?? '', /overloaded|5\d\d/i);
       assert.deepEqual(
@@ -235,12 +269,16 @@ describe('real agent CLIs through a `canopy worker`', { skip }, () => {
       api.script({ action: { kind: 'hang' }, final: '' });
       const { loopId, done } = await startWithErrorEdge(cli);
       for (const attempt of [1, 2]) {
-        const pgid = await waitUntil(`attempt ${attempt} to wait on the model`, async () => {
+        const pgid = await untilInLoop(loopId, `attempt ${attempt} to wait on the model`, async () => {
           const run = (await runsOf(ctx, loopId)).filter((r) => r.node_name === 'work')[attempt - 1];
           return run?.pgid && api.hanging() > 0 ? run.pgid : undefined;
         });
         killGroupMembers(pgid, 'SIGKILL');
-        await waitUntil(`attempt ${attempt} to end`, async () => (await runsOf(ctx, loopId)).filter((r) => r.ended_at).length >= attempt);
+        await untilInLoop(
+          loopId,
+          `attempt ${attempt} to end`,
+          async () => (await runsOf(ctx, loopId)).filter((r) => r.ended_at).length >= attempt,
+        );
       }
       const result = await done;
       assert.equal(result.status, 'completed', result.reason ?? '');
