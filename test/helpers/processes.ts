@@ -28,7 +28,7 @@ export interface CanopyProcess {
 
 /** Starts `canopy <args>`: this checkout's, or the one at `bin`. */
 export function spawnCanopy(args: string[], env: NodeJS.ProcessEnv, bin = CANOPY_BIN): CanopyProcess {
-  const child = spawn(process.execPath, [bin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = canopyChild(args, env, bin);
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
@@ -44,7 +44,7 @@ export interface CanopyResult {
 
 /** Runs a canopy command to its end without blocking this process (whose in-process worker must keep polling). */
 export function runCanopy(env: NodeJS.ProcessEnv, ...args: string[]): Promise<CanopyResult> {
-  return ended(spawn(process.execPath, [CANOPY_BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] }));
+  return ended(canopyChild(args, env));
 }
 
 /**
@@ -52,12 +52,16 @@ export function runCanopy(env: NodeJS.ProcessEnv, ...args: string[]): Promise<Ca
  * test files running beside this one instead of starving them for tens of seconds.
  */
 export function runCanopyNiced(env: NodeJS.ProcessEnv, ...args: string[]): Promise<CanopyResult> {
-  const child = spawn(process.execPath, [CANOPY_BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = canopyChild(args, env);
   if (child.pid !== undefined) os.setPriority(child.pid, BURST_PRIORITY);
   return ended(child);
 }
 
 const BURST_PRIORITY = 10;
+
+function canopyChild(args: string[], env: NodeJS.ProcessEnv, bin = CANOPY_BIN): ChildProcessByStdio<null, Readable, Readable> {
+  return spawn(process.execPath, [bin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+}
 
 function ended(child: ChildProcessByStdio<null, Readable, Readable>): Promise<CanopyResult> {
   return new Promise((resolve) => {
