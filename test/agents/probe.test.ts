@@ -31,7 +31,9 @@ it('doctor --probe tells a reachable CLI from one not installed, one misconfigur
   };
   writeFileSync(path.join(config.home, 'config.json'), JSON.stringify({ platforms }));
   try {
-    const { stdout } = await promisify(execFile)(process.execPath, [CANOPY_BIN, 'doctor', '--probe', '--probe-timeout', '8', '--json'], {
+    // Long enough for gemini, a large Node program, to start and refuse on a machine busy with other test files
+    // (it took more than 8 s there); the hanging codex waits it out whatever it is.
+    const { stdout } = await promisify(execFile)(process.execPath, [CANOPY_BIN, 'doctor', '--probe', '--probe-timeout', '20', '--json'], {
       env: childEnv(config),
     });
     const probes = Object.fromEntries(
