@@ -12,6 +12,13 @@ const CLUSTER_SUITE = path.join(__dirname, 'cluster');
 /** Runs the worker image's build steps in a clean copy, minutes long: only when named (`npm run test:image`). */
 const IMAGE_SUITE = path.join(__dirname, 'image');
 
+/**
+ * Files that keep both cores busy for tens of seconds (the fleet starts 100 `canopy` processes at once):
+ * they run before the others, one at a time, because beside them a worker misses its heartbeats and an
+ * agent CLI takes many times its usual time to start.
+ */
+const WHOLE_MACHINE = [path.join(__dirname, 'cli', 'fleet.test.js')];
+
 function testFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(dir, entry.name);
@@ -31,13 +38,30 @@ function concurrency(): number {
 }
 
 /** The ten test files that took longest, by the sum of their top-level tests' durations. */
-function printSlowest(durationsFile: string): void {
-  if (!existsSync(durationsFile)) return;
-  const durations = Object.entries(JSON.parse(readFileSync(durationsFile, 'utf8') || '{}') as Record<string, number>);
-  durations.sort((a, b) => b[1] - a[1]);
+function printSlowest(durationsFiles: string[]): void {
+  const byFile = new Map<string, number>();
+  for (const durationsFile of durationsFiles.filter((file) => existsSync(file))) {
+    for (const [file, ms] of Object.entries(JSON.parse(readFileSync(durationsFile, 'utf8') || '{}') as Record<string, number>))
+      byFile.set(file, (byFile.get(file) ?? 0) + ms);
+  }
+  const durations = [...byFile].sort((a, b) => b[1] - a[1]);
   console.log('# the ten slowest test files:');
   for (const [file, ms] of durations.slice(0, 10))
     console.log(`#   ${(ms / 1000).toFixed(1).padStart(6)} s  ${path.relative(__dirname, file)}`);
+}
+
+/** node's test runner over `files`, `concurrency` at a time, printing TAP; resolves with its exit code. */
+function runTests(files: string[], concurrency: number, durationsFile: string, env: NodeJS.ProcessEnv): Promise<number> {
+  // CANOPY_TEST_NAME narrows the run to the tests whose names match it (node's --test-name-pattern).
+  const names = process.env.CANOPY_TEST_NAME ? ['--test-name-pattern', process.env.CANOPY_TEST_NAME] : [];
+  const reporters = ['--test-reporter=tap', '--test-reporter-destination=stdout'];
+  reporters.push(`--test-reporter=${path.join(__dirname, '..', '..', 'test', 'file-durations-reporter.cjs')}`);
+  reporters.push(`--test-reporter-destination=${durationsFile}`);
+  const runner = spawn(process.execPath, ['--test', `--test-concurrency=${concurrency}`, ...reporters, ...names, ...files], {
+    stdio: 'inherit',
+    env,
+  });
+  return new Promise<number>((resolve) => runner.once('exit', (exit) => resolve(exit ?? 1)));
 }
 
 async function main(): Promise<number> {
@@ -49,18 +73,22 @@ async function main(): Promise<number> {
     const files = testFiles(__dirname)
       .filter((file) => (filter.length === 0 ? !file.startsWith(IMAGE_SUITE) : filter.some((f) => file.includes(f))))
       .sort();
-    // CANOPY_TEST_NAME narrows the run to the tests whose names match it (node's --test-name-pattern).
-    const names = process.env.CANOPY_TEST_NAME ? ['--test-name-pattern', process.env.CANOPY_TEST_NAME] : [];
-    const durationsFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'canopy-test-run-')), 'durations.json');
-    const reporters = ['--test-reporter=tap', '--test-reporter-destination=stdout'];
-    reporters.push(`--test-reporter=${path.join(__dirname, '..', '..', 'test', 'file-durations-reporter.cjs')}`);
-    reporters.push(`--test-reporter-destination=${durationsFile}`);
-    const runner = spawn(process.execPath, ['--test', `--test-concurrency=${concurrency()}`, ...reporters, ...names, ...files], {
-      stdio: 'inherit',
-      env: { ...process.env, CANOPY_TEST_TEMPORAL_ADDRESS: server.address, CANOPY_TEST_TEMPORAL_BIN: server.binary },
-    });
-    const code = await new Promise<number>((resolve) => runner.once('exit', (exit) => resolve(exit ?? 1)));
-    printSlowest(durationsFile);
+    const env = { ...process.env, CANOPY_TEST_TEMPORAL_ADDRESS: server.address, CANOPY_TEST_TEMPORAL_BIN: server.binary };
+    const outDir = mkdtempSync(path.join(os.tmpdir(), 'canopy-test-run-'));
+    const alone = files.filter((file) => WHOLE_MACHINE.includes(file));
+    const together = files.filter((file) => !WHOLE_MACHINE.includes(file));
+    const batches = [
+      { files: alone, concurrency: 1 },
+      { files: together, concurrency: concurrency() },
+    ].filter((b) => b.files.length > 0);
+    const durationsFiles: string[] = [];
+    let code = 0;
+    for (const [index, batch] of batches.entries()) {
+      durationsFiles.push(path.join(outDir, `durations-${index}.json`));
+      const exit = await runTests(batch.files, batch.concurrency, durationsFiles[index], env);
+      code ||= exit;
+    }
+    printSlowest(durationsFiles);
     return code;
   } finally {
     await server.stop();

@@ -7,7 +7,7 @@ import { listSpecs } from '../../src/store/specs-repository';
 import { childEnv } from '../helpers/engine';
 import { describeEngineOnEachDialect } from '../helpers/engine-dialects';
 import { chain, loopWithSpecs, scratchDir } from '../helpers/loops';
-import { runCanopyNiced } from '../helpers/processes';
+import { runCanopy } from '../helpers/processes';
 import { waitUntil } from '../helpers/wait';
 
 const FLEET = 100;
@@ -17,7 +17,7 @@ describeEngineOnEachDialect(`${FLEET} canopy commands at once`, (h) => {
   async function startAtOnce(t: TestContext, what: string, commands: string[][]): Promise<void> {
     const env = childEnv(h.config);
     const started = Date.now();
-    const results = await Promise.all(commands.map((args) => runCanopyNiced(env, ...args)));
+    const results = await Promise.all(commands.map((args) => runCanopy(env, ...args)));
     const refused = results.filter((result) => result.status !== 0);
     t.diagnostic(`${what}: ${refused.length} of ${commands.length} refused; all ended ${Date.now() - started} ms after the start`);
     assert.deepEqual(

@@ -1,7 +1,6 @@
 // Child `canopy` processes: commands run to their end, and workers or `up` for tests that kill and restart them.
 import { spawn, spawnSync, type ChildProcess, type ChildProcessByStdio, type SpawnSyncReturns } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import os from 'node:os';
 import type { Readable } from 'node:stream';
 import { CANOPY_BIN } from '../../src/project';
 
@@ -46,18 +45,6 @@ export interface CanopyResult {
 export function runCanopy(env: NodeJS.ProcessEnv, ...args: string[]): Promise<CanopyResult> {
   return ended(canopyChild(args, env));
 }
-
-/**
- * `runCanopy` at a low CPU priority, for a burst of many processes at once: they queue behind the
- * test files running beside this one instead of starving them for tens of seconds.
- */
-export function runCanopyNiced(env: NodeJS.ProcessEnv, ...args: string[]): Promise<CanopyResult> {
-  const child = canopyChild(args, env);
-  if (child.pid !== undefined) os.setPriority(child.pid, BURST_PRIORITY);
-  return ended(child);
-}
-
-const BURST_PRIORITY = 10;
 
 function canopyChild(args: string[], env: NodeJS.ProcessEnv, bin = CANOPY_BIN): ChildProcessByStdio<null, Readable, Readable> {
   return spawn(process.execPath, [bin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
