@@ -79,31 +79,58 @@ export async function superviseInRunDirectory<T>(
   judge: (result: GroupRunResult) => T | Promise<T>,
 ): Promise<T> {
   const runDir = openRunDirectory(deps.home, execution.run.id);
+  let handedOn = false;
   try {
-    const supervision = supervisionOf(execution, runDir, limits);
+    const supervision = supervisionOf(execution, runDir, limits, () => (handedOn = true));
     const result = execution.adopted ? await adoptSupervised(execution.adopted, supervision) : await start(supervision);
     return await judge(result);
   } finally {
-    try {
-      removeRunDirectory(deps.home, execution.run.id);
-    } catch (error) {
-      Context.current().log.warn(`${(error as Error).message}; the next worker to start removes it`);
+    // The attempt that adopts a process handed on reads it from there.
+    if (!handedOn) {
+      try {
+        removeRunDirectory(deps.home, execution.run.id);
+      } catch (error) {
+        Context.current().log.warn(`${(error as Error).message}; the next worker to start removes it`);
+      }
     }
   }
 }
 
 /**
- * How an execution's process is watched: within its limits, killed when its activity is cancelled,
- * heartbeating while it runs. The activity is taken here, in its own async context: the
- * supervision's timers fire outside it.
+ * Whether this attempt's process is left to a later attempt: Temporal gave up on this one (it missed its
+ * heartbeats, its worker starved or paused, or it was superseded) but the workflow still runs and has
+ * scheduled the activity again, so the next attempt adopts the process. Any other cancellation kills it.
  */
-function supervisionOf(execution: Execution, runDir: string, limits: ProcessLimits): SupervisionOptions {
+async function retriedLater(activity: Context): Promise<boolean> {
+  const reason = (activity.cancellationSignal.reason as Error | undefined)?.message;
+  const { workflowExecution, activityId, attempt } = activity.info;
+  if ((reason !== 'TIMED_OUT' && reason !== 'NOT_FOUND') || !workflowExecution) return false;
+  try {
+    const workflow = await activity.client.workflow.getHandle(workflowExecution.workflowId, workflowExecution.runId).describe();
+    const pending = workflow.raw.pendingActivities ?? [];
+    return workflow.status.name === 'RUNNING' && pending.some((next) => next.activityId === activityId && (next.attempt ?? 0) > attempt);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * How an execution's process is watched: within its limits, killed when its activity is cancelled
+ * (handed on when a later attempt will adopt it), heartbeating while it runs. The activity is taken
+ * here, in its own async context: the supervision's timers fire outside it.
+ */
+function supervisionOf(execution: Execution, runDir: string, limits: ProcessLimits, handOn: () => void): SupervisionOptions {
   const activity = Context.current();
   return {
     runDir,
     timeoutMs: limits.minutes * 60_000,
     idleMs: limits.idleMinutes === null ? null : limits.idleMinutes * 60_000,
     signal: activity.cancellationSignal,
+    letGo: async () => {
+      const later = await retriedLater(activity);
+      if (later) handOn();
+      return later;
+    },
     onTick: () => activity.heartbeat(),
     onOutput: execution.recordOutputTail,
   };

@@ -7,12 +7,13 @@ import { describe, it } from 'node:test';
 import { RECOVERY_NOTE } from '../../src/agents/recovery-note';
 import { openContext } from '../../src/client/context';
 import { startLoopRun, waitForLoopRun } from '../../src/client/runs-service';
+import type { NodeRun } from '../../src/domain/node-run';
 import { resolveTemporalBinary } from '../../src/temporal/binary';
 import { startDevServer } from '../../src/temporal/dev-server';
 import { CANOPY_BIN, childEnv, tempHome, testConfig } from '../helpers/engine';
 import { agent, check, loopWithSpecs, runsOf } from '../helpers/loops';
 import { freePort } from '../../src/temporal/free-port';
-import { spawnCanopy, waitForOutput } from '../helpers/processes';
+import { spawnCanopy, waitForOutput, type CanopyProcess } from '../helpers/processes';
 import { waitUntil } from '../helpers/wait';
 
 const scratch = () => mkdtempSync(path.join(os.tmpdir(), 'canopy-crash-'));
@@ -35,7 +36,13 @@ describe('crash safety', () => {
     }
   });
 
-  it('adopts a running agent after its worker is killed: one process from start to end, output complete, recorded once', async () => {
+  /**
+   * Runs an agent that reports after 20 s, does `interrupt` to its worker once the agent has started, and
+   * checks that the agent ran once and the retry adopted it: output complete, recorded once.
+   */
+  async function adoptsTheAgentAfter(
+    interrupt: (worker: CanopyProcess, startWorker: () => CanopyProcess) => Promise<CanopyProcess | null>,
+  ): Promise<NodeRun> {
     const home = tempHome();
     const config = testConfig(home);
     const pids = path.join(scratch(), 'pids');
@@ -47,7 +54,8 @@ describe('crash safety', () => {
       JSON.stringify({ platforms: { sleeper: { argv: ['bash', '-c', script, 'sleeper', '{{prompt}}'] } } }),
     );
     const ctx = await openContext(config);
-    const workers = [spawnCanopy(['worker'], childEnv(config))];
+    const startWorker = () => spawnCanopy(['worker'], childEnv(config));
+    const workers = [startWorker()];
     try {
       await waitForOutput(workers[0], /Worker polling/);
       const loopId = await loopWithSpecs(
@@ -61,9 +69,8 @@ describe('crash safety', () => {
       );
       await startLoopRun(ctx, loopId);
       await waitUntil('the agent to start', () => Promise.resolve(existsSync(pids)));
-      workers[0].child.kill('SIGKILL');
-      await workers[0].exited;
-      workers.push(spawnCanopy(['worker'], childEnv(config)));
+      const next = await interrupt(workers[0], startWorker);
+      if (next) workers.push(next);
       const result = await waitForLoopRun(ctx, loopId);
 
       assert.equal(result.status, 'completed');
@@ -71,22 +78,48 @@ describe('crash safety', () => {
       assert.equal(started.length, 1, 'the agent started once');
       const long = (await runsOf(ctx, loopId)).filter((r) => r.node_name === 'long');
       assert.equal(long.length, 1, 'the execution is recorded once');
-      assert.deepEqual([long[0].outcome, long[0].infra_attempt, long[0].activity_attempt, long[0].attempts.length], ['pass', 1, 2, 0]);
+      assert.deepEqual([long[0].outcome, long[0].infra_attempt, long[0].attempts.length], ['pass', 1, 0]);
       assert.equal(
         long[0].stdout.trim(),
         `started ${started[0]}\nReported pass for long (${long[0].id}).\nfinished ${started[0]}`,
         'the output is complete',
       );
       assert.equal(long[0].reported_output, 'reported-after-adoption');
-      assert.match(
-        long[0].recovery ?? '',
-        /^activity attempt 2 adopted process \d+ of activity attempt 1, whose worker was lost \(it was still running\)$/,
-      );
       assert.ok(!existsSync(path.join(home, 'runs', long[0].id)), 'the run directory is removed once the run is recorded');
+      return long[0];
     } finally {
       for (const worker of workers) worker.child.kill('SIGKILL');
       await ctx.close();
     }
+  }
+
+  it('adopts a running agent after its worker is killed: one process from start to end, output complete, recorded once', async () => {
+    const run = await adoptsTheAgentAfter(async (worker, startWorker) => {
+      worker.child.kill('SIGKILL');
+      await worker.exited;
+      return startWorker();
+    });
+    assert.equal(run.activity_attempt, 2);
+    assert.match(
+      run.recovery ?? '',
+      /^activity attempt 2 adopted process \d+ of activity attempt 1, whose worker was lost \(it was still running\)$/,
+    );
+  });
+
+  it('leaves the agent of a worker that missed its heartbeats running, for the retry to adopt', { timeout: 180_000 }, async () => {
+    // Stopped past its 3 s heartbeat timeout, as a starved or suspended machine stops it: the attempt times out.
+    const run = await adoptsTheAgentAfter(async (worker) => {
+      worker.child.kill('SIGSTOP');
+      await new Promise((resolve) => setTimeout(resolve, 8_000));
+      worker.child.kill('SIGCONT');
+      return null;
+    });
+    // Attempts that reached the stopped worker's poll while it slept time out too: each hands the process on.
+    assert.ok(run.activity_attempt >= 2, `activity attempt ${run.activity_attempt}`);
+    assert.match(
+      run.recovery ?? '',
+      /^activity attempt \d+ adopted process \d+ of activity attempt \d+, whose worker was lost \(it was still running\)$/,
+    );
   });
 
   it('takes the recorded outcome of a check that ended while no worker watched it', async () => {

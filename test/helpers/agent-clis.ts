@@ -113,8 +113,8 @@ export async function openRealCliSetup(base?: string): Promise<RealCliSetup> {
   const dir = scratchHomeDir(base);
   // No test of the real CLIs stops a worker, so their workers keep the default heartbeat timeout: with the
   // tests' 3 s, heartbeats throttled to one per 2.4 s time out a live worker's runs whenever other test
-  // files keep the machine busy for more than half a second, and the attempt timed out is cancelled, which
-  // kills its agent mid-run.
+  // files keep the machine busy for more than half a second, and each retry that adopts the agent costs
+  // the test its backoff.
   const config = testConfig(path.join(dir, 'home'), { CANOPY_HEARTBEAT_TIMEOUT_SECONDS: '' });
   mkdirSync(config.home, { mode: 0o700 });
   writeFileSync(path.join(config.home, 'config.json'), JSON.stringify({ platforms: realCliPlatforms(api.url, dir) }));

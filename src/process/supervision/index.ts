@@ -43,6 +43,11 @@ export interface SupervisionOptions {
   idleMs?: number | null;
   /** Aborting kills the group; the result then says `cancelled`. */
   signal?: AbortSignal;
+  /**
+   * Asked when `signal` aborts: true lets go of the process instead of killing it, leaving it running and
+   * its files in place for whoever adopts it next; the supervision then rejects with the signal's reason.
+   */
+  letGo?: () => Promise<boolean>;
   /** Called every second while the process runs (used to heartbeat). */
   onTick?: () => void;
   /** Called with the newest lines of stdout while it grows. */
@@ -160,14 +165,21 @@ async function follow(record: ProcessRecord, ended: Promise<ExitStatus>, options
     // A live view missing one tail is harmless; the record gets the whole output at the end.
     void Promise.resolve(options.onOutput(readOutputTail(runDir, 'stdout', OUTPUT_TAIL_BYTES))).catch(() => undefined);
   }, TICK_MS);
-  const onAbort = () => stop('cancel');
+  let letGo: (reason: unknown) => void = () => undefined;
+  const lettingGo = new Promise<never>((_, reject) => (letGo = reject));
+  const onAbort = () =>
+    void (options.letGo?.() ?? Promise.resolve(false)).then((go) => (go ? letGo(options.signal?.reason) : stop('cancel')));
   options.signal?.addEventListener('abort', onAbort, { once: true });
   if (options.signal?.aborted) onAbort();
 
-  const supervisor = await ended;
-  clearTimeout(timer);
-  clearInterval(ticker);
-  options.signal?.removeEventListener('abort', onAbort);
+  let supervisor: ExitStatus;
+  try {
+    supervisor = await Promise.race([ended, lettingGo]);
+  } finally {
+    clearTimeout(timer);
+    clearInterval(ticker);
+    options.signal?.removeEventListener('abort', onAbort);
+  }
   // Background children the command left would run on unwatched.
   if (isGroupAlive(record.pid)) await killProcessGroup(record.pid);
   const status = readExitStatus(runDir);
