@@ -21,6 +21,9 @@ export const CANOPY_BIN = path.join(PROJECT_ROOT, 'bin', 'canopy.js');
  */
 export const compiledPath = (...parts: string[]): string => path.join(PROJECT_ROOT, 'dist', 'src', ...parts);
 
+/** The flags that print the version, as commander takes them. */
+export const VERSION_FLAGS = '-V, --version';
+
 export function packageVersion(): string {
   return (JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 }

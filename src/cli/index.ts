@@ -1,6 +1,6 @@
 // The `canopy` command line: one file per command, assembled here.
 import { Command } from 'commander';
-import { packageVersion } from '../project';
+import { packageVersion, VERSION_FLAGS } from '../project';
 import { registerBlueprint } from './commands/blueprint';
 import { registerCodecServer } from './commands/codec-server';
 import { registerDoctor } from './commands/doctor';
@@ -18,7 +18,7 @@ import { registerWorker } from './commands/worker';
 export function buildProgram(): Command {
   const program = new Command('canopy')
     .description('Durable graphs of AI coding agents, shell checks and gates, run unattended on Temporal')
-    .version(packageVersion(), '-V, --version', 'print the canopy version')
+    .version(packageVersion(), VERSION_FLAGS, 'print the canopy version')
     .showHelpAfterError();
   registerUp(program);
   registerWorker(program);

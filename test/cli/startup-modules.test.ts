@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { PROJECT_ROOT } from '../../src/project';
+import { CLI_BUNDLE_PATH } from '../../src/cli/bundle/paths';
+import { CANOPY_BIN, packageVersion, PROJECT_ROOT } from '../../src/project';
 import { tempDir } from '../helpers/store';
 
 const CLI = path.join(PROJECT_ROOT, 'dist', 'src', 'cli', 'index.js');
@@ -34,7 +35,32 @@ function modulesLoadedBy(args: string[]): { modules: string[]; stdout: string } 
   return { modules: JSON.parse(result.stderr.split('LOADED').pop()!) as string[], stdout: result.stdout };
 }
 
+/** What `canopy <args>` printed, and the files it read with readFileSync. */
+function filesReadBy(args: string[]): { read: string[]; stdout: string } {
+  const script = [
+    `const fs = require('node:fs');`,
+    `const readFileSync = fs.readFileSync;`,
+    `const read = [];`,
+    `fs.readFileSync = (file, ...rest) => (read.push(String(file)), readFileSync(file, ...rest));`,
+    `process.argv = [process.argv[0], 'canopy', ...${JSON.stringify(args)}];`,
+    `process.on('exit', () => process.stderr.write('\\nREAD' + JSON.stringify(read)));`,
+    `require(${JSON.stringify(CANOPY_BIN)});`,
+  ].join('\n');
+  const result = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', env: { ...process.env, CANOPY_HOME: tempDir() } });
+  assert.equal(result.status, 0, result.stderr);
+  return { read: JSON.parse(result.stderr.split('READ').pop()!) as string[], stdout: result.stdout };
+}
+
 describe('CLI start-up', () => {
+  it('canopy --version answers before reading the bundle; --help reads it', () => {
+    const version = filesReadBy(['--version']);
+    assert.equal(version.stdout, `${packageVersion()}\n`);
+    assert.ok(!version.read.includes(CLI_BUNDLE_PATH), version.read.join(', '));
+    const help = filesReadBy(['--help']);
+    assert.match(help.stdout, /^Usage: canopy/);
+    assert.ok(help.read.includes(CLI_BUNDLE_PATH), help.read.join(', '));
+  });
+
   for (const args of [['--version'], ['--help'], ['loop', '--help']]) {
     it(`canopy ${args.join(' ')} loads commander and the command definitions only`, () => {
       const { modules, stdout } = modulesLoadedBy(args);

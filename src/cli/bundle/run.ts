@@ -4,6 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Script } from 'node:vm';
+import { packageVersion, VERSION_FLAGS } from '../../project';
 import { CLI_BUNDLE_PATH, CODE_CACHE_OUT_ENV, CODE_CACHE_PATH } from './paths';
 import { mapBundleStacks } from './stacks';
 
@@ -29,7 +30,19 @@ export function loadBundle(): Cli {
   return bundle.exports as Cli;
 }
 
+/**
+ * `canopy --version` alone needs no command: it is answered before the bundle is read, which would
+ * take longer than the rest of the process.
+ */
+function asksForVersionOnly(args: string[]): boolean {
+  return args.length === 1 && VERSION_FLAGS.split(', ').includes(args[0]);
+}
+
 export function runCli(): Promise<void> {
+  if (asksForVersionOnly(process.argv.slice(2))) {
+    process.stdout.write(`${packageVersion()}\n`);
+    return Promise.resolve();
+  }
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const cli = existsSync(CLI_BUNDLE_PATH) ? loadBundle() : (require('../index') as Cli);
   return cli.main();
