@@ -77,7 +77,9 @@ export function claudeOutage(text: string, status: number | null): string | null
  * an API key's 429 prints "API Error: Request rejected (429) · …rate limit…" with no reset time.
  */
 export function claudeQuota(text: string, status429: boolean, now: Date): QuotaHit | null {
-  const hit = /You(?:'|’)ve hit your [\w ]*limit(?: · resets ([^\n(·]+?))?(?:\s*\(([\w/+-]+)\))?\s*(?:·|$|\n)/m.exec(text);
+  const hit = /You(?:'|\u2019)ve hit your [\w ]*limit(?: \u00b7 resets ([^\n(\u00b7]+?))?(?:\s*\(([\w/+-]+)\))?\s*(?:\u00b7|$|\n)/m.exec(
+    text,
+  );
   if (hit) {
     const when = hit[1]?.trim() ?? '';
     const dated = /^(.+?),\s*(\d{1,2}(?::\d{2})?\s*[ap]m)$/i.exec(when);

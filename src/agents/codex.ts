@@ -93,7 +93,7 @@ export function codexOutage(text: string): string | null {
  * process's time zone; releases before 0.40 said "try again in 5 days 22 hours 11 minutes" (openai/codex#3899).
  */
 export function codexQuota(text: string, now: Date): QuotaHit | null {
-  const hit = /You(?:'|’)ve hit your usage limit[^\n]*/.exec(text);
+  const hit = /You(?:'|\u2019)ve hit your usage limit[^\n]*/.exec(text);
   if (!hit) return null;
   return { message: hit[0].trim(), resetAt: resetTimeOf(hit[0], now) };
 }

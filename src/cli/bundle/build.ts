@@ -2,7 +2,7 @@
 // of some six hundred modules, then records V8's compiled code for it by running the read commands once
 // each; and the Ink views, each with Ink and React, in place of their compiled modules.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { build, type BuildOptions, type Plugin } from 'esbuild';
@@ -51,11 +51,30 @@ const esModulesThroughLoadEsm: Plugin = {
   },
 };
 
+/**
+ * zod's messages in English only: its other forty-odd locales, which its namespace re-exports and
+ * canopy never selects, are a sixth of the bundle that every command reads.
+ */
+const zodInEnglishOnly: Plugin = {
+  name: 'canopy-zod-english',
+  setup(builder) {
+    builder.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      args.importer.includes(`${path.sep}zod${path.sep}`)
+        ? { path: path.join(args.resolveDir, '..', 'locales', 'en.js'), namespace: 'zod-english' }
+        : undefined,
+    );
+    builder.onLoad({ filter: /.*/, namespace: 'zod-english' }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(args.path)};`,
+      resolveDir: path.dirname(args.path),
+    }));
+  },
+};
+
 /** Read commands whose code the cache holds compiled; others compile what they use as they run. */
 const WARM_COMMANDS = [['--help'], ['loop', 'list'], ['spec', 'list'], ['queue', 'list'], ['blueprint', 'list'], ['loop', 'get', 'none']];
 
 async function bundleCommands(): Promise<void> {
-  await build({
+  const { outputFiles } = await build({
     ...COMMON,
     entryPoints: [path.join(CLI_SOURCES, 'index.ts')],
     outfile: CLI_BUNDLE_PATH,
@@ -63,8 +82,26 @@ async function bundleCommands(): Promise<void> {
     // ES-module builds of the libraries, so what canopy does not import is left out.
     mainFields: ['module', 'main'],
     external: EXTERNAL_PACKAGES,
-    plugins: [esModulesThroughLoadEsm],
+    plugins: [esModulesThroughLoadEsm, zodInEnglishOnly],
+    write: false,
   });
+  for (const file of outputFiles) {
+    if (file.path === CLI_BUNDLE_PATH) refuseNonAscii(file.text);
+    mkdirSync(path.dirname(file.path), { recursive: true });
+    writeFileSync(file.path, file.contents);
+  }
+}
+
+/**
+ * One character past ASCII makes V8 hold the whole bundle as two-byte text, and every command then
+ * pays twice the reading and compiling: esbuild escapes strings, not regular expressions.
+ */
+function refuseNonAscii(text: string): void {
+  const at = text.search(/[\u0080-\uffff]/);
+  if (at < 0) return;
+  throw new Error(
+    `The CLI bundle holds non-ASCII text at "${text.slice(Math.max(0, at - 60), at + 20)}": write it as \\uXXXX in the source`,
+  );
 }
 
 /**
