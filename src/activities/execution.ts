@@ -96,6 +96,9 @@ export async function superviseInRunDirectory<T>(
   }
 }
 
+/** How long an attempt Temporal gave up on may take to learn whether a later one follows; past that it kills. */
+const RETRY_LOOKUP_MS = 10_000;
+
 /**
  * Whether this attempt's process is left to a later attempt: Temporal gave up on this one (it missed its
  * heartbeats, its worker starved or paused, or it was superseded) but the workflow still runs and has
@@ -105,8 +108,11 @@ async function retriedLater(activity: Context): Promise<boolean> {
   const reason = (activity.cancellationSignal.reason as Error | undefined)?.message;
   const { workflowExecution, activityId, attempt } = activity.info;
   if ((reason !== 'TIMED_OUT' && reason !== 'NOT_FOUND') || !workflowExecution) return false;
+  const { client } = activity;
   try {
-    const workflow = await activity.client.workflow.getHandle(workflowExecution.workflowId, workflowExecution.runId).describe();
+    const workflow = await client.connection.withDeadline(Date.now() + RETRY_LOOKUP_MS, () =>
+      client.workflow.getHandle(workflowExecution.workflowId, workflowExecution.runId).describe(),
+    );
     const pending = workflow.raw.pendingActivities ?? [];
     return workflow.status.name === 'RUNNING' && pending.some((next) => next.activityId === activityId && (next.attempt ?? 0) > attempt);
   } catch {
