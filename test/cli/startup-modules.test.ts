@@ -23,33 +23,31 @@ const LIGHT = [
   'mcp/operator-token',
 ];
 
-/** Every module the CLI process had loaded when it exited after `args`. */
-function modulesLoadedBy(args: string[]): { modules: string[]; stdout: string } {
-  const script = [
-    `process.argv = [process.argv[0], 'canopy', ...${JSON.stringify(args)}];`,
-    `process.on('exit', () => process.stderr.write('\\nLOADED' + JSON.stringify(Object.keys(require.cache))));`,
-    `require(${JSON.stringify(CLI)}).main();`,
-  ].join('\n');
-  const result = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', env: { ...process.env, CANOPY_HOME: tempDir() } });
-  assert.equal(result.status, 0, result.stderr);
-  return { modules: JSON.parse(result.stderr.split('LOADED').pop()!) as string[], stdout: result.stdout };
-}
-
-/** What `canopy <args>` printed, and the files it read with readFileSync. */
-function filesReadBy(args: string[]): { read: string[]; stdout: string } {
+/**
+ * Runs `canopy <args>` through `start` (a line of code that starts the CLI) in a process of its own, and
+ * says what it printed, the modules it had loaded when it exited and the files it read with readFileSync.
+ */
+function runRecorded(args: string[], start: string): { modules: string[]; read: string[]; stdout: string } {
   const script = [
     `const fs = require('node:fs');`,
     `const readFileSync = fs.readFileSync;`,
     `const read = [];`,
     `fs.readFileSync = (file, ...rest) => (read.push(String(file)), readFileSync(file, ...rest));`,
     `process.argv = [process.argv[0], 'canopy', ...${JSON.stringify(args)}];`,
-    `process.on('exit', () => process.stderr.write('\\nREAD' + JSON.stringify(read)));`,
-    `require(${JSON.stringify(CANOPY_BIN)});`,
+    `process.on('exit', () => process.stderr.write('\\nRECORDED' + JSON.stringify({ modules: Object.keys(require.cache), read })));`,
+    start,
   ].join('\n');
   const result = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', env: { ...process.env, CANOPY_HOME: tempDir() } });
   assert.equal(result.status, 0, result.stderr);
-  return { read: JSON.parse(result.stderr.split('READ').pop()!) as string[], stdout: result.stdout };
+  const recorded = JSON.parse(result.stderr.split('RECORDED').pop()!) as { modules: string[]; read: string[] };
+  return { ...recorded, stdout: result.stdout };
 }
+
+/** Every module the CLI, run from its compiled modules, had loaded when it exited after `args`. */
+const modulesLoadedBy = (args: string[]) => runRecorded(args, `require(${JSON.stringify(CLI)}).main();`);
+
+/** What `canopy <args>`, run as `bin/canopy.js` runs it, printed and read. */
+const filesReadBy = (args: string[]) => runRecorded(args, `require(${JSON.stringify(CANOPY_BIN)});`);
 
 describe('CLI start-up', () => {
   it('canopy --version answers before reading the bundle; --help reads it', () => {
