@@ -4,6 +4,7 @@ import path from 'node:path';
 import { createActivities } from './activities';
 import type { ActivityDeps } from './activities/deps';
 import { sweepRunDirectories } from './activities/run-directory-sweep';
+import { workdirScans } from './activities/workdir-scans';
 import { openContext, type ClientContext } from './client/context';
 import { scheduleAutorun } from './client/autorun-service';
 import { refuseUnreplayableRuns } from './client/run-versions-service';
@@ -62,8 +63,8 @@ export async function startDaemon(config: CanopyConfig, options: DaemonOptions):
   await seedBuiltinBlueprints(ctx.db);
   for (const refused of await sweepRunDirectories(ctx.db, config.home)) options.progress(`${refused}; a later start tries again`);
   const agentEndpoint = await startAgentEndpoint(ctx);
-  const activities = createActivities(activityDeps(ctx, agentEndpoint.url));
-  const workers = await createWorkers({ connection, config, activities });
+  const deps = activityDeps(ctx, agentEndpoint.url);
+  const workers = await createWorkers({ connection, config, activities: createActivities(deps) });
   const memberQueues = workers.members.map((worker) => worker.options.taskQueue);
   options.progress(`Ensemble members: at most ${workers.memberCap} at once on each of '${memberQueues.join("' and '")}'`);
   const gauges = config.metricsAddress ? startFleetGauges(ctx, memberQueues, options.progress) : null;
@@ -76,6 +77,7 @@ export async function startDaemon(config: CanopyConfig, options: DaemonOptions):
       gauges?.stop();
       workers.shutdown();
       await running.catch(() => undefined);
+      await deps.workdirScans.drained();
       await agentEndpoint.close();
       await connection.close();
       await ctx.close();
@@ -113,5 +115,6 @@ export function activityDeps(ctx: ClientContext, mcpUrl: string): ActivityDeps {
     scheduleAutorun: async (loopId, at) => void (await scheduleAutorun(ctx, loopId, at)),
     startScheduledRun: (loopId, queueId) => startScheduledRun(ctx, loopId, queueId),
     loopRunEnd: (run, signal) => loopRunEnd(ctx, run, signal),
+    workdirScans: workdirScans((message) => console.warn(message)),
   };
 }

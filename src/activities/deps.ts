@@ -2,6 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/database';
 import type { ScheduledStart } from '../contract';
+import type { WorkdirScans } from './workdir-scans';
 
 export interface ActivityDeps {
   db: Kysely<Database>;
@@ -21,6 +22,8 @@ export interface ActivityDeps {
   scheduleAutorun(loopId: string, at: string): Promise<void>;
   /** Starts the loop's run (its own specs, or a queue's) as `canopy loop run` would, or says why it does not. */
   startScheduledRun(loopId: string, queueId: string | null): Promise<ScheduledStart>;
+  /** The uncommitted-paths scans still running after their nodes answered, which what touches a workdir next waits for. */
+  workdirScans: WorkdirScans;
   /** Settles with how a loop run ended (following continue-as-new); rejects when `signal` aborts first. */
   loopRunEnd(run: { workflowId: string; runId: string }, signal: AbortSignal): Promise<string>;
 }

@@ -11,6 +11,31 @@ import { sandboxActivities } from './sandbox-activities';
 import { scheduleActivities } from './schedule-activities';
 import { specStartActivities } from './spec-start';
 
+/**
+ * What changes a loop's workdirs (or removes them), or reads the paths its nodes left uncommitted:
+ * each waits for the scans of the loop's last nodes, so that a scan sees the tree its node left.
+ */
+const AFTER_WORKDIR_SCANS: ReadonlySet<string> = new Set<keyof LoopActivities>([
+  'runNode',
+  'joinQuorum',
+  'openMemberWorktrees',
+  'removeMemberWorktrees',
+  'openSandbox',
+  'runHooks',
+  'inspectSpecStart',
+  'finishSpec',
+  'finishLoopRun',
+]);
+
+type Activity = (...args: unknown[]) => Promise<unknown>;
+
+function afterWorkdirScans(deps: ActivityDeps, activity: Activity): Activity {
+  return async (...args) => {
+    await deps.workdirScans.settled((args[0] as { loopId: string }).loopId);
+    return activity(...args);
+  };
+}
+
 export function createActivities(deps: ActivityDeps): LoopActivities {
   const activities: LoopActivities = {
     ...bookkeepingActivities(deps),
@@ -23,8 +48,11 @@ export function createActivities(deps: ActivityDeps): LoopActivities {
     ...specStartActivities(deps),
     resumeLoop: ({ loopId }) => deps.resumeLoop(loopId),
   };
-  const entries = Object.entries(activities) as [string, (...args: unknown[]) => Promise<unknown>][];
+  const entries = Object.entries(activities) as [string, Activity][];
   return Object.fromEntries(
-    entries.map(([name, activity]) => [name, nonRetryableWhenDeterministic(name, activity)]),
+    entries.map(([name, activity]) => [
+      name,
+      nonRetryableWhenDeterministic(name, AFTER_WORKDIR_SCANS.has(name) ? afterWorkdirScans(deps, activity) : activity),
+    ]),
   ) as unknown as LoopActivities;
 }

@@ -4,7 +4,7 @@ import { GateConfig, RouterConfig } from '../domain/node';
 import { outputText } from '../graph/feedback';
 import { evaluateGate, routeLabel } from '../graph/outcomes';
 import { headMoveVerdict } from '../graph/verdicts';
-import { getNodeRun } from '../store/node-runs-repository';
+import { getNodeRun, updateNodeRun } from '../store/node-runs-repository';
 import type { NodeRun } from '../domain/node-run';
 import type { JoinQuorumInput, MemberWorktrees, NodeOutcome, RunNodeInput } from '../contract';
 import { diffAgainstStart } from '../git/member-worktrees';
@@ -50,8 +50,8 @@ export function nodeActivities(deps: ActivityDeps) {
       adopted,
     });
     const result = scene.node.kind === 'check' ? await executeCheck(deps, execution) : await executeAgent(deps, execution);
-    return closeExecution(deps, run, result, execution.renderedInput(), async () => {
-      const [headAfter, dirtyAfter] = await Promise.all([readHead(scene.loop.workdir), dirtyPaths(scene.loop.workdir)]);
+    const outcome = await closeExecution(deps, run, result, execution.renderedInput(), async () => {
+      const headAfter = await readHead(scene.loop.workdir);
       const head = headMoveVerdict({
         subject: `Node '${scene.node.name}'`,
         hasCommitRights: scene.node.config.commit_rights === true,
@@ -64,9 +64,12 @@ export function nodeActivities(deps: ActivityDeps) {
         stdout: head.violation ? `${result.stdout}\n[canopy] ${head.violation.reason}\n` : result.stdout,
         headAfter,
         committedHead: head.committedHead,
-        dirtyPaths: dirtyAfter,
       };
     });
+    deps.workdirScans.start(scene.loop.id, async () => {
+      await updateNodeRun(deps.db, run.id, { dirty_paths: await dirtyPaths(scene.loop.workdir) });
+    });
+    return outcome;
   }
 
   /** Gates and routers judge the upstream output; they pass it on unchanged as their own output. */

@@ -2,7 +2,8 @@
 // the paths dirty at the spec's start, and a spec does not start on changes a failed run left
 // unless the loop allows it.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { loopStatus } from '../../src/client/loop-status-service';
@@ -12,7 +13,7 @@ import { continueLoop, startLoopRun, waitForLoopRun } from '../../src/client/run
 import { listSpecs } from '../../src/store/specs-repository';
 import { useEngineHarness, type EngineHarness } from '../helpers/engine';
 import { git, tempGitRepo } from '../helpers/git';
-import { check, loopWithSpecs, runsOf, runToEnd, scratchDir, untilLoopStatus } from '../helpers/loops';
+import { chain, check, loopWithSpecs, runsOf, runToEnd, scratchDir, untilLoopStatus } from '../helpers/loops';
 import { waitUntil } from '../helpers/wait';
 import { scheduledActivities } from '../helpers/workflow-runs';
 
@@ -101,6 +102,22 @@ describe('the dirty-tree guard', () => {
     assert.deepEqual(runs[1].dirty_paths, ['wip.txt']);
   });
 
+  it('records the tree each node left, though git reads it after the node answered and the next node cleans up', QUICK, async () => {
+    const workdir = tempGitRepo();
+    const loopId = await loopWithSpecs(h.ctx, workdir, chain(['leaves', 'echo wip > wip.txt'], ['cleans', 'rm wip.txt']), [
+      { name: 'only' },
+    ]);
+    // A git whose status takes a second: the scan of `leaves` is still running when its activity has answered.
+    await withSlowGitStatus(() => h.withWorker(() => runToEnd(h.ctx, loopId)));
+    assert.deepEqual(
+      (await runsOf(h.ctx, loopId)).map((run) => [run.node_name, run.dirty_paths]),
+      [
+        ['leaves', ['wip.txt']],
+        ['cleans', []],
+      ],
+    );
+  });
+
   it("never holds a spec on a person's own changes, and reads nothing outside a repository", QUICK, async () => {
     const workdir = tempGitRepo();
     writeFileSync(path.join(workdir, 'notes.md'), 'my own work in progress\n');
@@ -128,3 +145,18 @@ describe('the dirty-tree guard', () => {
     assert.ok(existsSync(path.join(plain, 'wip.txt')));
   });
 });
+
+/** Runs `work` with a `git` first on PATH that waits a second before each `status`, then runs the real one. */
+async function withSlowGitStatus<T>(work: () => Promise<T>): Promise<T> {
+  const bin = scratchDir();
+  const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+  writeFileSync(path.join(bin, 'git'), `#!/bin/sh\nfor arg in "$@"; do [ "$arg" = status ] && sleep 1; done\nexec ${realGit} "$@"\n`);
+  chmodSync(path.join(bin, 'git'), 0o755);
+  const original = process.env.PATH;
+  process.env.PATH = `${bin}${path.delimiter}${original ?? ''}`;
+  try {
+    return await work();
+  } finally {
+    process.env.PATH = original;
+  }
+}

@@ -70,7 +70,8 @@ export async function engineHarness(env: Record<string, string> = {}, replaced: 
   const ctx = await openContext(config);
   const connection = await connectWorker(config.temporalAddress);
   const agentEndpoint = await startAgentEndpoint(ctx);
-  const activities = { ...createActivities(activityDeps(ctx, agentEndpoint.url)), ...replaced };
+  const deps = activityDeps(ctx, agentEndpoint.url);
+  const activities = { ...createActivities(deps), ...replaced };
   return {
     config,
     ctx,
@@ -79,6 +80,7 @@ export async function engineHarness(env: Record<string, string> = {}, replaced: 
       return workers.runUntil(work);
     },
     async close() {
+      await deps.workdirScans.drained();
       await agentEndpoint.close();
       await connection.close();
       await ctx.close();
