@@ -25,21 +25,23 @@ const LIGHT = [
 
 /**
  * Runs `canopy <args>` through `start` (a line of code that starts the CLI) in a process of its own, and
- * says what it printed, the modules it had loaded when it exited and the files it read with readFileSync.
+ * says what it printed, the modules (and Node's own) it had loaded when it exited and the files it read
+ * with readFileSync.
  */
-function runRecorded(args: string[], start: string): { modules: string[]; read: string[]; stdout: string } {
+function runRecorded(args: string[], start: string): { modules: string[]; builtins: string[]; read: string[]; stdout: string } {
   const script = [
     `const fs = require('node:fs');`,
     `const readFileSync = fs.readFileSync;`,
     `const read = [];`,
     `fs.readFileSync = (file, ...rest) => (read.push(String(file)), readFileSync(file, ...rest));`,
     `process.argv = [process.argv[0], 'canopy', ...${JSON.stringify(args)}];`,
-    `process.on('exit', () => process.stderr.write('\\nRECORDED' + JSON.stringify({ modules: Object.keys(require.cache), read })));`,
+    `const builtins = () => process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13));`,
+    `process.on('exit', () => process.stderr.write('\\nRECORDED' + JSON.stringify({ modules: Object.keys(require.cache), builtins: builtins(), read })));`,
     start,
   ].join('\n');
   const result = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', env: { ...process.env, CANOPY_HOME: tempDir() } });
   assert.equal(result.status, 0, result.stderr);
-  const recorded = JSON.parse(result.stderr.split('RECORDED').pop()!) as { modules: string[]; read: string[] };
+  const recorded = JSON.parse(result.stderr.split('RECORDED').pop()!) as { modules: string[]; builtins: string[]; read: string[] };
   return { ...recorded, stdout: result.stdout };
 }
 
@@ -58,6 +60,17 @@ describe('CLI start-up', () => {
     assert.match(help.stdout, /^Usage: canopy/);
     assert.ok(help.read.includes(CLI_BUNDLE_PATH), help.read.join(', '));
   });
+
+  for (const args of [['--help'], ['loop', 'list']]) {
+    it(`canopy ${args.join(' ')}, from the bundle, leaves Node's heavier modules unloaded`, () => {
+      const { builtins, read } = filesReadBy(args);
+      assert.ok(read.includes(CLI_BUNDLE_PATH) && builtins.includes('vm'), 'the bundle ran');
+      assert.deepEqual(
+        builtins.filter((name) => ['child_process', 'crypto', 'fs/promises', 'readline'].includes(name)),
+        [],
+      );
+    });
+  }
 
   for (const args of [['--version'], ['--help'], ['loop', '--help']]) {
     it(`canopy ${args.join(' ')} loads commander and the command definitions only`, () => {

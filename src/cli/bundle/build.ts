@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { build, type BuildOptions, type Plugin } from 'esbuild';
 import { CANOPY_BIN, compiledPath, PROJECT_ROOT } from '../../project';
-import { CLI_BUNDLE_PATH, CODE_CACHE_OUT_ENV } from './paths';
+import { CLI_BUNDLE_PATH, CODE_CACHE_OUT_ENV, MODULE_WRAPPER } from './paths';
 
 /**
  * What stays a file of its own, loaded by require: the Temporal, OpenTelemetry and MCP SDKs (a worker
@@ -70,6 +70,34 @@ const zodInEnglishOnly: Plugin = {
   },
 };
 
+/**
+ * Node's heavier modules, loaded where first used rather than as the bundle starts: crypto or
+ * child_process each cost a command a twentieth of node's own start, and most commands never call
+ * them (commander loads child_process for subcommands that are executables, which canopy has none
+ * of). Each becomes a module of getters, one per export, that load the real one.
+ */
+const BUILTINS_ON_FIRST_USE = ['child_process', 'crypto', 'fs/promises', 'readline'];
+
+const builtinsOnFirstUse: Plugin = {
+  name: 'canopy-builtins-on-first-use',
+  setup(builder) {
+    const names = BUILTINS_ON_FIRST_USE.map((name) => name.replace('/', '\\/')).join('|');
+    builder.onResolve({ filter: new RegExp(`^(node:)?(${names})$`) }, (args) =>
+      args.namespace === 'on-first-use' ? undefined : { path: args.path.replace(/^node:/, ''), namespace: 'on-first-use' },
+    );
+    builder.onLoad({ filter: /.*/, namespace: 'on-first-use' }, (args) => {
+      const real = `node:${args.path}`;
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const getters = Object.keys(require(real) as object).map(
+        (key) => `get ${JSON.stringify(key)}() { return load()[${JSON.stringify(key)}]; }`,
+      );
+      return {
+        contents: `let real; const load = () => (real ??= require(${JSON.stringify(real)}));\nmodule.exports = { ${getters.join(', ')} };`,
+      };
+    });
+  },
+};
+
 /** Read commands whose code the cache holds compiled; others compile what they use as they run. */
 const WARM_COMMANDS = [['--help'], ['loop', 'list'], ['spec', 'list'], ['queue', 'list'], ['blueprint', 'list'], ['loop', 'get', 'none']];
 
@@ -82,7 +110,9 @@ async function bundleCommands(): Promise<void> {
     // ES-module builds of the libraries, so what canopy does not import is left out.
     mainFields: ['module', 'main'],
     external: EXTERNAL_PACKAGES,
-    plugins: [esModulesThroughLoadEsm, zodInEnglishOnly],
+    plugins: [esModulesThroughLoadEsm, zodInEnglishOnly, builtinsOnFirstUse],
+    banner: { js: MODULE_WRAPPER.head },
+    footer: { js: MODULE_WRAPPER.tail },
     write: false,
   });
   for (const file of outputFiles) {

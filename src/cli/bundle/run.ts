@@ -13,9 +13,9 @@ type Cli = typeof import('../index');
 /** The bundle as V8 compiles it, from the build's cache when that was made by this node with these flags. */
 export function compileBundle(): Script {
   const cachedData = existsSync(CODE_CACHE_PATH) ? readFileSync(CODE_CACHE_PATH) : undefined;
-  // The wrapper a CommonJS module gets, on a line of its own so that the bundle's lines keep their numbers.
-  const source = `(function (exports, require, module, __filename, __dirname) {\n${readFileSync(CLI_BUNDLE_PATH, 'utf8')}\n})`;
-  return new Script(source, { filename: CLI_BUNDLE_PATH, lineOffset: -1, cachedData });
+  // The build writes the module wrapper into the file and refuses anything past ASCII in it, so
+  // Latin-1 reads it as it is, a byte a character, without UTF-8's decoding.
+  return new Script(readFileSync(CLI_BUNDLE_PATH, 'latin1'), { filename: CLI_BUNDLE_PATH, cachedData });
 }
 
 /** Runs the bundle as a CommonJS module and returns its exports. */
