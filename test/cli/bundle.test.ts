@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { CODE_CACHE_PATH, HELP_CODE_CACHE_PATH } from '../../src/cli/bundle/paths';
 import { compileBundle } from '../../src/cli/bundle/run';
 import { CANOPY_BIN, PROJECT_ROOT } from '../../src/project';
 import { tempDir } from '../helpers/store';
@@ -46,8 +47,9 @@ describe('the bundled CLI', () => {
     );
   });
 
-  it('the compiled code the build recorded is accepted by this node', () => {
-    assert.equal(compileBundle().cachedDataRejected, false);
+  it('the compiled code the build recorded, for help and for the rest, is accepted by this node', () => {
+    assert.equal(compileBundle(CODE_CACHE_PATH).cachedDataRejected, false);
+    assert.equal(compileBundle(HELP_CODE_CACHE_PATH).cachedDataRejected, false);
   });
 
   it('a stack trace through the bundle names the source files, not the bundle', () => {

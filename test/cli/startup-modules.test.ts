@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { CLI_BUNDLE_PATH } from '../../src/cli/bundle/paths';
+import { CLI_BUNDLE_PATH, CODE_CACHE_PATH, HELP_CODE_CACHE_PATH } from '../../src/cli/bundle/paths';
 import { CANOPY_BIN, packageVersion, PROJECT_ROOT } from '../../src/project';
 import { tempDir } from '../helpers/store';
 
@@ -52,13 +52,16 @@ const modulesLoadedBy = (args: string[]) => runRecorded(args, `require(${JSON.st
 const filesReadBy = (args: string[]) => runRecorded(args, `require(${JSON.stringify(CANOPY_BIN)});`);
 
 describe('CLI start-up', () => {
-  it('canopy --version answers before reading the bundle; --help reads it', () => {
+  it('canopy --version answers before reading the bundle; --help reads it with the compiled code of help alone', () => {
     const version = filesReadBy(['--version']);
     assert.equal(version.stdout, `${packageVersion()}\n`);
     assert.ok(!version.read.includes(CLI_BUNDLE_PATH), version.read.join(', '));
     const help = filesReadBy(['--help']);
     assert.match(help.stdout, /^Usage: canopy/);
     assert.ok(help.read.includes(CLI_BUNDLE_PATH), help.read.join(', '));
+    assert.ok(help.read.includes(HELP_CODE_CACHE_PATH) && !help.read.includes(CODE_CACHE_PATH), help.read.join(', '));
+    const list = filesReadBy(['loop', 'list']);
+    assert.ok(list.read.includes(CODE_CACHE_PATH) && !list.read.includes(HELP_CODE_CACHE_PATH), list.read.join(', '));
   });
 
   for (const args of [['--help'], ['loop', 'list']]) {

@@ -98,7 +98,7 @@ const builtinsOnFirstUse: Plugin = {
   },
 };
 
-/** Read commands whose code the cache holds compiled; others compile what they use as they run. */
+/** Read commands whose code the caches hold compiled (help's in a cache of its own); others compile what they use as they run. */
 const WARM_COMMANDS = [['--help'], ['loop', 'list'], ['spec', 'list'], ['queue', 'list'], ['blueprint', 'list'], ['loop', 'get', 'none']];
 
 async function bundleCommands(): Promise<void> {

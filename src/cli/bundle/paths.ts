@@ -4,6 +4,11 @@ import { PROJECT_ROOT } from '../../project';
 
 export const CLI_BUNDLE_PATH = path.join(PROJECT_ROOT, 'dist', 'cli', 'canopy.js');
 export const CODE_CACHE_PATH = `${CLI_BUNDLE_PATH}.cache`;
+/**
+ * The compiled code of a command that asks for help: commander and the command definitions alone,
+ * under half the whole cache, which V8 would otherwise spend longer reading than the help takes.
+ */
+export const HELP_CODE_CACHE_PATH = `${CLI_BUNDLE_PATH}.help-cache`;
 
 /**
  * The wrapper Node gives a CommonJS module, written around the bundle by the build: the CLI compiles
@@ -11,5 +16,5 @@ export const CODE_CACHE_PATH = `${CLI_BUNDLE_PATH}.cache`;
  */
 export const MODULE_WRAPPER = { head: '(function (exports, require, module, __filename, __dirname) {', tail: '})' };
 
-/** Set by the build: the CLI writes its compiled code to the cache as it exits. */
+/** Set by the build: the CLI writes its compiled code to the cache it read as it exits. */
 export const CODE_CACHE_OUT_ENV = 'CANOPY_WRITE_CODE_CACHE';
