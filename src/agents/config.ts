@@ -1,13 +1,13 @@
 // <home>/config.json: agent platforms (built-ins tuned in place, or custom commands by argv) and
 // engine settings. Every bad value is refused with its field and the fix.
 import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_ENSEMBLE_CONCURRENCY } from '../domain/defaults';
 import { invalidInput, issuesFromZod } from '../domain/errors';
 import { writePrivateFile } from '../private-files';
 import { readUserFile } from '../user-files';
 import { ARGV_PLACEHOLDERS, placeholdersOf } from './command';
+import { configFilePath } from './config-file';
 
 export const BUILTIN_PLATFORMS = ['claude', 'codex', 'opencode', 'gemini'] as const;
 
@@ -76,10 +76,6 @@ export const CanopyFileConfig = z
     }
   });
 export type CanopyFileConfig = z.infer<typeof CanopyFileConfig>;
-
-export function configFilePath(home: string): string {
-  return path.join(home, 'config.json');
-}
 
 /** Writes `<home>/config.json` owner-only, as it may hold API keys. */
 export function writeFileConfig(home: string, config: Record<string, unknown>): void {

@@ -2,7 +2,7 @@
 import type { Client, Connection } from '@temporalio/client';
 import type { Kysely } from 'kysely';
 import { loadConfig, type CanopyConfig } from '../config';
-import { configFilePath } from '../agents/config';
+import { configFilePath } from '../agents/config-file';
 import { ensurePrivateDirectory, narrowIfExists } from '../private-files';
 import { openDatabase, type Database } from '../store/database';
 import { canopyDataConverter } from '../temporal/codec/data-converter';

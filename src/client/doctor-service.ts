@@ -3,16 +3,16 @@ import { spawnSync } from 'node:child_process';
 import { statSync } from 'node:fs';
 import type { Connection } from '@temporalio/client';
 import { loadPlatforms, platformBinary } from '../agents';
-import { configFilePath } from '../agents/config';
+import { configFilePath } from '../agents/config-file';
 import { hostOfWorkerIdentity, type CanopyConfig } from '../config';
-import type { Loop } from '../domain/loop';
-import { LIVE_STATE_CONNECT_TIMEOUT_MS, type ClientContext } from './context';
+import { LIVE_STATE_CONNECT_TIMEOUT_MS } from './context';
 import { openDatabase, storeLocation } from '../store/database';
 import { loopCountsByHost } from '../store/loops-repository';
 import { findOnPath } from '../process/find-on-path';
 import { resolveTemporalBinary } from '../temporal/binary';
-import { temporalClientSdk, temporalProto } from '../temporal/sdk';
+import { temporalClientSdk } from '../temporal/sdk';
 import { hostTaskQueue } from '../contract';
+import { countHostPollers, pollerIdentities, type WorkflowService } from './pollers-service';
 import { openLoopRuns, runsPerVersion } from './run-versions-service';
 
 export interface DoctorReport {
@@ -91,55 +91,6 @@ function configFileState(home: string): DoctorReport['config_file'] {
     return null;
   }
   return { path: file, mode: `0${mode.toString(8).padStart(3, '0')}`, private: (mode & 0o077) === 0 };
-}
-
-type WorkflowService = Pick<Connection, 'workflowService'>;
-
-/** The identities of the workers polling a task queue for tasks of one type. */
-async function pollerIdentities(connection: WorkflowService, namespace: string, taskQueue: string, type: 'workflow' | 'activity') {
-  const { TaskQueueType } = temporalProto().temporal.api.enums.v1;
-  const response = await connection.workflowService.describeTaskQueue({
-    namespace,
-    taskQueue: { name: taskQueue },
-    taskQueueType: type === 'workflow' ? TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW : TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY,
-  });
-  return (response.pollers ?? []).map((poller) => poller.identity ?? '');
-}
-
-/** Workers polling canopy's task queue (0 when none). */
-export async function countPollers(connection: WorkflowService, config: CanopyConfig): Promise<number> {
-  return (await pollerIdentities(connection, config.namespace, config.taskQueue, 'workflow')).length;
-}
-
-/** Workers polling a host's own queue, where its loops' nodes wait (0 when none). */
-export async function countHostPollers(connection: WorkflowService, config: CanopyConfig, hostId: string): Promise<number> {
-  return (await pollerIdentities(connection, config.namespace, hostTaskQueue(config.taskQueue, hostId), 'activity')).length;
-}
-
-/** What a person is told about a loop whose host's queue no worker polls. */
-export function unservedHostWarning(loop: Pick<Loop, 'name'> & { host: string }): string {
-  return `no worker serves host '${loop.host}' of loop '${loop.name}'; its nodes wait until a worker with CANOPY_HOST_ID=${loop.host} starts`;
-}
-
-/** How long a read waits for Temporal to list a host's pollers once it is reached. */
-const HOST_POLLERS_DEADLINE_MS = 1_500;
-
-/**
- * The warnings a read of the loop carries: none when a worker serves its host, when it has no
- * host (any worker runs it), or when Temporal does not answer within about a second (reads never wait long).
- */
-export async function hostWarnings(ctx: ClientContext, loop: Pick<Loop, 'name' | 'host'>): Promise<string[]> {
-  const { host } = loop;
-  if (!host) return [];
-  try {
-    const client = await ctx.temporal(LIVE_STATE_CONNECT_TIMEOUT_MS);
-    const pollers = await client.connection.withDeadline(Date.now() + HOST_POLLERS_DEADLINE_MS, () =>
-      countHostPollers(client.connection, ctx.config, host),
-    );
-    return pollers === 0 ? [unservedHostWarning({ name: loop.name, host })] : [];
-  } catch {
-    return [];
-  }
 }
 
 async function probeTemporal(

@@ -13,7 +13,7 @@ import { getSpec, listSpecs } from '../store/specs-repository';
 import type { LiveState, ResumePoint } from '../contract';
 import type { ClientContext } from './context';
 import { hasOpenRun, reconcileLoop } from './closed-runs-service';
-import { hostWarnings } from './doctor-service';
+import { hostWarnings } from './pollers-service';
 import { requireLoop } from './design-service';
 import { pendingAutorun } from './autorun-service';
 import { loopPicture, type LoopPicture } from './loop-picture-service';

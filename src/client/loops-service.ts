@@ -21,7 +21,7 @@ import { listSpecs, type StoredSpec } from '../store/specs-repository';
 import type { ClientContext } from './context';
 import { reconcileLoop, settleWithLastRun } from './closed-runs-service';
 import { requireLoop } from './design-service';
-import { hostWarnings } from './doctor-service';
+import { hostWarnings } from './pollers-service';
 import { viewGraph, type GraphView } from './graph-view-service';
 import { removeSchedule } from './schedule-service';
 import { requireWorkdir } from './workdir';

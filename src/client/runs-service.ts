@@ -28,7 +28,7 @@ import {
 import { LIVE_STATE_CONNECT_TIMEOUT_MS, onThisHost, type ClientContext } from './context';
 import { hasOpenRun, reconcileLoop, recordHooksStopped, recordRunClosed } from './closed-runs-service';
 import { requireLoop } from './design-service';
-import { countHostPollers, countPollers, unservedHostWarning } from './doctor-service';
+import { countHostPollers, countPollers, unservedHostWarning } from './pollers-service';
 import { temporalClientSdk } from '../temporal/sdk';
 
 export interface StartedRun {

@@ -1,5 +1,6 @@
 // Queues: named, ordered lists of spec ids that a loop run can drain instead of the loop's own list.
-import { invalidInput, type Queue } from '../domain';
+import type { Queue } from '../domain';
+import { invalidInput } from '../domain/errors';
 import { now } from './columns';
 import { inTransaction, type DatabaseOrTransaction, type QueueRow } from './database';
 import { newId } from './ids';

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { openContext, type ClientContext } from '../../src/client/context';
 import { getLoop, updateLoop } from '../../src/client/loops-service';
-import { countHostPollers } from '../../src/client/doctor-service';
+import { countHostPollers } from '../../src/client/pollers-service';
 import { waitForLoopRun } from '../../src/client/runs-service';
 import type { CanopyConfig } from '../../src/config';
 import { getSpec, listSpecs } from '../../src/store/specs-repository';
