@@ -15,6 +15,7 @@ import { startMcpHttpServer, type McpHttpServer } from './mcp/http';
 import { seedBuiltinBlueprints } from './store/blueprints-repository';
 import { serveCanopyCodec } from './temporal/codec/canopy-codec-server';
 import type { CodecServer } from './temporal/codec/codec-server';
+import { whileServerBusy } from './temporal/busy-server';
 import { ensureTemporal, type TemporalEndpoint } from './temporal/embedded';
 import { ensureSearchAttributes } from './temporal/search-attributes';
 import { startFleetGauges } from './fleet-gauges';
@@ -53,8 +54,12 @@ export async function startDaemon(config: CanopyConfig, options: DaemonOptions):
   const ctx = await openContext({ ...config, temporalAddress: endpoint.address });
   const connection = await connectWorker(endpoint.address, config.metricsAddress);
   try {
-    await ensureSearchAttributes(connection, config.namespace);
-    await refuseUnreplayableRuns(ctx);
+    const wait = { address: endpoint.address, progress: options.progress };
+    await whileServerBusy(() => ensureSearchAttributes(connection, config.namespace), {
+      ...wait,
+      what: `register canopy's search attributes in namespace '${config.namespace}'`,
+    });
+    await whileServerBusy(() => refuseUnreplayableRuns(ctx), { ...wait, what: 'list the open loop runs' });
   } catch (error) {
     await Promise.all([connection.close(), ctx.close(), codec?.close()]);
     await endpoint.server?.stop();
