@@ -101,7 +101,8 @@ export function bookkeepingActivities(deps: ActivityDeps): Bookkeeping {
       const infraRetries = loop.settings.infra_retries ?? DEFAULT_INFRA_RETRIES;
       const spec = input.specId ? await getSpec(db, input.specId) : undefined;
       const budgeted = hasBudget(loop.settings) || (spec !== undefined && hasBudget(spec));
-      return { topology, ensembles, commitRightsEnforced, infraRetries, budgeted };
+      const infraBackoffSeconds = loop.settings.infra_backoff_seconds;
+      return { topology, ensembles, commitRightsEnforced, infraRetries, budgeted, ...(infraBackoffSeconds && { infraBackoffSeconds }) };
     },
 
     async checkBudget(input: CheckBudgetInput): Promise<string | null> {

@@ -18,6 +18,7 @@ const ENSEMBLE_KEYS_SINCE_VERSION_2 = ['quorum_grace_minutes', 'idle_timeout_min
 const SETTINGS_KEYS_SINCE_VERSION_2 = [
   'spec_attempt_limit',
   'infra_retries',
+  'infra_backoff_seconds',
   'allow_dirty_start',
   'idle_timeout_minutes',
   'budget_usd',

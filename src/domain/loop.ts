@@ -12,6 +12,7 @@ import {
   Timestamp,
   TimeoutMinutes,
 } from './common';
+import { DEFAULT_INFRA_BACKOFF_SECONDS, MAX_INFRA_BACKOFF_SECONDS } from './infra-backoff';
 import { LoopHooks } from './hooks';
 
 export const LOOP_STATUSES = ['pending', 'running', 'paused', 'blocked', 'failed', 'completed'] as const;
@@ -42,7 +43,16 @@ export const LoopSettings = z
       .max(10, 'must be at most 10')
       .optional()
       .describe(
-        `More attempts an agent or check gets, after 5 s, 10 s, 20 s…, when it fails for infrastructure reasons (spawn failure, a signal, a provider outage, a crash in its first minute) before it takes its error edge (default ${DEFAULT_INFRA_RETRIES}, 0 to 10)`,
+        `More attempts an agent or check gets, after infra_backoff_seconds, then twice that each time (at most a minute), when it fails for infrastructure reasons (spawn failure, a signal, a provider outage, a crash in its first minute) before it takes its error edge (default ${DEFAULT_INFRA_RETRIES}, 0 to 10)`,
+      ),
+    infra_backoff_seconds: z
+      .number({ error: 'must be a whole number of seconds, e.g. 5' })
+      .int('must be a whole number of seconds, e.g. 5')
+      .min(1, 'must be at least 1')
+      .max(MAX_INFRA_BACKOFF_SECONDS, `must be at most ${MAX_INFRA_BACKOFF_SECONDS}`)
+      .optional()
+      .describe(
+        `The wait before the first infra retry, doubling before each one after, at most a minute (default ${DEFAULT_INFRA_BACKOFF_SECONDS}, 1 to ${MAX_INFRA_BACKOFF_SECONDS})`,
       ),
     allow_dirty_start: z
       .boolean({ error: 'must be true or false' })

@@ -26,7 +26,7 @@ function runProcess(run: LoopRun, walk: SpecWalk, name: string, base: ExecutionB
   const judgeCommitRights = walk.graph.commitRightsEnforced;
   const attempt = (runKey: string, what: string) =>
     run.activities.execution(what).runNode({ ...base, runKey, nodeName: name, judgeCommitRights });
-  return withInfraRetries(walk.graph.infraRetries, (number) =>
+  return withInfraRetries(walk.graph.infraRetries, walk.graph.infraBackoffSeconds, (number) =>
     number === 1 ? attempt(base.runKey, summary) : attempt(`${base.runKey}:infra-${number}`, `${summary}, infra attempt ${number}`),
   );
 }

@@ -93,7 +93,7 @@ describe('real agent CLIs through a `canopy worker`', { skip }, () => {
   /** The agent with one infra retry and an error edge to a check that handles its failure. */
   async function startWithErrorEdge(cli: RealCli) {
     const shape = {
-      settings: { infra_retries: 1 },
+      settings: { infra_retries: 1, infra_backoff_seconds: 1 },
       nodes: [
         { name: 'work', kind: 'agent', position: 1, config: { platform: cli, prompt_template: 'Do {{spec_name}}.', timeout_minutes: 1 } },
         check('handler', 2, 'echo handled'),

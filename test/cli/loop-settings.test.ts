@@ -29,29 +29,33 @@ describe(
 
     const settingsOf = async (loopId: string) => (await getLoop(h.ctx.db, loopId))?.settings;
 
-    it('sets and clears --infra-retries and --allow-dirty-start, keeping the other settings', async () => {
+    it('sets and clears --infra-retries, --infra-backoff-seconds and --allow-dirty-start, keeping the other settings', async () => {
       const loopId = await loopWithSpecs(h.ctx, scratchDir(), { settings: { max_iterations: 4 }, nodes: [check('tests', 1, 'true')] }, []);
       for (const [args, settings] of [
         [['--infra-retries', '0'], { max_iterations: 4, infra_retries: 0 }],
         [['--allow-dirty-start'], { max_iterations: 4, infra_retries: 0, allow_dirty_start: true }],
         [['--no-allow-dirty-start', '--infra-retries', '3'], { max_iterations: 4, infra_retries: 3, allow_dirty_start: false }],
+        [['--infra-backoff-seconds', '2'], { max_iterations: 4, infra_retries: 3, allow_dirty_start: false, infra_backoff_seconds: 2 }],
       ] as const) {
         const updated = canopy('loop', 'update', loopId, ...args);
         assert.equal(updated.status, 0, updated.stderr);
         assert.deepEqual(await settingsOf(loopId), settings, args.join(' '));
       }
       const shown = JSON.parse(canopy('loop', 'get', loopId, '--json').stdout);
-      assert.deepEqual(shown.settings, { max_iterations: 4, infra_retries: 3, allow_dirty_start: false });
+      assert.deepEqual(shown.settings, { max_iterations: 4, infra_retries: 3, allow_dirty_start: false, infra_backoff_seconds: 2 });
     });
 
     it('refuses bad values through the CLI, naming the field, and changes nothing', async () => {
       const loopId = await loopWithSpecs(h.ctx, scratchDir(), { settings: { infra_retries: 1 }, nodes: [check('tests', 1, 'true')] }, []);
-      for (const [value, message] of [
-        ['11', /settings\.infra_retries: must be at most 10/],
-        ['-1', /settings\.infra_retries: must be at least 0/],
-        ['1.5', /settings\.infra_retries: must be a whole number/],
+      for (const [flag, value, message] of [
+        ['--infra-retries', '11', /settings\.infra_retries: must be at most 10/],
+        ['--infra-retries', '-1', /settings\.infra_retries: must be at least 0/],
+        ['--infra-retries', '1.5', /settings\.infra_retries: must be a whole number/],
+        ['--infra-backoff-seconds', '0', /settings\.infra_backoff_seconds: must be at least 1/],
+        ['--infra-backoff-seconds', '61', /settings\.infra_backoff_seconds: must be at most 60/],
+        ['--infra-backoff-seconds', '2.5', /settings\.infra_backoff_seconds: must be a whole number of seconds, e\.g\. 5/],
       ] as const) {
-        const refused = canopy('loop', 'update', loopId, '--infra-retries', value, '--allow-dirty-start');
+        const refused = canopy('loop', 'update', loopId, flag, value, '--allow-dirty-start');
         assert.equal(refused.status, 2, value);
         assert.match(refused.stderr, /The loop is invalid; nothing was changed\./);
         assert.match(refused.stderr, message);

@@ -151,17 +151,17 @@ describe('import', () => {
     assert.equal('quorum_grace_minutes' in (await exportLoop(store.ctx, loop_id)).ensembles[0], false);
   });
 
-  it('carries infra_retries, allow_dirty_start and error edges through export and import', async () => {
+  it('carries infra_retries, infra_backoff_seconds, allow_dirty_start and error edges through export and import', async () => {
     const document = {
       ...seedDocument(),
       format_version: 2,
-      settings: { infra_retries: 0, allow_dirty_start: true },
+      settings: { infra_retries: 0, infra_backoff_seconds: 2, allow_dirty_start: true },
       edges: [{ source: 'implementer', target: 'committer', condition: 'error' }],
     };
     const { loop_id } = await importLoop(store.ctx, document, { workdir: workdir() });
     const exported = await exportLoop(store.ctx, loop_id);
     assert.deepEqual([exported.format_version, exported.settings, exported.edges], [2, document.settings, document.edges]);
-    assert.deepEqual((await getLoop(store.ctx, loop_id)).settings, { infra_retries: 0, allow_dirty_start: true });
+    assert.deepEqual((await getLoop(store.ctx, loop_id)).settings, document.settings);
   });
 
   it('round-trips: export, import, export gives the same document, with and without models', async () => {
@@ -263,6 +263,12 @@ describe('import refuses a bad file and creates no loop', () => {
       { code: 'invalid_input', field: 'settings.spec_attempt_limit', message: /must be at least 1/ },
     ],
     versionOneSetting('infra_retries', 1),
+    versionOneSetting('infra_backoff_seconds', 2),
+    [
+      'an infra_backoff_seconds above 60',
+      () => ({ ...seedDocument(), format_version: 2, settings: { infra_backoff_seconds: 61 } }),
+      { code: 'invalid_input', field: 'settings.infra_backoff_seconds', message: /must be at most 60/ },
+    ],
     versionOneSetting('allow_dirty_start', true),
     [
       'an allow_dirty_start that is not true or false',

@@ -6,6 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { defaultPayloadConverter } from '@temporalio/common';
+import { tsToMs } from '@temporalio/common/lib/time';
 import { getLoop, updateLoop } from '../../src/client/loops-service';
 import { startLoopRun, waitForLoopRun } from '../../src/client/runs-service';
 import { loopWorkflowId } from '../../src/contract';
@@ -36,35 +37,45 @@ describe('infrastructure failures', () => {
   const attemptsOf = async (loopId: string, node: string) =>
     (await runsOf(h.ctx, loopId)).filter((r) => r.node_name === node).map((r) => [r.status, r.failure_kind]);
 
-  it('retries a check killed by a signal infra_retries times, then takes its error edge', SLOW, async () => {
-    const loopId = await loopWithSpecs(
-      h.ctx,
-      scratchDir(),
-      {
-        settings: { infra_retries: 2 },
-        nodes: [check('flaky', 1, KILLED), check('fixer', 2, 'echo fixing'), check('handler', 3, 'echo handled')],
-        edges: [
-          { source: 'flaky', target: 'fixer', condition: 'fail' },
-          { source: 'flaky', target: 'handler', condition: 'error' },
-        ],
-      },
-      [{ name: 'spec' }],
-    );
-    const result = await h.withWorker(() => runToEnd(h.ctx, loopId));
-    assert.equal(result.status, 'completed', result.reason ?? '');
-    const runs = await runsOf(h.ctx, loopId);
-    const flaky = runs.filter((r) => r.node_name === 'flaky');
-    assert.deepEqual(
-      flaky.map((r) => [r.status, r.failure_kind, r.stdout.trim()]),
-      Array.from({ length: 3 }, () => ['fail', 'infra_signal', 'started']),
-    );
-    assert.match(flaky[0].reason ?? '', /Killed by SIGKILL, which canopy did not send/);
-    assert.deepEqual(
-      runs.filter((r) => r.node_name !== 'flaky').map((r) => [r.node_name, r.status]),
-      [['handler', 'pass']],
-      'the fail edge is never taken',
-    );
-  });
+  it(
+    'retries a check killed by a signal infra_retries times, infra_backoff_seconds apart and doubling, then takes its error edge',
+    SLOW,
+    async () => {
+      const loopId = await loopWithSpecs(
+        h.ctx,
+        scratchDir(),
+        {
+          settings: { infra_retries: 2, infra_backoff_seconds: 1 },
+          nodes: [check('flaky', 1, KILLED), check('fixer', 2, 'echo fixing'), check('handler', 3, 'echo handled')],
+          edges: [
+            { source: 'flaky', target: 'fixer', condition: 'fail' },
+            { source: 'flaky', target: 'handler', condition: 'error' },
+          ],
+        },
+        [{ name: 'spec' }],
+      );
+      const result = await h.withWorker(() => runToEnd(h.ctx, loopId));
+      assert.equal(result.status, 'completed', result.reason ?? '');
+      const runs = await runsOf(h.ctx, loopId);
+      const flaky = runs.filter((r) => r.node_name === 'flaky');
+      assert.deepEqual(
+        flaky.map((r) => [r.status, r.failure_kind, r.stdout.trim()]),
+        Array.from({ length: 3 }, () => ['fail', 'infra_signal', 'started']),
+      );
+      assert.match(flaky[0].reason ?? '', /Killed by SIGKILL, which canopy did not send/);
+      assert.deepEqual(
+        runs.filter((r) => r.node_name !== 'flaky').map((r) => [r.node_name, r.status]),
+        [['handler', 'pass']],
+        'the fail edge is never taken',
+      );
+      const history = await (await h.ctx.temporal()).workflow.getHandle(loopWorkflowId(loopId)).fetchHistory();
+      const waits = (history.events ?? []).flatMap((event) => {
+        const timeout = event.timerStartedEventAttributes?.startToFireTimeout;
+        return timeout ? [tsToMs(timeout) / 1000] : [];
+      });
+      assert.deepEqual(waits, [1, 2], 'the backoff timers');
+    },
+  );
 
   it('fails the loop with the infra kind when the node has no error edge, never taking its fail edge', SLOW, async () => {
     const loopId = await loopWithSpecs(
@@ -88,7 +99,7 @@ describe('infrastructure failures', () => {
       h.ctx,
       scratchDir(),
       {
-        settings: { infra_retries: 1 },
+        settings: { infra_retries: 1, infra_backoff_seconds: 1 },
         nodes: [
           agent('unstartable', 1, 'work', { platform: 'missing_cli' }),
           agent('crashing', 2, 'work', { platform: 'silent_crash' }),
@@ -150,7 +161,7 @@ describe('infrastructure failures', () => {
         h.ctx,
         scratchDir(),
         {
-          settings: { infra_retries: 1 },
+          settings: { infra_retries: 1, infra_backoff_seconds: 1 },
           nodes: [check('flaky', 1, 'if [ -e attempted ]; then echo second; exit 0; fi; touch attempted; echo first; sleep 60')],
         },
         [{ name: 'spec' }],

@@ -69,7 +69,7 @@ describe('run directories on a disk that refuses changes', () => {
       const loopId = await loopWithSpecs(
         h.ctx,
         scratchDir(),
-        { settings: { infra_retries: 1 }, nodes: [check('unhoused', 1, 'echo never')] },
+        { settings: { infra_retries: 1, infra_backoff_seconds: 1 }, nodes: [check('unhoused', 1, 'echo never')] },
         [{ name: 'spec' }],
       );
       const runs = path.join(h.config.home, 'runs');

@@ -13,6 +13,7 @@ interface UpdateOptions {
   maxIterations?: number;
   specAttemptLimit?: number;
   infraRetries?: number;
+  infraBackoffSeconds?: number;
   allowDirtyStart?: boolean;
   idleTimeoutMinutes?: number;
   budgetUsd?: number;
@@ -25,7 +26,7 @@ export function registerLoopUpdate(loop: Command): void {
   const command = loop
     .command('update <loop_id>')
     .description(
-      'Change a loop’s name, description, workdir, host, round budget, spec attempt limit, infra retries, dirty start, idle timeout, budgets or on_completed hook',
+      'Change a loop’s name, description, workdir, host, round budget, spec attempt limit, infra retries and their backoff, dirty start, idle timeout, budgets or on_completed hook',
     )
     .option('--name <name>', 'new name, unique within the workdir')
     .option('--description <text>', 'new description')
@@ -35,6 +36,7 @@ export function registerLoopUpdate(loop: Command): void {
     .option('--max-iterations <n>', 'round budget of loops whose head sets none', Number)
     .option('--spec-attempt-limit <n>', 'runs a spec may fail before the loop blocks instead of running it again (default 3)', Number)
     .option('--infra-retries <n>', 'more attempts (0 to 10, default 2) an agent or check gets after an infrastructure failure', Number)
+    .option('--infra-backoff-seconds <n>', 'wait before the first infra retry, doubling before each one after (1 to 60, default 5)', Number)
     .option('--allow-dirty-start', 'let a spec start on uncommitted changes a failed run left in the workdir')
     .option('--no-allow-dirty-start', 'block the loop instead when a spec would start on them (the default)')
     .option(
@@ -71,6 +73,7 @@ export function registerLoopUpdate(loop: Command): void {
           max_iterations: options.maxIterations,
           spec_attempt_limit: options.specAttemptLimit,
           infra_retries: options.infraRetries,
+          infra_backoff_seconds: options.infraBackoffSeconds,
           allow_dirty_start: options.allowDirtyStart,
           idle_timeout_minutes: options.idleTimeoutMinutes,
           budget_usd: options.budgetUsd,
