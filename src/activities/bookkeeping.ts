@@ -102,7 +102,7 @@ export function bookkeepingActivities(deps: ActivityDeps): Bookkeeping {
       const spec = input.specId ? await getSpec(db, input.specId) : undefined;
       const budgeted = hasBudget(loop.settings) || (spec !== undefined && hasBudget(spec));
       const infraBackoffSeconds = loop.settings.infra_backoff_seconds;
-      return { topology, ensembles, commitRightsEnforced, infraRetries, budgeted, ...(infraBackoffSeconds && { infraBackoffSeconds }) };
+      return { topology, ensembles, commitRightsEnforced, infraRetries, infraBackoffSeconds, budgeted };
     },
 
     async checkBudget(input: CheckBudgetInput): Promise<string | null> {

@@ -25,7 +25,7 @@ export interface SpecTopology {
   commitRightsEnforced: boolean;
   /** The loop's infra_retries. */
   infraRetries: number;
-  /** The loop's infra_backoff_seconds, when it sets one (never in runs recorded before the setting). */
+  /** The loop's infra_backoff_seconds; absent when it sets none, and in runs recorded before the setting. */
   infraBackoffSeconds?: number;
   /** The loop or the spec has budget_usd or budget_tokens, so each node first asks whether the run may go on. */
   budgeted?: boolean;

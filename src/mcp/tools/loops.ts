@@ -12,6 +12,7 @@ import {
   updateLoop,
   UpdateLoopRequest,
 } from '../../client/loops-service';
+import { DEFAULT_INFRA_BACKOFF_SECONDS, MAX_INFRA_BACKOFF_SECONDS } from '../../domain/infra-backoff';
 import { DEFAULT_INFRA_RETRIES, DEFAULT_MAX_ITERATIONS, DEFAULT_SPEC_ATTEMPT_LIMIT, LoopCreateInput } from '../../domain/loop';
 import { HOOK_EVENTS } from '../../domain/hooks';
 import { HOOK_PLACEHOLDERS } from '../../graph/templates';
@@ -32,7 +33,7 @@ const HOOKS =
 const SETTINGS =
   `Loop settings; max_iterations is the round budget of every loop-back whose head node sets none (default ${DEFAULT_MAX_ITERATIONS}); ` +
   `spec_attempt_limit is how many runs a spec may fail before the loop blocks instead of running it again (default ${DEFAULT_SPEC_ATTEMPT_LIMIT}); ` +
-  `infra_retries is how many more attempts (0 to 10, default ${DEFAULT_INFRA_RETRIES}) an agent or check gets after an infrastructure failure before it takes its error edge, waiting infra_backoff_seconds (1 to 60, default 5) before the first and twice as long before each one after; ` +
+  `infra_retries is how many more attempts (0 to 10, default ${DEFAULT_INFRA_RETRIES}) an agent or check gets after an infrastructure failure before it takes its error edge, waiting infra_backoff_seconds (1 to ${MAX_INFRA_BACKOFF_SECONDS}, default ${DEFAULT_INFRA_BACKOFF_SECONDS}) before the first and twice as long before each one after; ` +
   'allow_dirty_start: true lets a spec start on uncommitted changes a failed run left in the workdir (by default the loop blocks, naming them)';
 
 export function registerLoopTools(server: McpServer, ctx: ClientContext): void {
