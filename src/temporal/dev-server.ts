@@ -2,8 +2,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { openSync } from 'node:fs';
 import path from 'node:path';
-import { Connection } from '@temporalio/client';
 import { devServerSearchAttributeFlags } from './search-attributes';
+import { temporalClientSdk } from './sdk';
 import { killProcessGroup } from '../process/process-group';
 import { ensurePrivateDirectory, ensurePrivateFile, narrowIfExists, withPrivateUmask } from '../private-files';
 
@@ -74,7 +74,7 @@ export async function startDevServer(options: DevServerOptions, timeoutMs = 60_0
 
 export async function isTemporalReachable(address: string, timeoutMs = 2_000): Promise<boolean> {
   try {
-    const connection = await Connection.connect({ address, connectTimeout: timeoutMs });
+    const connection = await temporalClientSdk().Connection.connect({ address, connectTimeout: timeoutMs });
     try {
       await connection.workflowService.getSystemInfo({});
       return true;

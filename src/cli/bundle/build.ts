@@ -1,13 +1,14 @@
 // Bundles the CLI (`npm run build`): the commands into one file, so a command reads one script instead
-// of some six hundred modules, then records V8's compiled code for it by running the read commands once
-// each; and the Ink views, each with Ink and React, in place of their compiled modules.
+// of some six hundred modules, and the Temporal client SDK into another, then records V8's compiled
+// code for both by running the read commands once each and loading the SDK; and the Ink views, each
+// with Ink and React, in place of their compiled modules.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { build, type BuildOptions, type Plugin } from 'esbuild';
+import { build, type BuildOptions, type OutputFile, type Plugin } from 'esbuild';
 import { CANOPY_BIN, compiledPath, PROJECT_ROOT } from '../../project';
-import { CLI_BUNDLE_PATH, CODE_CACHE_OUT_ENV, MODULE_WRAPPER } from './paths';
+import { CLI_BUNDLE_PATH, CODE_CACHE_OUT_ENV, MODULE_WRAPPER, TEMPORAL_CLIENT_BUNDLE_PATH } from './paths';
 
 /**
  * What stays a file of its own, loaded by require: the Temporal, OpenTelemetry and MCP SDKs (a worker
@@ -39,15 +40,37 @@ const COMMON: BuildOptions = {
 const esModulesThroughLoadEsm: Plugin = {
   name: 'canopy-es-modules',
   setup(builder) {
-    builder.onResolve({ filter: /\/load-esm$/ }, (args) => {
-      const source = path.relative(SOURCES, path.resolve(args.resolveDir, args.path));
-      return { path: path.relative(path.dirname(CLI_BUNDLE_PATH), compiledPath(`${source}.js`)), external: true };
-    });
+    builder.onResolve({ filter: /\/load-esm$/ }, (args) => ({
+      path: compiledFromCliBundle(path.resolve(args.resolveDir, args.path)),
+      external: true,
+    }));
     builder.onResolve({ filter: /\.mjs$/ }, (args) =>
       args.importer.startsWith(SOURCES)
         ? { errors: [{ text: `${args.importer} imports ${args.path}: load ES modules through src/cli/load-esm.ts` }] }
         : undefined,
     );
+  },
+};
+
+/** The SDK files the commands' bundle requires by a path relative to it, outside the bundle. */
+const compiledFromCliBundle = (source: string): string =>
+  path.relative(path.dirname(CLI_BUNDLE_PATH), compiledPath(`${path.relative(SOURCES, source)}.js`));
+
+/**
+ * canopy's requires of the client SDK and its API types, answered in the commands' bundle by the
+ * SDK's own bundle (src/cli/bundle/temporal-client.ts), which stays a file of its own.
+ */
+const temporalClientFromItsBundle: Plugin = {
+  name: 'canopy-temporal-client',
+  setup(builder) {
+    const loader = compiledFromCliBundle(path.join(CLI_SOURCES, 'bundle', 'temporal-client'));
+    builder.onResolve({ filter: /^@temporalio\/(client|proto)$/ }, (args) =>
+      args.importer.startsWith(SOURCES) ? { path: args.path.split('/')[1], namespace: 'temporal-client-bundle' } : undefined,
+    );
+    builder.onResolve({ filter: /^canopy:temporal-client-bundle$/ }, () => ({ path: loader, external: true }));
+    builder.onLoad({ filter: /.*/, namespace: 'temporal-client-bundle' }, (args) => ({
+      contents: `module.exports = require('canopy:temporal-client-bundle').temporalClientBundle().${args.path};`,
+    }));
   },
 };
 
@@ -110,13 +133,35 @@ async function bundleCommands(): Promise<void> {
     // ES-module builds of the libraries, so what canopy does not import is left out.
     mainFields: ['module', 'main'],
     external: EXTERNAL_PACKAGES,
-    plugins: [esModulesThroughLoadEsm, zodInEnglishOnly, builtinsOnFirstUse],
+    plugins: [esModulesThroughLoadEsm, temporalClientFromItsBundle, zodInEnglishOnly, builtinsOnFirstUse],
     banner: { js: MODULE_WRAPPER.head },
     footer: { js: MODULE_WRAPPER.tail },
     write: false,
   });
+  writeBundle(outputFiles, CLI_BUNDLE_PATH);
+}
+
+/** The client SDK with gRPC and protobufjs, as the SDK's own CommonJS. */
+async function bundleTemporalClient(): Promise<void> {
+  const { outputFiles } = await build({
+    ...COMMON,
+    stdin: {
+      contents: "module.exports = { client: require('@temporalio/client'), proto: require('@temporalio/proto') };",
+      resolveDir: PROJECT_ROOT,
+      sourcefile: 'temporal-client-bundle.js',
+    },
+    outfile: TEMPORAL_CLIENT_BUNDLE_PATH,
+    format: 'cjs',
+    banner: { js: MODULE_WRAPPER.head },
+    footer: { js: MODULE_WRAPPER.tail },
+    write: false,
+  });
+  writeBundle(outputFiles, TEMPORAL_CLIENT_BUNDLE_PATH);
+}
+
+function writeBundle(outputFiles: OutputFile[], bundlePath: string): void {
   for (const file of outputFiles) {
-    if (file.path === CLI_BUNDLE_PATH) refuseNonAscii(file.text);
+    if (file.path === bundlePath) refuseNonAscii(file.path, file.text);
     mkdirSync(path.dirname(file.path), { recursive: true });
     writeFileSync(file.path, file.contents);
   }
@@ -126,11 +171,11 @@ async function bundleCommands(): Promise<void> {
  * One character past ASCII makes V8 hold the whole bundle as two-byte text, and every command then
  * pays twice the reading and compiling: esbuild escapes strings, not regular expressions.
  */
-function refuseNonAscii(text: string): void {
+function refuseNonAscii(bundlePath: string, text: string): void {
   const at = text.search(/[\u0080-\uffff]/);
   if (at < 0) return;
   throw new Error(
-    `The CLI bundle holds non-ASCII text at "${text.slice(Math.max(0, at - 60), at + 20)}": write it as \\uXXXX in the source`,
+    `${path.relative(PROJECT_ROOT, bundlePath)} holds non-ASCII text at "${text.slice(Math.max(0, at - 60), at + 20)}": write it as \\uXXXX in the source`,
   );
 }
 
@@ -166,12 +211,14 @@ function warmCodeCache(): void {
   delete env.CANOPY_DATABASE_URL;
   try {
     for (const args of WARM_COMMANDS) spawnSync(process.execPath, [CANOPY_BIN, ...args], { env, stdio: 'ignore', timeout: 60_000 });
+    const loadClient = `require(${JSON.stringify(compiledPath('cli', 'bundle', 'temporal-client.js'))}).temporalClientBundle();`;
+    spawnSync(process.execPath, ['-e', loadClient], { env, stdio: 'ignore', timeout: 60_000 });
   } finally {
     rmSync(home, { recursive: true, force: true });
   }
 }
 
-Promise.all([bundleCommands(), bundleViews()])
+Promise.all([bundleCommands(), bundleTemporalClient(), bundleViews()])
   .then(warmCodeCache)
   .catch((error: unknown) => {
     console.error(error);

@@ -11,6 +11,14 @@ export const CODE_CACHE_PATH = `${CLI_BUNDLE_PATH}.cache`;
 export const HELP_CODE_CACHE_PATH = `${CLI_BUNDLE_PATH}.help-cache`;
 
 /**
+ * The Temporal client SDK (client, common and proto, with gRPC and protobufjs), bundled for the
+ * commands that reach Temporal: as the 270-odd files it is in node_modules, loading it took a
+ * command longer than the rest of its run.
+ */
+export const TEMPORAL_CLIENT_BUNDLE_PATH = path.join(PROJECT_ROOT, 'dist', 'cli', 'temporal-client.js');
+export const TEMPORAL_CLIENT_CODE_CACHE_PATH = `${TEMPORAL_CLIENT_BUNDLE_PATH}.cache`;
+
+/**
  * The wrapper Node gives a CommonJS module, written around the bundle by the build: the CLI compiles
  * the file as it is, without first copying its megabyte and a half into a longer string.
  */
