@@ -52,7 +52,7 @@ const esModulesThroughLoadEsm: Plugin = {
   },
 };
 
-/** The SDK files the commands' bundle requires by a path relative to it, outside the bundle. */
+/** One of canopy's compiled modules, by its path from the commands' bundle, which requires it from outside. */
 const compiledFromCliBundle = (source: string): string =>
   path.relative(path.dirname(CLI_BUNDLE_PATH), compiledPath(`${path.relative(SOURCES, source)}.js`));
 
