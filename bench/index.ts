@@ -98,7 +98,7 @@ interface Bench {
 }
 
 function startupFigures({ env, warmLoop }: Bench): void {
-  const readCommands = [
+  const commands = [
     ['--version'],
     ['--help'],
     ['loop', 'list'],
@@ -111,7 +111,7 @@ function startupFigures({ env, warmLoop }: Bench): void {
     // Reaches Temporal (the server and the worker's pollers) through the client SDK.
     ['doctor'],
   ];
-  const startup = measureCliStartup(readCommands, env, CLI_RUNS);
+  const startup = measureCliStartup(commands, env, CLI_RUNS);
   console.log(
     `(a) CLI start-up, whole process, ${CLI_RUNS} runs each, each over \`node -e 0\` run just before it ` +
       `(${formatSpread(startup.yardstickMs, 'ms', 0)}); goals: --version and --help <= 1.5x, read commands <= 2x (doctor, which asks Temporal, has none):`,
