@@ -1,5 +1,6 @@
 // `npm run bench`: CLI start-up, the engine's own time per node step, throughput with concurrent
-// loops, the worker's RSS, the member cap under load, the payload codec's cost, and what a worker crash costs a running agent. Everything runs on this
+// loops, the worker's RSS, the member cap under load, the payload codec's cost, what a worker crash costs a running agent,
+// and a fleet of `canopy loop run` processes started at once. Everything runs on this
 // machine: a private dev server, `canopy worker` child processes, temp workdirs. Every figure is a
 // median with its min and max.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -16,6 +17,7 @@ import { freePort } from '../src/temporal/free-port';
 import { measureCliStartup } from './cli-startup';
 import { codecRounds, startEncryptedWorker } from './codec';
 import { chainLoop, removeWorkdirs, stepGaps, stepRounds, throughput } from './engine';
+import { fleetRound, type FleetRound } from './fleet';
 import { startFloor, type Floor } from './floor';
 import { memberCapRound, memberPlatformEntry, MEMBER_PLATFORM, perfectDrainMs, type MemberCapRound } from './member-cap';
 import { crashRecovery, footprintAt, type CrashRecovery } from './recovery';
@@ -33,6 +35,8 @@ const FOOTPRINT_LEVELS = [10, 100];
 const CAPPED_LOOPS = 3;
 const MEMBER_CAP = 4;
 const MEMBER_CAP_ROUNDS = 3;
+const FLEET_LOOPS = 100;
+const FLEET_ROUNDS = 2;
 
 function peakRssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -179,6 +183,15 @@ async function memberCapFigures({ ctx, workdirs }: Bench): Promise<void> {
   );
 }
 
+async function fleetFigures({ ctx, env, workdirs }: Bench): Promise<void> {
+  const rounds: FleetRound[] = [];
+  for (let round = 0; round < FLEET_ROUNDS; round++) rounds.push(await fleetRound(ctx, env, FLEET_LOOPS, workdirs));
+  console.log(`(i) ${FLEET_LOOPS} \`canopy loop run\` processes of one-check loops spawned at once, ${FLEET_ROUNDS} rounds:`);
+  console.log(`    every command returned:              ${formatSpread(spread(rounds.map((r) => r.returnedMs)), 'ms', 0)}`);
+  console.log(`    every loop completed:                ${formatSpread(spread(rounds.map((r) => r.completedMs)), 'ms', 0)}`);
+  console.log(`    workflow tasks timed out (goal 0):    ${formatSpread(spread(rounds.map((r) => r.workflowTaskTimeouts)), '', 0)}`);
+}
+
 /** The sections in the order they run; `npm run bench -- step throughput` runs only those named. */
 const SECTIONS: Record<string, (bench: Bench) => void | Promise<void>> = {
   startup: startupFigures,
@@ -187,6 +200,7 @@ const SECTIONS: Record<string, (bench: Bench) => void | Promise<void>> = {
   'member-cap': memberCapFigures,
   codec: ({ ctx, env, workdirs }) => codecFigures(ctx, env, workdirs),
   recovery: ({ env, workdirs }) => recoveryFigures(env, workdirs),
+  fleet: fleetFigures,
 };
 
 function chosenSections(names: string[]): string[] {
