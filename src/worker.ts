@@ -39,6 +39,15 @@ export interface CanopyWorkers {
 /** What the SDK warns of every worker without workflows, which the host queue's is by design. */
 const ACTIVITIES_ONLY_NOTICE = 'No workflows registered, not polling for workflow tasks';
 
+/**
+ * Workflow tasks the shared worker takes at once. Its workflow code runs on one thread, so a task
+ * taken beyond what that thread keeps up with only waits inside the worker, where Temporal's 10 s
+ * workflow task timeout runs: on a busy machine (100 loops started at once on 2 cores) the SDK's
+ * default of 40 let ~60 tasks time out and be done again; beyond the server's round trip, more
+ * slots add no speed.
+ */
+export const WORKFLOW_TASK_SLOTS = 8;
+
 /** The SDK's warnings and errors, less that notice. */
 class QuietLogger extends DefaultLogger {
   override log(level: LogLevel, message: string, meta?: LogMetadata): void {
@@ -76,7 +85,9 @@ export async function createWorkers(setup: WorkerSetup): Promise<CanopyWorkers> 
     shutdownGraceTime: '10 seconds',
   } as const;
   const workflows = setup.workflows ?? workflowSource(tracingOn());
-  const shared = await Worker.create(withTracing({ ...common, taskQueue: setup.config.taskQueue, ...workflows }));
+  const shared = await Worker.create(
+    withTracing({ ...common, maxConcurrentWorkflowTaskExecutions: WORKFLOW_TASK_SLOTS, taskQueue: setup.config.taskQueue, ...workflows }),
+  );
   const host = await Worker.create(withTracing({ ...common, taskQueue: hostTaskQueue(setup.config.taskQueue, setup.config.hostId) }));
   // Read as the worker starts, as every setting of config.json is.
   const cap = { maxConcurrentActivityTaskExecutions: memberCap(setup.config.home) };

@@ -6,6 +6,7 @@ import { describe, it } from 'node:test';
 import { openContext } from '../../src/client/context';
 import { startLoopRun, waitForLoopRun } from '../../src/client/runs-service';
 import { freePort } from '../../src/temporal/free-port';
+import { WORKFLOW_TASK_SLOTS } from '../../src/worker';
 import { childEnv, tempHome, testConfig } from '../helpers/engine';
 import { check, linked, loopWithSpecs, scratchDir, spendWhileRunning } from '../helpers/loops';
 import { canopySync, spawnCanopy, waitForOutput } from '../helpers/processes';
@@ -47,6 +48,9 @@ describe('worker metrics', { skip: !process.env.CANOPY_TEST_TEMPORAL_ADDRESS && 
       assert.match(scrape, /^temporal_worker_task_slots_available\{/m);
       assert.match(scrape, /^temporal_activity_schedule_to_start_latency_count\{/m);
       assert.doesNotMatch(scrape, new RegExp(loopId), 'no loop id as a label');
+      // Idle again, every workflow task slot of the shared queue's worker is free: it takes no more than this many at once.
+      const workflowSlots = { worker_type: 'WorkflowWorker', task_queue: config.taskQueue };
+      assert.equal(sample(scrape, 'temporal_worker_task_slots_available', workflowSlots), WORKFLOW_TASK_SLOTS);
 
       // The gauges are refreshed every few seconds: loops by status from the store, this host's members from the store and Temporal.
       const gauges = await waitUntil('the loop gauge to count the failed loop', async () => {
