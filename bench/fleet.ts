@@ -2,11 +2,10 @@
 // together against the bench's worker on two cores. How long until every command has returned and
 // every loop has completed, and how many workflow tasks timed out on the way: each is work the
 // worker did that the server threw away and gave out again.
-import { spawn } from 'node:child_process';
 import type { ClientContext } from '../src/client/context';
 import { waitForLoopRun } from '../src/client/runs-service';
 import { loopWorkflowId } from '../src/contract';
-import { CANOPY_BIN } from '../src/project';
+import { runCanopy } from '../test/helpers/processes';
 import { chainLoop } from './engine';
 
 export interface FleetRound {
@@ -15,14 +14,9 @@ export interface FleetRound {
   workflowTaskTimeouts: number;
 }
 
-function loopRun(env: NodeJS.ProcessEnv, loopId: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CANOPY_BIN, 'loop', 'run', loopId], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', reject);
-    child.once('close', (code) => (code === 0 ? resolve() : reject(new Error(`canopy loop run ${loopId} exited ${code}: ${stderr}`))));
-  });
+async function loopRun(env: NodeJS.ProcessEnv, loopId: string): Promise<void> {
+  const result = await runCanopy(env, 'loop', 'run', loopId);
+  if (result.status !== 0) throw new Error(`canopy loop run ${loopId} exited ${result.status}: ${result.stderr}`);
 }
 
 async function workflowTaskTimeouts(ctx: ClientContext, loopId: string): Promise<number> {

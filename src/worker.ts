@@ -43,8 +43,8 @@ const ACTIVITIES_ONLY_NOTICE = 'No workflows registered, not polling for workflo
  * Workflow tasks the shared worker takes at once. Its workflow code runs on one thread, so a task
  * taken beyond what that thread keeps up with only waits inside the worker, where Temporal's 10 s
  * workflow task timeout runs: on a busy machine (100 loops started at once on 2 cores) the SDK's
- * default of 40 let ~45 tasks time out and be done again. 8 let none, but left the thread waiting
- * on round trips to the server, and such a fleet took ~10% longer; 16 lets a few time out at most.
+ * default of 40 let ~45 tasks time out and be done again. 8 let 0-2, but left the thread waiting
+ * on round trips to the server, and such a fleet took ~10% longer; 16 lets a few (3-9) time out.
  */
 export const WORKFLOW_TASK_SLOTS = 16;
 
