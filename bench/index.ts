@@ -11,9 +11,7 @@ import { writeFileConfig } from '../src/agents/config';
 import { openContext, type ClientContext } from '../src/client/context';
 import { loadConfig } from '../src/config';
 import { CANOPY_BIN } from '../src/project';
-import { missingBinaryMessage, resolveTemporalBinary } from '../src/temporal/binary';
-import { startDevServer } from '../src/temporal/dev-server';
-import { freePort } from '../src/temporal/free-port';
+import { startTestServer } from '../test/helpers/dev-server';
 import { measureCliStartup } from './cli-startup';
 import { codecRounds, startEncryptedWorker } from './codec';
 import { chainLoop, removeWorkdirs, stepGaps, stepRounds, throughput } from './engine';
@@ -215,12 +213,10 @@ function chosenSections(names: string[]): string[] {
 
 async function main(): Promise<void> {
   const sections = chosenSections(process.argv.slice(2));
-  const binary = resolveTemporalBinary();
-  if (!binary) throw new Error(missingBinaryMessage());
   const home = mkdtempSync(path.join(os.tmpdir(), 'canopy-bench-home-'));
   writeFileConfig(home, { ensemble_concurrency: MEMBER_CAP, platforms: { [MEMBER_PLATFORM]: memberPlatformEntry } });
-  const address = `127.0.0.1:${await freePort()}`;
-  const server = await startDevServer({ binary: binary.path, address, uiPort: null });
+  const server = await startTestServer();
+  const { address } = server;
   const env = { ...process.env, CANOPY_HOME: home, TEMPORAL_ADDRESS: address, CANOPY_TASK_QUEUE: 'canopy-bench', CANOPY_DATABASE_URL: '' };
   const worker = spawn(process.execPath, [CANOPY_BIN, 'worker'], {
     env,

@@ -1,9 +1,11 @@
 // `npm test`: one headless Temporal dev server for the whole run, then node's test runner over every compiled test file.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startTestServer } from './helpers/dev-server';
+import { startTestServer, type TestServer } from './helpers/dev-server';
+import { descendantsOf } from './helpers/processes';
+import { watchServer } from './helpers/server-watch';
 import { dropTestSchemas } from './helpers/store-dialects';
 
 /** Needs Go and PostgreSQL and brings its own Temporal server: `npm run test:cluster` runs it. */
@@ -50,24 +52,47 @@ function printSlowest(durationsFiles: string[]): void {
     console.log(`#   ${(ms / 1000).toFixed(1).padStart(6)} s  ${path.relative(__dirname, file)}`);
 }
 
-/** node's test runner over `files`, `concurrency` at a time, printing TAP; resolves with its exit code. */
-function runTests(files: string[], concurrency: number, durationsFile: string, env: NodeJS.ProcessEnv): Promise<number> {
+/** node's test runner over `files`, `concurrency` at a time, printing TAP. */
+function startTests(files: string[], concurrency: number, durationsFile: string, env: NodeJS.ProcessEnv): ChildProcess {
   // CANOPY_TEST_NAME narrows the run to the tests whose names match it (node's --test-name-pattern).
   const names = process.env.CANOPY_TEST_NAME ? ['--test-name-pattern', process.env.CANOPY_TEST_NAME] : [];
   const reporters = ['--test-reporter=tap', '--test-reporter-destination=stdout'];
   reporters.push(`--test-reporter=${path.join(__dirname, '..', '..', 'test', 'file-durations-reporter.cjs')}`);
   reporters.push(`--test-reporter-destination=${durationsFile}`);
-  const runner = spawn(process.execPath, ['--test', `--test-concurrency=${concurrency}`, ...reporters, ...names, ...files], {
+  return spawn(process.execPath, ['--test', `--test-concurrency=${concurrency}`, ...reporters, ...names, ...files], {
     stdio: 'inherit',
     env,
   });
-  return new Promise<number>((resolve) => runner.once('exit', (exit) => resolve(exit ?? 1)));
+}
+
+function exitCodeOf(child: ChildProcess): Promise<number> {
+  return new Promise<number>((resolve) => child.once('exit', (exit) => resolve(exit ?? 1)));
+}
+
+/** Says why the run ends, with the end of the server's log, and kills the test runner with every process under it. */
+function endRun(why: string, server: TestServer, runner: ChildProcess | undefined): void {
+  console.log(`# ${why}; the run ends here. The end of the server's log:`);
+  for (const line of readFileSync(server.logFile, 'utf8').trimEnd().split('\n').slice(-40)) console.log(`#   ${line}`);
+  const pids = runner?.pid ? [runner.pid, ...descendantsOf(runner.pid)] : [];
+  for (const pid of pids) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // It ended meanwhile.
+    }
+  }
 }
 
 async function main(): Promise<number> {
   await dropTestSchemas();
   const server = await startTestServer();
   console.log(`# Temporal dev server ${server.binary} on ${server.address} (ready in ${server.readyMs} ms)`);
+  let runner: ChildProcess | undefined;
+  let serverDown = false;
+  const watch = await watchServer(server.address, (why) => {
+    serverDown = true;
+    endRun(why, server, runner);
+  });
   try {
     const filter = process.argv.slice(2);
     const files = testFiles(__dirname)
@@ -84,13 +109,15 @@ async function main(): Promise<number> {
     const durationsFiles: string[] = [];
     let code = 0;
     for (const [index, batch] of batches.entries()) {
+      if (serverDown) break;
       durationsFiles.push(path.join(outDir, `durations-${index}.json`));
-      const exit = await runTests(batch.files, batch.concurrency, durationsFiles[index], env);
-      code ||= exit;
+      runner = startTests(batch.files, batch.concurrency, durationsFiles[index], env);
+      code ||= await exitCodeOf(runner);
     }
     printSlowest(durationsFiles);
     return code;
   } finally {
+    await watch.stop();
     await server.stop();
     await dropTestSchemas();
   }

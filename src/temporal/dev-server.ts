@@ -15,6 +15,8 @@ export interface DevServerOptions {
   uiPort: number | null;
   /** SQLite file that keeps runs across restarts; omitted means in memory. */
   dbFile?: string;
+  /** `PRAGMA=VALUE` settings for that file (see SCRATCH_DATABASE_PRAGMAS). */
+  sqlitePragmas?: string[];
   /** Server output goes here instead of being discarded. */
   logFile?: string;
   /** The codec server the Web UI decodes payloads through (with its token in the path). */
@@ -39,11 +41,21 @@ export interface DevServer {
  */
 const DEV_SERVER_DYNAMIC_CONFIG = ['history.transferProcessorMaxPollRPS=1000', 'system.enableActivityEagerExecution=true'];
 
+/**
+ * For a server whose runs are thrown away with it (the tests', the bench's): a file, not memory,
+ * because an in-memory database lives only as long as its one connection, and a server starved of
+ * CPU can have a query interrupted and that connection closed, after which it answers every call
+ * with "Namespace not found" until it is restarted. Write-ahead logging without syncs keeps it as
+ * fast as memory; such a file survives the server's crash, not the machine's.
+ */
+export const SCRATCH_DATABASE_PRAGMAS = ['journal_mode=wal', 'synchronous=off'];
+
 export function devServerArgs(options: DevServerOptions): string[] {
   const { host, port } = splitAddress(options.address);
   const args = ['server', 'start-dev', '--ip', host, '--port', String(port), '--log-level', 'warn'];
   args.push(...(options.uiPort === null ? ['--headless'] : ['--ui-port', String(options.uiPort)]));
   if (options.dbFile) args.push('--db-filename', options.dbFile);
+  for (const pragma of options.sqlitePragmas ?? []) args.push('--sqlite-pragma', pragma);
   if (options.uiCodecEndpoint && options.uiPort !== null) args.push('--ui-codec-endpoint', options.uiCodecEndpoint);
   args.push(...devServerSearchAttributeFlags());
   for (const setting of [...DEV_SERVER_DYNAMIC_CONFIG, ...(options.dynamicConfig ?? [])]) args.push('--dynamic-config-value', setting);

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { missingBinaryMessage, resolveTemporalBinary } from '../../src/temporal/binary';
-import { startDevServer } from '../../src/temporal/dev-server';
+import { SCRATCH_DATABASE_PRAGMAS, startDevServer } from '../../src/temporal/dev-server';
 import { freePort } from '../../src/temporal/free-port';
 
 /** Dynamic config that has the server suggest continue-as-new after 20 events, as a long run would see it. */
@@ -13,6 +13,8 @@ export interface TestServer {
   address: string;
   binary: string;
   readyMs: number;
+  /** Where the server writes its warnings and errors. */
+  logFile: string;
   stop(): Promise<void>;
 }
 
@@ -22,17 +24,21 @@ export async function startTestServer(dynamicConfig: string[] = []): Promise<Tes
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'canopy-test-server-'));
   const address = `127.0.0.1:${await freePort()}`;
   const started = Date.now();
+  const logFile = path.join(scratch, 'temporal.log');
   const server = await startDevServer({
     binary: binary.path,
     address,
     uiPort: null,
-    logFile: path.join(scratch, 'temporal.log'),
+    logFile,
+    dbFile: path.join(scratch, 'temporal.db'),
+    sqlitePragmas: SCRATCH_DATABASE_PRAGMAS,
     dynamicConfig,
   });
   return {
     address,
     binary: binary.path,
     readyMs: Date.now() - started,
+    logFile,
     async stop() {
       await server.stop();
       rmSync(scratch, { recursive: true, force: true });

@@ -92,6 +92,20 @@ export function descendsFrom(pid: number, ancestor: number): boolean {
   return false;
 }
 
+/** Every live process that descends from `ancestor`. */
+export function descendantsOf(ancestor: number): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        return descendsFrom(pid, ancestor);
+      } catch {
+        return false;
+      }
+    });
+}
+
 function parentOf(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   // The fields after the command name, which is in parentheses and may hold spaces: state, ppid, …
