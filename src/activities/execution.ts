@@ -137,7 +137,6 @@ function supervisionOf(execution: Execution, runDir: string, limits: ProcessLimi
       if (later) handOn();
       return later;
     },
-    onTick: () => activity.heartbeat(),
     onOutput: execution.recordOutputTail,
   };
 }

@@ -4,6 +4,7 @@ import type { LoopActivities } from '../contract';
 import type { ActivityDeps } from './deps';
 import { eventHookActivities } from './event-hooks';
 import { nonRetryableWhenDeterministic } from './failures';
+import { heartbeatingThroughout } from './heartbeats';
 import { nodeActivities } from './node-activities';
 import { quorumCutActivities } from './quorum-cuts';
 import { memberWorktreeActivities } from './member-worktree-activities';
@@ -52,7 +53,9 @@ export function createActivities(deps: ActivityDeps): LoopActivities {
   return Object.fromEntries(
     entries.map(([name, activity]) => [
       name,
-      nonRetryableWhenDeterministic(name, AFTER_WORKDIR_SCANS.has(name) ? afterWorkdirScans(deps, activity) : activity),
+      heartbeatingThroughout(
+        nonRetryableWhenDeterministic(name, AFTER_WORKDIR_SCANS.has(name) ? afterWorkdirScans(deps, activity) : activity),
+      ),
     ]),
   ) as unknown as LoopActivities;
 }

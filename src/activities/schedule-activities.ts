@@ -3,22 +3,17 @@ import { Context } from '@temporalio/activity';
 import type { LoopActivities } from '../contract';
 import type { ActivityDeps } from './deps';
 
-const HEARTBEAT_MS = 5_000;
-
 export function scheduleActivities(deps: ActivityDeps): Pick<LoopActivities, 'startScheduledRun' | 'awaitLoopRunEnd'> {
   return {
     startScheduledRun: ({ loopId, queueId }) => deps.startScheduledRun(loopId, queueId),
     async awaitLoopRunEnd({ workflowId, runId, forSeconds }) {
       const activity = Context.current();
       const waited = AbortSignal.timeout(forSeconds * 1000);
-      const beat = setInterval(() => activity.heartbeat(), HEARTBEAT_MS);
       try {
         return await deps.loopRunEnd({ workflowId, runId }, AbortSignal.any([activity.cancellationSignal, waited]));
       } catch (error) {
         if (waited.aborted && !activity.cancellationSignal.aborted) return null;
         throw error;
-      } finally {
-        clearInterval(beat);
       }
     },
   };

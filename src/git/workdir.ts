@@ -1,9 +1,10 @@
 // Git facts of a workdir: its HEAD, its uncommitted paths, and whether it is a clean repository.
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { launchCaptured } from '../process/launcher';
+import { launchCaptured, LaunchTimeout } from '../process/launcher';
 import { CanopyError } from '../domain/errors';
 import { headFromFiles } from './head-files';
+import { GIT_TIMEOUT_MS } from './run-git';
 
 /**
  * HEAD commit of the workdir, or '' when it is not inside a git repository or has no commit yet.
@@ -19,9 +20,12 @@ export async function readHead(workdir: string): Promise<string> {
     const { exitCode, stdout } = await launchCaptured('git', ['rev-parse', '--verify', '--quiet', 'HEAD'], {
       cwd: workdir,
       env: process.env,
+      timeoutMs: GIT_TIMEOUT_MS,
     });
     return exitCode === 0 ? stdout.trim() : '';
-  } catch {
+  } catch (error) {
+    // A HEAD that could not be read in time is unknown, not absent: taking it for '' would misjudge commit rights.
+    if (error instanceof LaunchTimeout) throw error;
     return '';
   }
 }
@@ -41,6 +45,7 @@ export async function dirtyPaths(workdir: string): Promise<string[] | null> {
     const { exitCode, stdout } = await launchCaptured('git', ['--no-optional-locks', 'status', '--porcelain=v1', '-z'], {
       cwd: workdir,
       env: process.env,
+      timeoutMs: GIT_TIMEOUT_MS,
     });
     return exitCode === 0 ? pathsOfStatus(stdout).slice(0, DIRTY_PATHS_KEPT) : null;
   } catch {

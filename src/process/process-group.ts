@@ -14,9 +14,6 @@ export interface GroupRunOptions {
   signal?: AbortSignal;
   /** Called once the group exists, with its id, so it can be recorded for crash recovery. */
   onSpawn?: (pgid: number) => void | Promise<void>;
-  /** Called every `tickMs` while the process runs (used to heartbeat). */
-  onTick?: () => void;
-  tickMs?: number;
 }
 
 export interface GroupRunResult {
@@ -58,7 +55,6 @@ export function runInProcessGroup(command: string, args: string[], options: Grou
       if (child.pid) void killProcessGroup(child.pid, exited);
     };
     const timer = setTimeout(() => stop('timeout'), options.timeoutMs);
-    const ticker = options.onTick ? setInterval(options.onTick, options.tickMs ?? 1_000) : undefined;
     const onAbort = () => stop('cancel');
     options.signal?.addEventListener('abort', onAbort, { once: true });
     if (options.signal?.aborted) onAbort();
@@ -77,7 +73,6 @@ export function runInProcessGroup(command: string, args: string[], options: Grou
     });
     child.once('close', (exitCode: number | null, signal: NodeJS.Signals | null) => {
       clearTimeout(timer);
-      if (ticker) clearInterval(ticker);
       options.signal?.removeEventListener('abort', onAbort);
       resolve({
         pgid: child.pid ?? null,

@@ -2,7 +2,7 @@
 // that dies fails what it was running and is replaced on the next launch.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { launch, launchCaptured, type LaunchedProcess } from '../../src/process/launcher';
+import { launch, launchCaptured, LaunchTimeout, type LaunchedProcess } from '../../src/process/launcher';
 import { launcherPids } from '../helpers/processes';
 
 function closed(child: LaunchedProcess): Promise<{ exitCode: number | null; signal: string | null }> {
@@ -14,8 +14,19 @@ describe('launcher', () => {
     const result = await launchCaptured('bash', ['-c', 'pwd; echo "$GREETING"; echo oops >&2; exit 3'], {
       cwd: '/tmp',
       env: { ...process.env, GREETING: 'hello' },
+      timeoutMs: 10_000,
     });
     assert.deepEqual(result, { exitCode: 3, stdout: '/tmp\nhello\n', stderr: 'oops\n' });
+  });
+
+  it('kills a captured command that runs past its time limit and says so', async () => {
+    const started = Date.now();
+    await assert.rejects(
+      launchCaptured('bash', ['-c', 'echo $$; exec sleep 30'], { cwd: '/tmp', env: process.env, timeoutMs: 300 }),
+      (error: Error) =>
+        error instanceof LaunchTimeout && /bash -c .* did not end within 0.3 s in \/tmp, so it was stopped/.test(error.message),
+    );
+    assert.ok(Date.now() - started < 10_000, 'it did not wait for the command');
   });
 
   it('starts a detached process as the leader of its own group', async () => {
@@ -64,7 +75,7 @@ describe('launcher', () => {
     assert.match(errors[0]?.message ?? '', /launcher process ended/);
     process.kill(-sleeper.pid!, 'SIGKILL');
 
-    const after = await launchCaptured('echo', ['still here'], { cwd: '/tmp', env: process.env });
+    const after = await launchCaptured('echo', ['still here'], { cwd: '/tmp', env: process.env, timeoutMs: 10_000 });
     assert.equal(after.stdout, 'still here\n');
     assert.notDeepEqual(launcherPids(), [first]);
   });

@@ -1,7 +1,7 @@
 // The supervisor: output to files, the exit status on record, and what a later attempt can tell
 // from what an earlier one left behind.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
@@ -37,6 +37,13 @@ describe('supervised processes', () => {
     });
     assert.equal(result.pgid, null);
     assert.match(result.spawnError ?? '', /'no-such-agent-cli' is not on the PATH/);
+  });
+
+  it('fails with the reason, instead of throwing out of the worker, when the run directory is gone before the process is on record', async () => {
+    const dir = runDir();
+    rmSync(dir, { recursive: true });
+    const started = startSupervised('bash', ['-c', 'sleep 30'], { runDir: dir, cwd: os.tmpdir(), env: process.env, timeoutMs: 30_000 });
+    await assert.rejects(started, /ENOENT: no such file or directory, open '.*process\.json/);
   });
 
   it('kills the whole group when the time limit runs out', async () => {

@@ -98,21 +98,36 @@ export function launch(command: string, args: string[], options: LaunchOptions):
   return handle;
 }
 
-/** Runs a short command through the launcher and collects what it printed. */
+/** A captured command that ran past its time limit: it was killed, and its output is unknown. */
+export class LaunchTimeout extends Error {}
+
+/** Runs a short command through the launcher and collects what it printed; past `timeoutMs` it is killed and this rejects. */
 export function launchCaptured(
   command: string,
   args: string[],
-  options: LaunchOptions,
+  options: LaunchOptions & { timeoutMs: number },
 ): Promise<{ exitCode: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = launch(command, args, options);
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
+    const timer = setTimeout(() => {
+      if (child.pid) process.kill(child.pid, 'SIGKILL');
+      reject(
+        new LaunchTimeout(
+          `${command} ${args.join(' ')} did not end within ${options.timeoutMs / 1000} s in ${options.cwd}, so it was stopped`,
+        ),
+      );
+    }, options.timeoutMs);
     child.on('stdout', (chunk: Buffer) => stdout.push(chunk));
     child.on('stderr', (chunk: Buffer) => stderr.push(chunk));
-    child.once('error', reject);
-    child.once('close', (exitCode: number | null) =>
-      resolve({ exitCode, stdout: Buffer.concat(stdout).toString('utf8'), stderr: Buffer.concat(stderr).toString('utf8') }),
-    );
+    child.once('error', (error: Error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.once('close', (exitCode: number | null) => {
+      clearTimeout(timer);
+      resolve({ exitCode, stdout: Buffer.concat(stdout).toString('utf8'), stderr: Buffer.concat(stderr).toString('utf8') });
+    });
   });
 }

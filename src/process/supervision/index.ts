@@ -48,8 +48,6 @@ export interface SupervisionOptions {
    * its files in place for whoever adopts it next; the supervision then rejects with the signal's reason.
    */
   letGo?: () => Promise<boolean>;
-  /** Called every second while the process runs (used to heartbeat). */
-  onTick?: () => void;
   /** Called with the newest lines of stdout while it grows. */
   onOutput?: (tail: string) => void | Promise<void>;
 }
@@ -69,7 +67,7 @@ export function startSupervised(command: string, args: string[], options: StartO
   const executable = command.includes('/') ? command : findOnPath(command, options.env.PATH ?? '');
   if (!executable) return Promise.resolve(notStarted(`spawn ${command} ENOENT: '${command}' is not on the PATH the process gets`));
   const deadline = Date.now() + options.timeoutMs;
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     const child = launch('sh', ['-c', SUPERVISOR_SCRIPT, 'canopy-supervisor', options.runDir, executable, ...args], {
       cwd: options.cwd,
       env: options.env,
@@ -84,7 +82,15 @@ export function startSupervised(command: string, args: string[], options: StartO
     });
     child.once('spawn', () => {
       const record: ProcessRecord = { ...(identify(child.pid!) ?? { pid: child.pid!, startTicks: null }), deadline };
-      writeProcessRecord(options.runDir, record);
+      try {
+        writeProcessRecord(options.runDir, record);
+      } catch (error) {
+        // The run directory went away (an attempt that superseded this one removed it): with no record
+        // no later attempt could adopt the process, so it goes, and this attempt fails with the reason.
+        void killProcessGroup(record.pid, closed);
+        reject(error instanceof Error ? error : new Error(String(error)));
+        return;
+      }
       // A launcher that died closes its processes with neither a code nor a signal, though the
       // supervisor, in a session of its own, runs on: it is followed then as an adopted one is.
       const ended = closed.then((status) =>
@@ -156,7 +162,6 @@ async function follow(record: ProcessRecord, ended: Promise<ExitStatus>, options
   let tailedSize = 0;
   let tailedAt = 0;
   const ticker = setInterval(() => {
-    options.onTick?.();
     if (!idle && silentFor(runDir) >= (options.idleMs ?? Infinity)) stop('idle');
     const size = outputSize(runDir, 'stdout');
     if (!options.onOutput || size === tailedSize || Date.now() - tailedAt < OUTPUT_TAIL_MS) return;
