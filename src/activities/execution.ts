@@ -122,8 +122,8 @@ async function retriedLater(activity: Context): Promise<boolean> {
 
 /**
  * How an execution's process is watched: within its limits, killed when its activity is cancelled
- * (handed on when a later attempt will adopt it), heartbeating while it runs. The activity is taken
- * here, in its own async context: the supervision's timers fire outside it.
+ * (handed on when a later attempt will adopt it). The activity is taken here, in its own async
+ * context: the supervision's timers fire outside it.
  */
 function supervisionOf(execution: Execution, runDir: string, limits: ProcessLimits, handOn: () => void): SupervisionOptions {
   const activity = Context.current();
