@@ -15,7 +15,7 @@ export interface DevServerOptions {
   uiPort: number | null;
   /** SQLite file that keeps runs across restarts; omitted means in memory. */
   dbFile?: string;
-  /** `PRAGMA=VALUE` settings for that file (see SCRATCH_DATABASE_PRAGMAS). */
+  /** `PRAGMA=VALUE` settings for that file: DATABASE_PRAGMAS, or SCRATCH_DATABASE_PRAGMAS for one thrown away. */
   sqlitePragmas?: string[];
   /** Server output goes here instead of being discarded. */
   logFile?: string;
@@ -42,13 +42,21 @@ export interface DevServer {
 const DEV_SERVER_DYNAMIC_CONFIG = ['history.transferProcessorMaxPollRPS=1000', 'system.enableActivityEagerExecution=true'];
 
 /**
+ * For `canopy up`'s server: write-ahead logging commits with one sync instead of the rollback
+ * journal's two and lets reads run beside the write, with every commit still synced to disk. A
+ * user's step measured 30 ms with the default journal and 22 ms with this (58 node steps/s at 20
+ * loops at once instead of 37).
+ */
+export const DATABASE_PRAGMAS = ['journal_mode=wal'];
+
+/**
  * For a server whose runs are thrown away with it (the tests', the bench's): a file, not memory,
  * because an in-memory database lives only as long as its one connection, and a server starved of
  * CPU can have a query interrupted and that connection closed, after which it answers every call
  * with "Namespace not found" until it is restarted. Write-ahead logging without syncs keeps it as
  * fast as memory; such a file survives the server's crash, not the machine's.
  */
-export const SCRATCH_DATABASE_PRAGMAS = ['journal_mode=wal', 'synchronous=off'];
+export const SCRATCH_DATABASE_PRAGMAS = [...DATABASE_PRAGMAS, 'synchronous=off'];
 
 export function devServerArgs(options: DevServerOptions): string[] {
   const { host, port } = splitAddress(options.address);

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import type { CanopyConfig } from '../config';
 import { missingBinaryMessage, resolveTemporalBinary } from './binary';
-import { isTemporalReachable, startDevServer, waitForTemporal, type DevServer } from './dev-server';
+import { DATABASE_PRAGMAS, isTemporalReachable, startDevServer, waitForTemporal, type DevServer } from './dev-server';
 import { orphanedServer, superviseServer } from './supervised-server';
 
 export interface TemporalEndpoint {
@@ -35,6 +35,7 @@ export async function ensureTemporal(
       address,
       uiPort: config.uiPort,
       dbFile,
+      sqlitePragmas: DATABASE_PRAGMAS,
       logFile: path.join(config.home, 'temporal.log'),
       uiCodecEndpoint,
     });

@@ -1,6 +1,6 @@
 // `canopy up` starts an embedded Temporal server and a worker, keeps the server alive, and Ctrl-C leaves nothing behind.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { it } from 'node:test';
 import { tempHome } from '../helpers/engine';
@@ -60,6 +60,7 @@ it('canopy up runs Temporal and a worker, and SIGINT stops both and exits at onc
   await waitForOutput(up, /canopy is up/);
   const serverPid = Number(/pid (\d+)/.exec(up.output())![1]);
   assert.ok(processesMentioning(home).includes(serverPid), 'the dev server keeps its data in the canopy home');
+  assert.ok(existsSync(path.join(home, 'temporal.db-wal')), 'its database writes ahead to a log');
   await stopAndAssertClean(up, home);
 });
 

@@ -10,7 +10,7 @@ import { loadConfig } from '../../src/config';
 import { operatorToken } from '../../src/mcp/operator-token';
 import { ensurePrivateDirectory } from '../../src/private-files';
 import { resolveTemporalBinary } from '../../src/temporal/binary';
-import { startDevServer } from '../../src/temporal/dev-server';
+import { DATABASE_PRAGMAS, startDevServer } from '../../src/temporal/dev-server';
 import { freePort } from '../../src/temporal/free-port';
 import { tempDir } from '../helpers/store';
 
@@ -83,24 +83,23 @@ describe('private files', () => {
     assert.equal(modeOf(path.join(home, 'mcp-token')), 0o600);
   });
 
-  it('starts the dev server so temporal.db and temporal.log are 0600, and narrows an older wider database', async () => {
+  it('starts the dev server so temporal.db, its -wal and -shm and temporal.log are 0600, and narrows an older wider database', async () => {
     const binary = resolveTemporalBinary();
     assert.ok(binary, 'the Temporal CLI is installed');
     const home = tempDir('canopy-private-');
     chmodSync(home, 0o755);
     const [dbFile, logFile] = [path.join(home, 'temporal.db'), path.join(home, 'temporal.log')];
-    const options = { binary: binary.path, address: `127.0.0.1:${await freePort()}`, uiPort: null, dbFile, logFile };
+    const address = `127.0.0.1:${await freePort()}`;
+    const options = { binary: binary.path, address, uiPort: null, dbFile, sqlitePragmas: DATABASE_PRAGMAS, logFile };
+    const files = [dbFile, `${dbFile}-wal`, `${dbFile}-shm`, logFile];
     let server = await startDevServer(options);
     try {
       assert.equal(modeOf(home), 0o700);
-      assert.equal(modeOf(dbFile), 0o600);
-      assert.equal(modeOf(logFile), 0o600);
+      assert.deepEqual(files.map(modeOf), [0o600, 0o600, 0o600, 0o600]);
       await server.stop();
-      chmodSync(dbFile, 0o644);
-      chmodSync(logFile, 0o644);
+      for (const file of files) chmodSync(file, 0o644);
       server = await startDevServer(options);
-      assert.equal(modeOf(dbFile), 0o600);
-      assert.equal(modeOf(logFile), 0o600);
+      assert.deepEqual(files.map(modeOf), [0o600, 0o600, 0o600, 0o600]);
     } finally {
       await server.stop();
     }
