@@ -1,4 +1,4 @@
-// `npm test`: one headless Temporal dev server for the whole run, then node's test runner over every compiled test file.
+// `npm test`: node's test runner over every compiled test file, in batches, each against a headless Temporal dev server of its own.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -69,12 +69,11 @@ function exitCodeOf(child: ChildProcess): Promise<number> {
   return new Promise<number>((resolve) => child.once('exit', (exit) => resolve(exit ?? 1)));
 }
 
-/** Says why the run ends, with the end of the server's log, and kills the test runner with every process under it. */
-function endRun(why: string, server: TestServer, runner: ChildProcess | undefined): void {
-  console.log(`# ${why}; the run ends here. The end of the server's log:`);
+/** Says why the batch ends, with the end of the server's log, and kills the test runner with every process under it. */
+function endBatch(why: string, server: TestServer, runner: ChildProcess): void {
+  console.log(`# ${why}; this batch of test files ends here. The end of the server's log:`);
   for (const line of readFileSync(server.logFile, 'utf8').trimEnd().split('\n').slice(-40)) console.log(`#   ${line}`);
-  const pids = runner?.pid ? [runner.pid, ...descendantsOf(runner.pid)] : [];
-  for (const pid of pids) {
+  for (const pid of runner.pid ? [runner.pid, ...descendantsOf(runner.pid)] : []) {
     try {
       process.kill(pid, 'SIGKILL');
     } catch {
@@ -83,22 +82,32 @@ function endRun(why: string, server: TestServer, runner: ChildProcess | undefine
   }
 }
 
-async function main(): Promise<number> {
-  await dropTestSchemas();
+/**
+ * Runs one batch of test files against a dev server of its own, so that a batch that breaks its server
+ * (the fleet, starving it) leaves the next a working one; a server that stops serving ends its batch
+ * instead of leaving every test in it to wait out its timeouts. Resolves with the runner's exit code.
+ */
+async function runBatch(files: string[], concurrency: number, durationsFile: string): Promise<number> {
   const server = await startTestServer();
   console.log(`# Temporal dev server ${server.binary} on ${server.address} (ready in ${server.readyMs} ms)`);
-  let runner: ChildProcess | undefined;
-  let serverDown = false;
-  const watch = await watchServer(server.address, (why) => {
-    serverDown = true;
-    endRun(why, server, runner);
-  });
+  const env = { ...process.env, CANOPY_TEST_TEMPORAL_ADDRESS: server.address, CANOPY_TEST_TEMPORAL_BIN: server.binary };
+  const runner = startTests(files, concurrency, durationsFile, env);
+  const watch = await watchServer(server.address, (why) => endBatch(why, server, runner));
+  try {
+    return await exitCodeOf(runner);
+  } finally {
+    await watch.stop();
+    await server.stop();
+  }
+}
+
+async function main(): Promise<number> {
+  await dropTestSchemas();
   try {
     const filter = process.argv.slice(2);
     const files = testFiles(__dirname)
       .filter((file) => (filter.length === 0 ? !file.startsWith(IMAGE_SUITE) : filter.some((f) => file.includes(f))))
       .sort();
-    const env = { ...process.env, CANOPY_TEST_TEMPORAL_ADDRESS: server.address, CANOPY_TEST_TEMPORAL_BIN: server.binary };
     const outDir = mkdtempSync(path.join(os.tmpdir(), 'canopy-test-run-'));
     const alone = files.filter((file) => WHOLE_MACHINE.includes(file));
     const together = files.filter((file) => !WHOLE_MACHINE.includes(file));
@@ -109,16 +118,13 @@ async function main(): Promise<number> {
     const durationsFiles: string[] = [];
     let code = 0;
     for (const [index, batch] of batches.entries()) {
-      if (serverDown) break;
       durationsFiles.push(path.join(outDir, `durations-${index}.json`));
-      runner = startTests(batch.files, batch.concurrency, durationsFiles[index], env);
-      code ||= await exitCodeOf(runner);
+      const exit = await runBatch(batch.files, batch.concurrency, durationsFiles[index]);
+      code ||= exit;
     }
     printSlowest(durationsFiles);
     return code;
   } finally {
-    await watch.stop();
-    await server.stop();
     await dropTestSchemas();
   }
 }
