@@ -1,6 +1,6 @@
-// An activity Temporal watches by its heartbeats beats for as long as it runs, not only while a
-// process of its runs: the work around that process (reading a 10 MB upstream output, recording
-// it) would otherwise be silent, and under load outlast a short heartbeat timeout.
+// Activities that have a heartbeat timeout beat for as long as they run, not only while a process
+// of theirs runs: the work around that process (waiting for a workdir's scan, reading and recording
+// a 10 MB output) would otherwise be silent, and under load outlast a short heartbeat timeout.
 import { Context } from '@temporalio/activity';
 
 /** Beats per heartbeat timeout; the SDK sends at most one per 80% of the timeout, the rest it merges. */
