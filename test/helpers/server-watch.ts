@@ -34,8 +34,12 @@ export async function watchServer(address: string, onDown: (why: string) => void
       );
     }
   };
+  let checking = false;
+  // One check at a time: the client's own retries can hold a call past the interval.
   const timer = setInterval(() => {
-    inFlight = check();
+    if (checking) return;
+    checking = true;
+    inFlight = check().finally(() => (checking = false));
   }, times.everyMs);
   return {
     async stop() {
