@@ -1,7 +1,7 @@
 // Recovery figures: what a worker crash costs a running agent, and what the worker holds in memory
 // per concurrent loop. Workers here are `canopy worker` child processes, killed with SIGKILL.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ClientContext } from '../src/client/context';
@@ -9,6 +9,7 @@ import { importLoop } from '../src/client/export-import-service';
 import { startLoopRun, waitForLoopRun } from '../src/client/runs-service';
 import { createSpec } from '../src/client/specs-service';
 import { CANOPY_BIN } from '../src/project';
+import { livePidsWhere } from '../test/helpers/running-processes';
 import { listNodeRuns } from '../src/store/node-runs-repository';
 
 /** How long the stand-in agent works, in seconds. */
@@ -139,16 +140,7 @@ export async function footprintAt(ctx: ClientContext, env: NodeJS.ProcessEnv, lo
 }
 
 function supervisorPids(): number[] {
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('canopy-supervisor');
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
+  return livePidsWhere((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('canopy-supervisor'));
 }
 
 function rssKb(pid: number): number {

@@ -1,6 +1,6 @@
 // `canopy up` starts an embedded Temporal server and a worker, keeps the server alive, and Ctrl-C leaves nothing behind.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { it } from 'node:test';
 import { tempHome } from '../helpers/engine';
@@ -8,22 +8,14 @@ import { freePort } from '../../src/temporal/free-port';
 import { isTemporalReachable } from '../../src/temporal/dev-server';
 import { isGroupAlive } from '../../src/process/process-group';
 import { spawnCanopy, waitForOutput, type CanopyProcess } from '../helpers/processes';
+import { livePidsWhere } from '../helpers/running-processes';
 import { payloadKeysText, randomKey } from '../helpers/payload-keys';
 import { codecTokenPath } from '../../src/temporal/codec/codec-server';
 import { encryptionCodec } from '../../src/temporal/codec/encryption-codec';
 
 /** Processes whose command line mentions `text` (the canopy home is in the dev server's --db-filename). */
 function processesMentioning(text: string): number[] {
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(text);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
+  return livePidsWhere((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(text));
 }
 
 /** The goal is 2 s; the bound is wider so a loaded machine does not fail the test, yet below the old 5 s. */

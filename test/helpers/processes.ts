@@ -1,8 +1,9 @@
 // Child `canopy` processes: commands run to their end, and workers or `up` for tests that kill and restart them.
 import { spawn, spawnSync, type ChildProcess, type ChildProcessByStdio, type SpawnSyncReturns } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { CANOPY_BIN } from '../../src/project';
+import { livePidsWhere } from './running-processes';
 
 /** The environment of a canopy that uses the store in `home` only, whatever store this process's environment points at. */
 export function homeOnlyEnv(home: string, extra: Record<string, string> = {}): Record<string, string> {
@@ -71,16 +72,9 @@ export async function waitForOutput(proc: CanopyProcess, pattern: RegExp, timeou
 
 /** Pids of this process's children that run the launcher's entry point. */
 export function launcherPids(): number[] {
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((pid) => {
-      try {
-        return parentOf(Number(pid)) === process.pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('launcher/child.js');
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
+  return livePidsWhere(
+    (pid) => parentOf(pid) === process.pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('launcher/child.js'),
+  );
 }
 
 /** Whether `ancestor` is `pid`'s parent, its parent's parent, and so on (Linux: read from /proc). */
@@ -94,16 +88,7 @@ export function descendsFrom(pid: number, ancestor: number): boolean {
 
 /** Every live process that descends from `ancestor`. */
 export function descendantsOf(ancestor: number): number[] {
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .map(Number)
-    .filter((pid) => {
-      try {
-        return descendsFrom(pid, ancestor);
-      } catch {
-        return false;
-      }
-    });
+  return livePidsWhere((pid) => descendsFrom(pid, ancestor));
 }
 
 function parentOf(pid: number): number {
