@@ -22,6 +22,7 @@ import type {
   EnsembleRuntime,
   FinishLoopRunInput,
   FinishSpecInput,
+  FinishedSpec,
   HookPresence,
   LoopActivities,
   SetLoopStatusInput,
@@ -32,6 +33,8 @@ import { notifyHuman } from '../notify';
 import { killProcessGroups } from '../process/process-group';
 import type { ActivityDeps } from './deps';
 
+type Database = ActivityDeps['db'];
+
 type Bookkeeping = Pick<
   LoopActivities,
   'beginLoopRun' | 'claimNextSpec' | 'loadTopology' | 'readHead' | 'checkBudget' | 'finishSpec' | 'setLoopStatus' | 'finishLoopRun'
@@ -39,12 +42,7 @@ type Bookkeeping = Pick<
 
 export function bookkeepingActivities(deps: ActivityDeps): Bookkeeping {
   const { db } = deps;
-
-  async function requireLoop(loopId: string) {
-    const loop = await getLoop(db, loopId);
-    if (!loop) throw ApplicationFailure.nonRetryable(`Loop ${loopId} no longer exists.`, 'missing');
-    return loop;
-  }
+  const requireLoop = (loopId: string) => existingLoop(db, loopId);
 
   return {
     async beginLoopRun(input: BeginLoopRunInput): Promise<BegunLoopRun> {
@@ -60,50 +58,12 @@ export function bookkeepingActivities(deps: ActivityDeps): Bookkeeping {
     },
 
     async claimNextSpec(input: ClaimNextSpecInput): Promise<ClaimedSpec | null> {
-      const spec = input.resumeSpecId
-        ? await getSpec(db, input.resumeSpecId)
-        : input.queueId
-          ? await nextPendingInQueue(input.queueId)
-          : await nextPendingSpec(db, input.loopId);
-      if (!spec) return null;
-      const claimed = { specId: spec.id, specName: spec.name };
-      const loop = await requireLoop(input.loopId);
-      const limit = loop.settings.spec_attempt_limit ?? DEFAULT_SPEC_ATTEMPT_LIMIT;
-      if (spec.failure_count >= limit) return { ...claimed, attemptsExhausted: attemptsExhausted(spec, limit, loop.id) };
-      await updateSpec(db, spec.id, { status: 'running' });
-      return input.resumeSpecId && spec.status === 'pending' ? { ...claimed, startsOver: true } : claimed;
+      const next = await nextClaim(db, input);
+      if (next?.taken) await markClaimed(db, next.claimed);
+      return next?.claimed ?? null;
     },
 
-    async loadTopology(input): Promise<SpecTopology> {
-      const loop = await requireLoop(input.loopId);
-      const graph = await getGraph(db, loop.id);
-      const topology = buildTopology(designFromStored(graph), loop.settings.max_iterations ?? DEFAULT_MAX_ITERATIONS);
-      // Built from entries, so an ensemble named `__proto__` is an own key rather than a prototype.
-      const ensembles: Record<string, EnsembleRuntime> = Object.fromEntries(
-        graph.ensembles.map((ensemble) => {
-          const members = graph.nodes
-            .filter((node) => node.ensemble_id === ensemble.id && node.member_index !== null)
-            .sort((a, b) => a.member_index! - b.member_index!)
-            .map((node) => node.name);
-          const runtime: EnsembleRuntime = {
-            members,
-            memberLabels: ensemble.members.map((member) => memberLabel(member)),
-            quorumNode: graph.nodes.find((node) => node.id === ensemble.quorum_node_id)!.name,
-            minPass: ensemble.min_pass ?? members.length,
-            stragglerMinutes: ensemble.straggler_timeout_minutes ?? null,
-            graceMinutes: ensemble.quorum_grace_minutes ?? null,
-            ...(ensemble.isolation === 'worktree' && { isolated: true }),
-          };
-          return [ensemble.name, runtime];
-        }),
-      );
-      const commitRightsEnforced = graph.nodes.some((node) => node.config.commit_rights === true);
-      const infraRetries = loop.settings.infra_retries ?? DEFAULT_INFRA_RETRIES;
-      const spec = input.specId ? await getSpec(db, input.specId) : undefined;
-      const budgeted = hasBudget(loop.settings) || (spec !== undefined && hasBudget(spec));
-      const infraBackoffSeconds = loop.settings.infra_backoff_seconds;
-      return { topology, ensembles, commitRightsEnforced, infraRetries, infraBackoffSeconds, budgeted };
-    },
+    loadTopology: (input) => specTopology(db, input.loopId, input.specId),
 
     async checkBudget(input: CheckBudgetInput): Promise<string | null> {
       const loop = await requireLoop(input.loopId);
@@ -119,10 +79,12 @@ export function bookkeepingActivities(deps: ActivityDeps): Bookkeeping {
       return readHead(input.workdir);
     },
 
-    async finishSpec(input: FinishSpecInput): Promise<HookPresence> {
+    async finishSpec(input: FinishSpecInput): Promise<FinishedSpec> {
       if (input.status === 'failed') await recordSpecFailure(db, input.specId);
       else await updateSpec(db, input.specId, { status: input.status });
-      return { hasHooks: input.status === 'completed' && hasHooks(await getLoop(db, input.loopId), 'on_spec_completed') };
+      const hooks = input.status === 'completed' && hasHooks(await getLoop(db, input.loopId), 'on_spec_completed');
+      if (!input.nextFrom) return { hasHooks: hooks };
+      return { hasHooks: hooks, specsLeft: await specsLeft(db, input.loopId, input.nextFrom.queueId) };
     },
 
     async setLoopStatus(input: SetLoopStatusInput): Promise<HookPresence> {
@@ -153,16 +115,88 @@ export function bookkeepingActivities(deps: ActivityDeps): Bookkeeping {
       return { hasHooks: hasHooks(loop, input.status === 'completed' ? 'on_completed' : 'on_failed') };
     },
   };
+}
 
-  async function nextPendingInQueue(queueId: string) {
-    const queue = await getQueue(db, queueId);
-    if (!queue) throw ApplicationFailure.nonRetryable(`Queue ${queueId} no longer exists.`, 'missing');
-    for (const specId of queue.spec_ids) {
-      const spec = await getSpec(db, specId);
-      if (spec?.status === 'pending') return spec;
-    }
-    return undefined;
+async function existingLoop(db: Database, loopId: string): Promise<Loop> {
+  const loop = await getLoop(db, loopId);
+  if (!loop) throw ApplicationFailure.nonRetryable(`Loop ${loopId} no longer exists.`, 'missing');
+  return loop;
+}
+
+/**
+ * The spec a claim takes next, and whether it is taken (one whose attempts are used up is passed
+ * over, saying why); writes nothing, so what fails after it leaves the spec to the next claim.
+ */
+export async function nextClaim(db: Database, input: ClaimNextSpecInput): Promise<{ claimed: ClaimedSpec; taken: boolean } | null> {
+  const spec = input.resumeSpecId
+    ? await getSpec(db, input.resumeSpecId)
+    : input.queueId
+      ? await nextPendingInQueue(db, input.queueId)
+      : await nextPendingSpec(db, input.loopId);
+  if (!spec) return null;
+  const claimed = { specId: spec.id, specName: spec.name };
+  const loop = await existingLoop(db, input.loopId);
+  const limit = loop.settings.spec_attempt_limit ?? DEFAULT_SPEC_ATTEMPT_LIMIT;
+  if (spec.failure_count >= limit)
+    return { claimed: { ...claimed, attemptsExhausted: attemptsExhausted(spec, limit, loop.id) }, taken: false };
+  return { claimed: input.resumeSpecId && spec.status === 'pending' ? { ...claimed, startsOver: true } : claimed, taken: true };
+}
+
+/** Whether a claim would find a spec; a loop or queue gone since says yes, so that the claim meets it and fails the run saying so. */
+async function specsLeft(db: Database, loopId: string, queueId: string | null): Promise<boolean> {
+  try {
+    return (await nextClaim(db, { loopId, queueId, resumeSpecId: null })) !== null;
+  } catch (error) {
+    if (error instanceof ApplicationFailure) return true;
+    throw error;
   }
+}
+
+/** Writes the claim nextClaim found: the spec runs. */
+export async function markClaimed(db: Database, claimed: ClaimedSpec): Promise<void> {
+  await updateSpec(db, claimed.specId, { status: 'running' });
+}
+
+async function nextPendingInQueue(db: Database, queueId: string) {
+  const queue = await getQueue(db, queueId);
+  if (!queue) throw ApplicationFailure.nonRetryable(`Queue ${queueId} no longer exists.`, 'missing');
+  for (const specId of queue.spec_ids) {
+    const spec = await getSpec(db, specId);
+    if (spec?.status === 'pending') return spec;
+  }
+  return undefined;
+}
+
+/** The loop's graph as a spec's walk uses it (`specId` says whether that spec has a budget of its own). */
+export async function specTopology(db: Database, loopId: string, specId?: string): Promise<SpecTopology> {
+  const loop = await existingLoop(db, loopId);
+  const graph = await getGraph(db, loop.id);
+  const topology = buildTopology(designFromStored(graph), loop.settings.max_iterations ?? DEFAULT_MAX_ITERATIONS);
+  // Built from entries, so an ensemble named `__proto__` is an own key rather than a prototype.
+  const ensembles: Record<string, EnsembleRuntime> = Object.fromEntries(
+    graph.ensembles.map((ensemble) => {
+      const members = graph.nodes
+        .filter((node) => node.ensemble_id === ensemble.id && node.member_index !== null)
+        .sort((a, b) => a.member_index! - b.member_index!)
+        .map((node) => node.name);
+      const runtime: EnsembleRuntime = {
+        members,
+        memberLabels: ensemble.members.map((member) => memberLabel(member)),
+        quorumNode: graph.nodes.find((node) => node.id === ensemble.quorum_node_id)!.name,
+        minPass: ensemble.min_pass ?? members.length,
+        stragglerMinutes: ensemble.straggler_timeout_minutes ?? null,
+        graceMinutes: ensemble.quorum_grace_minutes ?? null,
+        ...(ensemble.isolation === 'worktree' && { isolated: true }),
+      };
+      return [ensemble.name, runtime];
+    }),
+  );
+  const commitRightsEnforced = graph.nodes.some((node) => node.config.commit_rights === true);
+  const infraRetries = loop.settings.infra_retries ?? DEFAULT_INFRA_RETRIES;
+  const spec = specId ? await getSpec(db, specId) : undefined;
+  const budgeted = hasBudget(loop.settings) || (spec !== undefined && hasBudget(spec));
+  const infraBackoffSeconds = loop.settings.infra_backoff_seconds;
+  return { topology, ensembles, commitRightsEnforced, infraRetries, infraBackoffSeconds, budgeted };
 }
 
 function hasHooks(loop: Loop | undefined, event: HookEvent): boolean {

@@ -24,6 +24,7 @@ const AFTER_WORKDIR_SCANS: ReadonlySet<string> = new Set<keyof LoopActivities>([
   'openSandbox',
   'runHooks',
   'inspectSpecStart',
+  'openNextSpec',
   'finishSpec',
   'finishLoopRun',
 ]);

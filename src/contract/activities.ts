@@ -139,10 +139,31 @@ export interface ClaimNextSpecInput {
   resumeSpecId: string | null;
 }
 
+export interface OpenNextSpecInput extends ClaimNextSpecInput {
+  loopRunId: string;
+  /** Where the run works: the loop's workdir, or its sandbox's. */
+  workdir: string;
+}
+
+/** A claimed spec with what its walk starts from, read in the same trip to the workdir's host. */
+export interface OpenedSpec extends ClaimedSpec {
+  /** The tree a spec that starts afresh starts on; absent when it resumes where a run left it, or was not claimed. */
+  start?: SpecStart;
+  /** The graph its walk follows; absent when it was not claimed (its attempts are used up). */
+  graph?: SpecTopology;
+}
+
 export interface FinishSpecInput {
   loopId: string;
   specId: string;
   status: 'completed' | 'failed' | 'skipped';
+  /** Asks whether a spec is left for the run to claim next, in the loop or in its queue; absent, not asked. */
+  nextFrom?: { queueId: string | null };
+}
+
+/** A spec finished: whether its loop has on_spec_completed hooks to run, and, when asked, whether a spec is left to claim. */
+export interface FinishedSpec extends HookPresence {
+  specsLeft?: boolean;
 }
 
 export interface SetLoopStatusInput {
@@ -233,6 +254,8 @@ export interface OpenedSandbox {
 export interface LoopActivities {
   beginLoopRun(input: BeginLoopRunInput): Promise<BegunLoopRun>;
   claimNextSpec(input: ClaimNextSpecInput): Promise<ClaimedSpec | null>;
+  /** Claims the next spec as claimNextSpec does, with the tree it starts on and its graph; runs on the workdir's host. */
+  openNextSpec(input: OpenNextSpecInput): Promise<OpenedSpec | null>;
   /** The loop's graph as a spec's walk uses it (`specId` says whether that spec has a budget of its own). */
   loadTopology(input: { loopId: string; specId?: string }): Promise<SpecTopology>;
   readHead(input: { workdir: string }): Promise<string>;
@@ -252,7 +275,7 @@ export interface LoopActivities {
   /** Records each cut member's node run as failed with quorum_met; returns their ids, in the order given. */
   recordCutMembers(input: RecordCutMembersInput): Promise<string[]>;
   /** A failed spec also counts the run it failed in; a completed one says whether on_spec_completed has hooks. */
-  finishSpec(input: FinishSpecInput): Promise<HookPresence>;
+  finishSpec(input: FinishSpecInput): Promise<FinishedSpec>;
   /** Entering blocked says whether on_blocked has hooks. */
   setLoopStatus(input: SetLoopStatusInput): Promise<HookPresence>;
   /** Says whether the run's end has hooks: on_completed or on_failed. */

@@ -53,6 +53,9 @@ function executionOptions(engine: EngineSettings) {
 /** Claims made before the run knows its host (the loop run itself). */
 export const claims: Proxy = (summary) => proxyActivities<LoopActivities>({ ...BOOKKEEPING, summary });
 
+/** Bookkeeping, which needs no host: local activities. */
+export const bookkeeping: Proxy = (summary) => proxyLocalActivities<LoopActivities>({ ...BOOKKEEPING, summary });
+
 /** Where a loop run's work goes: `host`, the workdir's host queue (undefined for a loop with no host), and `members`, its member queue. */
 export interface RunQueues {
   host: string | undefined;
@@ -66,7 +69,6 @@ export interface RunQueues {
 export function loopRunActivities(engine: EngineSettings, queues: RunQueues): LoopRunActivities {
   const hostQueue = queues.host;
   const onQueue = hostQueue ? { taskQueue: hostQueue } : {};
-  const bookkeeping: Proxy = (summary) => proxyLocalActivities<LoopActivities>({ ...BOOKKEEPING, summary });
   const onHost: Proxy = (summary) => proxyActivities<LoopActivities>({ ...BOOKKEEPING, ...onQueue, summary });
   return {
     claims,

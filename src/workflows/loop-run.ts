@@ -2,7 +2,7 @@
 // owns the run's messages (pause, continue, block, the state query), claiming each spec, handing on
 // to a fresh run between specs (continue-as-new), and the run's end with its hooks; spec-run.ts
 // walks one spec's graph. Deterministic: every decision comes from graph/, every effect is an activity.
-import { ActivityFailure, ApplicationFailure, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, patched, setHandler, workflowInfo } from '@temporalio/workflow';
 import {
   blockSignal,
   continueSignal,
@@ -11,14 +11,17 @@ import {
   pauseSignal,
   stateQuery,
   type ClaimedSpec,
+  type FinishedSpec,
   type LiveState,
+  type OpenedSpec,
   type LoopRunInput,
   type LoopRunResult,
   type ResumePoint,
 } from '../contract';
-import { claims, loopRunActivities } from './activity-options';
+import { bookkeeping, claims, loopRunActivities } from './activity-options';
 import { checkpoint } from './checkpoint';
 import { fireHooks } from './hooks';
+import { PATCHES } from './patches';
 import { continueRunAsNew, initialLiveState, type LoopRun, type Requests } from './run-state';
 import { runSpec, type FailedSpec } from './spec-run';
 import { tell } from './story';
@@ -50,12 +53,12 @@ async function beginRun(
 ): Promise<{ run: LoopRun; sandboxFailure: FailedSpec | null }> {
   const { loopId, engine } = input;
   const { workflowId, taskQueue } = workflowInfo();
-  const begun = await claims('begin the loop run').beginLoopRun({
-    loopId,
-    queueId: input.queueId ?? null,
-    workflowId,
-    loopRunId: input.loopRunId ?? null,
-  });
+  const begin = { loopId, queueId: input.queueId ?? null, workflowId, loopRunId: input.loopRunId ?? null };
+  // A run whose record the request made begins it again the same way: with the patch, in a local activity.
+  const begun =
+    input.loopRunId && patched(PATCHES.specOpenings)
+      ? await bookkeeping('begin the loop run').beginLoopRun(begin)
+      : await claims('begin the loop run').beginLoopRun(begin);
   const { loopRunId } = begun;
   // What touches the workdir runs on its host's queue; a loop with no host leaves it on the workflow's own queue.
   const activities = loopRunActivities(engine, {
@@ -94,20 +97,41 @@ async function drainSpecs(run: LoopRun, resumeFrom: ResumePoint | null): Promise
   let finishedASpec = false;
   for (;;) {
     if (workflowInfo().continueAsNewSuggested && finishedASpec) await continueRunAsNew(run, resume);
-    const spec = await run.activities
-      .claims('claim the next spec')
-      .claimNextSpec({ loopId: run.loopId, queueId: run.input.queueId ?? null, resumeSpecId: resume?.specId ?? null });
+    const spec = await claimNextSpec(run, resume);
     if (!spec) return completeRun(run);
+    if ('status' in spec) return failRun(run, spec, null);
     const ended = await takeSpec(run, spec, resume);
     if (ended === 'claim again') continue;
+    if (ended === 'none left') return completeRun(run);
     if (ended !== 'done') return failRun(run, ended, spec);
     resume = null;
     finishedASpec = true;
   }
 }
 
-/** Runs one claimed spec to its end: done (completed or skipped), to be claimed again (a blocker lifted with retry), or failed. */
-async function takeSpec(run: LoopRun, spec: ClaimedSpec, resume: ResumePoint | null): Promise<'done' | 'claim again' | FailedSpec> {
+/**
+ * The next spec, claimed; null when none is left. With the patch, the same trip reads the tree it
+ * starts on and its graph, so a workdir that cannot be read fails the run here, with no spec claimed.
+ */
+function claimNextSpec(run: LoopRun, resume: ResumePoint | null): Promise<OpenedSpec | FailedSpec | null> {
+  const claim = { loopId: run.loopId, queueId: run.input.queueId ?? null, resumeSpecId: resume?.specId ?? null };
+  if (!patched(PATCHES.specOpenings)) return run.activities.claims('claim the next spec').claimNextSpec(claim);
+  const { loopRunId, workdir } = run;
+  return run.activities
+    .onHost('open the next spec')
+    .openNextSpec({ ...claim, loopRunId, workdir })
+    .catch((error: unknown) => unrunnable(error, '(spec start)'));
+}
+
+/**
+ * Runs one claimed spec to its end: done (completed or skipped; 'none left' when its finish found no
+ * spec to claim next), to be claimed again (a blocker lifted with retry), or failed.
+ */
+async function takeSpec(
+  run: LoopRun,
+  spec: OpenedSpec,
+  resume: ResumePoint | null,
+): Promise<'done' | 'none left' | 'claim again' | FailedSpec> {
   const { live } = run;
   live.specId = spec.specId;
   live.specName = spec.specName;
@@ -116,10 +140,9 @@ async function takeSpec(run: LoopRun, spec: ClaimedSpec, resume: ResumePoint | n
     // Blocked until a continue, which claims again: a reset spec then runs, a skip passes it by.
     live.blockedReason = spec.attemptsExhausted;
     if ((await checkpoint(run, null)) !== 'skip') return 'claim again';
-    await finishSpec(run, spec, 'skipped');
-    return 'done';
+    return doneWith(await finishSpec(run, spec, 'skipped'));
   }
-  const result = await runSpec(run, spec.specId, spec.startsOver ? null : resume).catch((error: unknown) =>
+  const result = await runSpec(run, spec, spec.startsOver ? null : resume).catch((error: unknown) =>
     unrunnable(error, live.vertex ?? '(graph)'),
   );
   const finished = await finishSpec(run, spec, result.status);
@@ -131,11 +154,20 @@ async function takeSpec(run: LoopRun, spec: ClaimedSpec, resume: ResumePoint | n
     const { specId, specName } = spec;
     if (finished.hasHooks) await fireHooks(run, 'on_spec_completed', `${specId}.${completion}`, { specId, specName });
   }
-  return 'done';
+  return doneWith(finished);
 }
 
-function finishSpec(run: LoopRun, spec: ClaimedSpec, status: 'completed' | 'failed' | 'skipped') {
-  return run.activities.bookkeeping(`spec "${spec.specName}" ${status}`).finishSpec({ loopId: run.loopId, specId: spec.specId, status });
+/** A hook may have added specs since the finish looked, so only a finish with no hooks to run spares the run its claim. */
+function doneWith(finished: FinishedSpec): 'done' | 'none left' {
+  return finished.specsLeft === false && !finished.hasHooks ? 'none left' : 'done';
+}
+
+/** Records the spec's end; with the patch, a spec that did not fail also asks whether one is left to claim. */
+function finishSpec(run: LoopRun, spec: ClaimedSpec, status: 'completed' | 'failed' | 'skipped'): Promise<FinishedSpec> {
+  const asked = status !== 'failed' && patched(PATCHES.specOpenings) && { nextFrom: { queueId: run.input.queueId ?? null } };
+  return run.activities
+    .bookkeeping(`spec "${spec.specName}" ${status}`)
+    .finishSpec({ loopId: run.loopId, specId: spec.specId, status, ...asked });
 }
 
 async function completeRun(run: LoopRun): Promise<LoopRunResult> {

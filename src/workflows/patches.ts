@@ -13,4 +13,10 @@ export const PATCHES = {
   loopBudgets: 'loop-budgets',
   /** An ensemble with isolation "worktree" runs each member in a worktree of its own and diffs it in the quorum. */
   memberWorktrees: 'member-worktrees',
+  /**
+   * A run's bookkeeping in fewer trips: the next spec is claimed on the workdir's host with the tree it
+   * starts on and its graph (one activity where there were three), a run whose record the request made
+   * begins in a local activity, and a spec's finish says whether another is left to claim.
+   */
+  specOpenings: 'spec-openings',
 } as const satisfies Record<string, string>;

@@ -3,7 +3,7 @@
 // loopback into a head (its body goes stale), and end when no edge matches: completed after a pass,
 // failed after a fail, or failed with iteration_limit when a round would pass the head's budget.
 import { patched, workflowInfo } from '@temporalio/workflow';
-import type { NodeOutcome, ResumePoint, RunContext } from '../contract';
+import type { NodeOutcome, OpenedSpec, ResumePoint, RunContext } from '../contract';
 import { enterLoopback, type Rounds, roundOf } from '../graph/rounds';
 import { entryVertex, stepAfter } from '../graph/topology';
 import { checkpoint } from './checkpoint';
@@ -21,8 +21,8 @@ export interface FailedSpec {
 
 export type SpecResult = { status: 'completed' } | { status: 'skipped' } | FailedSpec;
 
-export async function runSpec(run: LoopRun, specId: string, from: ResumePoint | null): Promise<SpecResult> {
-  const walk = await openWalk(run, specId, from);
+export async function runSpec(run: LoopRun, spec: OpenedSpec, from: ResumePoint | null): Promise<SpecResult> {
+  const walk = await openWalk(run, spec, from);
   if (!walk) return { status: 'skipped' };
   let vertex = from?.vertex ?? entryVertex(walk.graph.topology);
   if (!vertex)
@@ -37,11 +37,19 @@ export async function runSpec(run: LoopRun, specId: string, from: ResumePoint | 
   }
 }
 
-/** The spec's graph and starting tree; null when a person skipped the spec while a failed run's leftovers held it. */
-async function openWalk(run: LoopRun, specId: string, from: ResumePoint | null): Promise<SpecWalk | null> {
-  const start = from ?? (await startingTree(run, specId));
+/**
+ * The spec's graph and starting tree, as its claim read them unless a refused start blocked the
+ * loop (the graph may have changed since); null when a person skipped the spec while a failed
+ * run's leftovers held it.
+ */
+async function openWalk(run: LoopRun, spec: OpenedSpec, from: ResumePoint | null): Promise<SpecWalk | null> {
+  const { specId } = spec;
+  const refused = spec.start?.refusal ?? null;
+  const opened = spec.start && !refused ? { specStartHead: spec.start.head, specStartDirty: spec.start.dirtyPaths } : null;
+  const start = from ?? opened ?? (await startingTree(run, specId, refused));
   if (!start) return null;
-  const graph = await run.activities.bookkeeping('read the graph').loadTopology({ loopId: run.loopId, specId });
+  const graph =
+    spec.graph && !refused ? spec.graph : await run.activities.bookkeeping('read the graph').loadTopology({ loopId: run.loopId, specId });
   const { loopId, loopRunId, workflowId, live } = run;
   const context: RunContext = {
     loopId,
@@ -61,16 +69,28 @@ async function openWalk(run: LoopRun, specId: string, from: ResumePoint | null):
   return { specId, graph, context, rounds, previousRunId, skipNext: from?.strategy === 'skip', visits: new Map(), retriedAt };
 }
 
-/** HEAD and the uncommitted paths a fresh spec starts on; null when a person skipped the spec while a failed run's leftovers held it. */
-async function startingTree(run: LoopRun, specId: string): Promise<Pick<ResumePoint, 'specStartHead' | 'specStartDirty'> | null> {
+/**
+ * HEAD and the uncommitted paths a fresh spec starts on, once the start is not refused (`refused`:
+ * the refusal the claim already met); null when a person skipped the spec while a failed run's
+ * leftovers held it.
+ */
+async function startingTree(
+  run: LoopRun,
+  specId: string,
+  refused: string | null,
+): Promise<Pick<ResumePoint, 'specStartHead' | 'specStartDirty'> | null> {
   const { loopId, loopRunId, workdir } = run;
+  let refusal = refused;
   for (;;) {
+    if (refusal) {
+      run.live.blockedReason = refusal;
+      if ((await checkpoint(run, null)) === 'skip') return null;
+    }
     const start = await run.activities
       .workdirReads('the workdir at the start of the spec')
       .inspectSpecStart({ loopId, loopRunId, specId, workdir });
     if (!start.refusal) return { specStartHead: start.head, specStartDirty: start.dirtyPaths };
-    run.live.blockedReason = start.refusal;
-    if ((await checkpoint(run, null)) === 'skip') return null;
+    refusal = start.refusal;
   }
 }
 

@@ -33,16 +33,17 @@ describe('names __proto__ and constructor in the CLI', () => {
     const env = childEnv(h.config);
     const nodes = NAMES.map((name, index) => ({ name, kind: 'check', position: index + 1, config: { command: `echo ${name}` } }));
     const loopId = await importedLoop(env, nodes, [{ source: '__proto__', target: 'constructor', condition: 'pass' }]);
-    // No worker serves this host at first, so the run holds with its spec claimed and no node
-    // begun: the live state then names no node, and every node's state is looked up by name.
+    // No worker serves this host at first, so the run holds (the claim of its spec waits on the
+    // host's queue) with no node begun: the live state then names no node, and every node's state
+    // is looked up by name.
     assert.equal((await runCanopy(env, 'loop', 'update', loopId, '--host', 'elsewhere')).status, 0);
 
     const { run, info, watch } = await h.withWorker(async () => {
       const run = spawnCanopy(['loop', 'run', loopId, '--wait'], env);
-      await waitForOutput(run, /spec first started/);
+      await waitForOutput(run, /loop proto loop running/);
       const info = await runCanopy(env, 'loop', 'info', loopId);
       const watch = spawnCanopy(['loop', 'watch', loopId], env);
-      await waitForOutput(watch, /spec first started/);
+      await waitForOutput(watch, /loop proto loop running/);
       const elsewhere = spawnCanopy(['worker'], { ...env, CANOPY_HOST_ID: 'elsewhere' });
       await Promise.all([run.exited, watch.exited]);
       elsewhere.child.kill('SIGINT');

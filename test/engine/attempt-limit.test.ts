@@ -65,7 +65,7 @@ describe('spec_attempt_limit', () => {
 
         // A continue claims again and, the spec still out of attempts, blocks again.
         await continueLoop(h.ctx, loopId, 'retry');
-        await waitUntil('the second claim', async () => (await scheduledActivities(await h.ctx.temporal(), loopId, 'claimNextSpec')) === 2);
+        await waitUntil('the second claim', async () => (await scheduledActivities(await h.ctx.temporal(), loopId, 'openNextSpec')) === 2);
         await untilLoopStatus(h.ctx, loopId, 'blocked');
         assert.equal((await loopStatus(h.ctx, loopId)).live?.blockedReason, reason);
         assert.equal((await runsOf(h.ctx, loopId)).length, 3, 'no node ran while the spec was out of attempts');

@@ -57,11 +57,11 @@ describe('the dirty-tree guard', () => {
       assert.equal((await loopStatus(h.ctx, loopId)).live?.blockedReason, refusal(loopId, workdir));
       assert.equal((await runsOf(h.ctx, loopId)).length, 1, 'no node ran on the dirty tree');
 
-      // A continue reads the tree again: still dirty, still blocked.
+      // A continue reads the tree again (the first look came with the claim): still dirty, still blocked.
       await continueLoop(h.ctx, loopId, 'retry');
       await waitUntil(
         'the second look at the tree',
-        async () => (await scheduledActivities(await h.ctx.temporal(), loopId, 'inspectSpecStart')) === 2,
+        async () => (await scheduledActivities(await h.ctx.temporal(), loopId, 'inspectSpecStart')) === 1,
       );
       await untilLoopStatus(h.ctx, loopId, 'blocked');
       assert.equal((await loopStatus(h.ctx, loopId)).live?.blockedReason, refusal(loopId, workdir));

@@ -50,7 +50,7 @@ describe('failures that no retry can cure', () => {
     await assertFailsOnce(loopId, 'writer', 'spawn_error', /null bytes/);
   });
 
-  it('fails the run at once when the workdir is a regular file, naming the workdir', QUICK, async () => {
+  it('fails the run at once when the workdir is a regular file, naming the workdir, and leaves the spec unclaimed', QUICK, async () => {
     const file = path.join(scratchDir(), 'not-a-dir');
     writeFileSync(file, '');
     const loopId = await loopWithSpecs(h.ctx, scratchDir(), { nodes: [check('any', 1, 'true')] }, [{ name: 'spec' }]);
@@ -59,6 +59,9 @@ describe('failures that no retry can cure', () => {
     assert.equal(result.status, 'failed');
     assert.match(result.reason ?? '', new RegExp(`workdir: ${file} is not a directory`));
     assert.match((await loopStatus(h.ctx, loopId)).last_run?.reason ?? '', /is not a directory/);
+    // The workdir failed the spec's opening, before its claim was written: the spec is not charged an attempt.
+    const [spec] = await listSpecs(h.ctx.db, { loopId });
+    assert.deepEqual([spec.status, spec.failure_count], ['pending', 0]);
   });
 
   it('fails an agent node once, naming the file and field, when config.json breaks mid-run', QUICK, async () => {
@@ -142,7 +145,7 @@ describe('transient failures', () => {
     const h = await engineHarness(
       {},
       {
-        claimNextSpec: () => Promise.reject(ApplicationFailure.nonRetryable('the queue table is corrupt', 'store_constraint')),
+        finishSpec: () => Promise.reject(ApplicationFailure.nonRetryable('the specs table is corrupt', 'store_constraint')),
       },
     );
     try {
@@ -156,7 +159,7 @@ describe('transient failures', () => {
       assert.equal(waited, 'WorkflowFailedError', 'loop run --wait returns');
       const info = await loopStatus(h.ctx, loopId);
       assert.deepEqual([info.status, info.last_run?.failure_kind], ['failed', 'workflow_closed']);
-      assert.match(info.last_run?.reason ?? '', /^The workflow loop-\S+ failed: the queue table is corrupt\.$/);
+      assert.match(info.last_run?.reason ?? '', /^The workflow loop-\S+ failed: the specs table is corrupt\.$/);
     } finally {
       await h.close();
     }

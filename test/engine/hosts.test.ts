@@ -14,6 +14,7 @@ import { getSpec, listSpecs } from '../../src/store/specs-repository';
 import { childEnv, tempHome, testConfig } from '../helpers/engine';
 import { chain, check, loopWithSpecs, runsOf, scratchDir, type LoopShape } from '../helpers/loops';
 import { runCanopy, spawnCanopy, waitForOutput, type CanopyProcess } from '../helpers/processes';
+import { scheduledActivities } from '../helpers/workflow-runs';
 import { waitUntil } from '../helpers/wait';
 import { callOk, callRefused, connectStdio, type StdioSession } from '../helpers/mcp-client';
 
@@ -148,9 +149,11 @@ describe('host affinity', () => {
     assert.equal(run.stderr, `warning: ${warning}\n`);
     assert.deepEqual(JSON.parse(run.stdout).warnings, [warning]);
 
-    // The workflow runs on host-a's and host-b's workers: it claims the spec, then waits on host-c's queue.
-    await waitUntil('the spec to be claimed', async () => (await listSpecs(ctx.db, { loopId }))[0]?.status === 'running');
+    // The workflow runs on host-a's and host-b's workers: it begins the run, then its claim of the spec waits on host-c's queue.
+    const client = await ctx.temporal();
+    await waitUntil('the claim to be scheduled', async () => (await scheduledActivities(client, loopId, 'openNextSpec')) === 1);
     await new Promise((resolve) => setTimeout(resolve, 3_000));
+    assert.equal((await listSpecs(ctx.db, { loopId }))[0]?.status, 'pending', 'the spec is not claimed while no worker serves its host');
     assert.deepEqual(await runsOf(ctx, loopId), [], 'no node run starts while no worker serves its host');
     assert.equal((await getLoop(ctx, loopId)).status, 'running');
 

@@ -57,10 +57,13 @@ async function workflowShow(loopId: string, codec?: { url: string; token: string
 
 type ShownPayload = { metadata: Record<string, string>; data?: string };
 
+const SDK_MARKER_DATA = new Set(['data', 'patch-data']);
+
 /**
  * Every payload of canopy's in a history shown as JSON: objects with a metadata map and base64 data,
  * less the search attributes (which Temporal indexes, so they are never encoded) and the SDK's own
- * bookkeeping of local activities (a marker's `data`: sequence number, type, attempt).
+ * bookkeeping in markers: a local activity's `data` (sequence number, type, attempt) and a patch's
+ * `patch-data` (the patch's id).
  */
 function payloadsIn(history: string): ShownPayload[] {
   const found: ShownPayload[] = [];
@@ -69,7 +72,8 @@ function payloadsIn(history: string): ShownPayload[] {
     const candidate = value as Partial<ShownPayload>;
     if (candidate.metadata && typeof candidate.metadata.encoding === 'string') found.push(candidate as ShownPayload);
     for (const [key, inner] of Object.entries(value))
-      if (key !== 'searchAttributes' && !(key === 'data' && typeof inner === 'object' && inner && 'payloads' in inner)) walk(inner);
+      if (key !== 'searchAttributes' && !(SDK_MARKER_DATA.has(key) && typeof inner === 'object' && inner && 'payloads' in inner))
+        walk(inner);
   };
   walk(JSON.parse(history));
   return found;

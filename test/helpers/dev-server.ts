@@ -6,8 +6,8 @@ import { missingBinaryMessage, resolveTemporalBinary } from '../../src/temporal/
 import { SCRATCH_DATABASE_PRAGMAS, startDevServer } from '../../src/temporal/dev-server';
 import { freePort } from '../../src/temporal/free-port';
 
-/** Dynamic config that has the server suggest continue-as-new after 20 events, as a long run would see it. */
-export const SUGGEST_CONTINUE_AS_NEW_EARLY = 'limit.historyCount.suggestContinueAsNew=20';
+/** Dynamic config that has the server suggest continue-as-new after 15 events (a spec of one node), as a long run would see it. */
+export const SUGGEST_CONTINUE_AS_NEW_EARLY = 'limit.historyCount.suggestContinueAsNew=15';
 
 export interface TestServer {
   address: string;

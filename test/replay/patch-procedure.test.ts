@@ -86,13 +86,20 @@ describe('a workflow change behind a new patch', () => {
     const client = await h.ctx.temporal();
     const [run] = await closedRuns(client, loopWorkflowId(loopId), 1);
     const history = await client.workflow.getHandle(run.workflowId, run.runId).fetchHistory();
-    const markers = (history.events ?? []).filter((event) => event.markerRecordedEventAttributes?.markerName === 'core_patch');
+    const markers = (history.events ?? []).filter((event) => patchIdOf(event) === PATCH);
     assert.equal(markers.length, 1, 'the run recorded the patch marker');
     const recorded = [{ workflowId: 'recorded with the patch', history }];
     assert.deepEqual(await replayFailures(guarded, recorded), []);
     assert.equal((await replayFailures(workflowSource(), recorded)).length, 1, 'the unpatched code replayed a run that took the patch');
   });
 });
+
+/** The id of the patch a marker records (its `patch-data` payload, which Temporal's core writes as plain JSON), else null. */
+function patchIdOf(event: temporal.api.history.v1.IHistoryEvent): string | null {
+  const marker = event.markerRecordedEventAttributes;
+  const data = marker?.markerName === 'core_patch' ? marker.details?.['patch-data']?.payloads?.[0]?.data : null;
+  return data ? (JSON.parse(Buffer.from(data).toString('utf8')) as { id: string }).id : null;
+}
 
 const silent = {
   log: () => undefined,
