@@ -1,8 +1,8 @@
 // `npm run bench`: CLI start-up, the engine's own time per node step, throughput with concurrent
-// loops, the worker's RSS, the member cap under load, the payload codec's cost, what a worker crash costs a running agent,
-// and a fleet of `canopy loop run` processes started at once. Everything runs on this
-// machine: a private dev server, `canopy worker` child processes, temp workdirs. Every figure is a
-// median with its min and max.
+// loops, where a loop run's time goes, the worker's RSS, the member cap under load, the payload
+// codec's cost, what a worker crash costs a running agent, and a fleet of `canopy loop run`
+// processes started at once. Everything runs on this machine: a private dev server, `canopy worker`
+// child processes, temp workdirs. Every figure is a median with its min and max.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -14,6 +14,7 @@ import { CANOPY_BIN } from '../src/project';
 import { startTestServer } from '../test/helpers/dev-server';
 import { measureCliStartup } from './cli-startup';
 import { codecRounds, startEncryptedWorker } from './codec';
+import { runAnatomy, type RunAnatomy } from './anatomy';
 import { chainLoop, removeWorkdirs, stepGaps, stepRounds, throughput } from './engine';
 import { fleetRound, type FleetRound } from './fleet';
 import { startFloor, type Floor } from './floor';
@@ -26,6 +27,8 @@ const STEP_ROUNDS = 5;
 const CONCURRENCY_LEVELS = [1, 5, 20];
 const THROUGHPUT_ROUNDS = 3;
 const STEPS_PER_CONCURRENT_LOOP = 10;
+const ANATOMY_LENGTH = 10;
+const ANATOMY_ROUNDS = 10;
 const CLI_RUNS = 7;
 const RECOVERY_ROUNDS = 3;
 const RECOVERY_HEARTBEAT_SECONDS = 5;
@@ -165,6 +168,21 @@ async function throughputFigures({ ctx, floor, worker, workdirs }: Bench): Promi
   console.log(`(d) worker peak RSS: ${peakRssMb(worker.pid!).toFixed(0)} MB`);
 }
 
+async function anatomyFigures({ ctx, workdirs }: Bench): Promise<void> {
+  const onHost: RunAnatomy[] = [];
+  const noHost: RunAnatomy[] = [];
+  for (let round = 0; round < ANATOMY_ROUNDS; round++) {
+    onHost.push(await runAnatomy(ctx, ANATOMY_LENGTH, true, workdirs));
+    noHost.push(await runAnatomy(ctx, ANATOMY_LENGTH, false, workdirs));
+  }
+  const figure = (runs: RunAnatomy[], of: (run: RunAnatomy) => number[]) => formatSpread(spread(runs.flatMap(of)), 'ms');
+  console.log(`(j) where a loop run's time goes, from its history: chains of ${ANATOMY_LENGTH} checks, ${ANATOMY_ROUNDS} rounds each way:`);
+  console.log(`    per step, nodes on the host's queue:       ${figure(onHost, (run) => run.stepMs)}`);
+  console.log(`    per step, no host (the workflow's queue):  ${figure(noHost, (run) => run.stepMs)}`);
+  console.log(`    workflow start to the first node:          ${figure(onHost, (run) => [run.beforeFirstNodeMs])}`);
+  console.log(`    last node's end to the workflow's close:   ${figure(onHost, (run) => [run.afterLastNodeMs])}`);
+}
+
 async function memberCapFigures({ ctx, workdirs }: Bench): Promise<void> {
   const capRounds: MemberCapRound[] = [];
   for (let round = 0; round < MEMBER_CAP_ROUNDS; round++) capRounds.push(await memberCapRound(ctx, CAPPED_LOOPS, workdirs));
@@ -195,6 +213,7 @@ const SECTIONS: Record<string, (bench: Bench) => void | Promise<void>> = {
   startup: startupFigures,
   step: stepFigures,
   throughput: throughputFigures,
+  anatomy: anatomyFigures,
   'member-cap': memberCapFigures,
   codec: ({ ctx, env, workdirs }) => codecFigures(ctx, env, workdirs),
   recovery: ({ env, workdirs }) => recoveryFigures(env, workdirs),
