@@ -32,8 +32,9 @@ function testFiles(dir: string): string[] {
 
 /**
  * How many test files run side by side (CANOPY_TEST_CONCURRENCY; default two, one per core). Each has
- * its own process, task queues and home against the one dev server, but at 3 on two cores the
- * PostgreSQL store suites and the load-sensitive crash, signal and timing tests still fail.
+ * its own process, task queues and home against the one dev server. At 3 the suite has passed on a
+ * fast two-core machine, but on slower ones the PostgreSQL store suites and the load-sensitive crash,
+ * signal and timing tests have failed.
  */
 function concurrency(): number {
   return Number(process.env.CANOPY_TEST_CONCURRENCY) || 2;
