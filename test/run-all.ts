@@ -31,13 +31,12 @@ function testFiles(dir: string): string[] {
 }
 
 /**
- * How many test files run side by side (CANOPY_TEST_CONCURRENCY; default two, one per core). Each has
- * its own process, task queues and home against the one dev server. At 3 the suite has passed on a
- * fast two-core machine, but on slower ones the PostgreSQL store suites and the load-sensitive crash,
- * signal and timing tests have failed.
+ * How many test files run side by side (CANOPY_TEST_CONCURRENCY; default three on two cores: most of a
+ * test's time is spent waiting on processes and the server). Each has its own process, task queues
+ * and home against the one dev server.
  */
 function concurrency(): number {
-  return Number(process.env.CANOPY_TEST_CONCURRENCY) || 2;
+  return Number(process.env.CANOPY_TEST_CONCURRENCY) || 3;
 }
 
 /** The ten test files that took longest, by the sum of their top-level tests' durations. */
