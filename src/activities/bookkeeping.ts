@@ -128,11 +128,7 @@ async function existingLoop(db: Database, loopId: string): Promise<Loop> {
  * over, saying why); writes nothing, so what fails after it leaves the spec to the next claim.
  */
 export async function nextClaim(db: Database, input: ClaimNextSpecInput): Promise<{ claimed: ClaimedSpec; taken: boolean } | null> {
-  const spec = input.resumeSpecId
-    ? await getSpec(db, input.resumeSpecId)
-    : input.queueId
-      ? await nextPendingInQueue(db, input.queueId)
-      : await nextPendingSpec(db, input.loopId);
+  const spec = await nextSpec(db, input);
   if (!spec) return null;
   const claimed = { specId: spec.id, specName: spec.name };
   const loop = await existingLoop(db, input.loopId);
@@ -142,10 +138,16 @@ export async function nextClaim(db: Database, input: ClaimNextSpecInput): Promis
   return { claimed: input.resumeSpecId && spec.status === 'pending' ? { ...claimed, startsOver: true } : claimed, taken: true };
 }
 
-/** Whether a claim would find a spec; a loop or queue gone since says yes, so that the claim meets it and fails the run saying so. */
+/** The spec a claim looks at: the one to resume, else the first pending one of the queue, or of the loop. */
+function nextSpec(db: Database, input: ClaimNextSpecInput) {
+  if (input.resumeSpecId) return getSpec(db, input.resumeSpecId);
+  return input.queueId ? nextPendingInQueue(db, input.queueId) : nextPendingSpec(db, input.loopId);
+}
+
+/** Whether a claim would find a spec; a queue gone since says yes, so that the claim meets it and fails the run saying so. */
 async function specsLeft(db: Database, loopId: string, queueId: string | null): Promise<boolean> {
   try {
-    return (await nextClaim(db, { loopId, queueId, resumeSpecId: null })) !== null;
+    return (await nextSpec(db, { loopId, queueId, resumeSpecId: null })) !== undefined;
   } catch (error) {
     if (error instanceof ApplicationFailure) return true;
     throw error;
