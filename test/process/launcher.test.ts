@@ -1,6 +1,9 @@
 // The launcher process: processes started through it behave like child processes, and a launcher
 // that dies fails what it was running and is replaced on the next launch.
 import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, it } from 'node:test';
 import { launch, launchCaptured, LaunchTimeout, type LaunchedProcess } from '../../src/process/launcher';
 import { launcherPids } from '../helpers/processes';
@@ -33,10 +36,28 @@ describe('launcher', () => {
     const child = launch('bash', ['-c', 'ps -o pgid= -p $$'], { cwd: '/tmp', env: process.env, detached: true });
     let printed = '';
     child.on('stdout', (chunk: Buffer) => (printed += chunk.toString()));
-    const spawned = new Promise<void>((resolve) => child.once('spawn', resolve));
-    await spawned;
-    await closed(child);
+    // Both are heard from the start: the launcher may report the spawn and the close in one message batch.
+    const [, end] = await Promise.all([new Promise<void>((resolve) => child.once('spawn', resolve)), closed(child)]);
+    assert.equal(end.exitCode, 0);
     assert.equal(Number(printed.trim()), child.pid);
+  });
+
+  it('gives a process whose output is not captured no pipes: what it prints goes nowhere', async () => {
+    const scratch = mkdtempSync(path.join(os.tmpdir(), 'canopy-launcher-'));
+    try {
+      const child = launch('bash', ['-c', 'echo printed; readlink /proc/$$/fd/1 /proc/$$/fd/2 > streams'], {
+        cwd: scratch,
+        env: process.env,
+        captureOutput: false,
+      });
+      let printed = '';
+      child.on('stdout', (chunk: Buffer) => (printed += chunk.toString()));
+      assert.equal((await closed(child)).exitCode, 0);
+      assert.equal(printed, '');
+      assert.deepEqual(readFileSync(path.join(scratch, 'streams'), 'utf8').split('\n').filter(Boolean), ['/dev/null', '/dev/null']);
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
   });
 
   it('reports a command that cannot start as an error, then closes', async () => {

@@ -1,8 +1,7 @@
 // The launcher process: starts processes on the worker's behalf and streams back what they print
 // and how they end. A process costs a fork of whoever starts it, and a fork costs in proportion to
 // the parent's memory: from this small process it is a few times cheaper than from the worker.
-import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import type { Readable } from 'node:stream';
+import { spawn, type ChildProcess } from 'node:child_process';
 import type { LaunchEvent, LaunchRequest } from './protocol';
 
 function send(event: LaunchEvent): void {
@@ -11,13 +10,13 @@ function send(event: LaunchEvent): void {
 
 function launch(request: LaunchRequest): void {
   const { id } = request;
-  let child: ChildProcessByStdio<null, Readable, Readable>;
+  let child: ChildProcess;
   try {
     child = spawn(request.command, request.args, {
       cwd: request.cwd,
       env: request.env,
       detached: request.detached,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: request.captureOutput ? ['ignore', 'pipe', 'pipe'] : 'ignore',
     });
   } catch (error) {
     // E2BIG, a NUL byte, a cwd that is a file: spawn throws instead of emitting 'error', and
@@ -29,8 +28,8 @@ function launch(request: LaunchRequest): void {
   }
   child.once('spawn', () => send({ type: 'spawn', id, pid: child.pid! }));
   child.once('error', (error: NodeJS.ErrnoException) => send({ type: 'error', id, message: error.message, code: error.code ?? null }));
-  child.stdout.on('data', (chunk: Buffer) => send({ type: 'stdout', id, chunk }));
-  child.stderr.on('data', (chunk: Buffer) => send({ type: 'stderr', id, chunk }));
+  child.stdout?.on('data', (chunk: Buffer) => send({ type: 'stdout', id, chunk }));
+  child.stderr?.on('data', (chunk: Buffer) => send({ type: 'stderr', id, chunk }));
   child.once('exit', (exitCode, signal) => send({ type: 'exit', id, exitCode, signal }));
   child.once('close', (exitCode, signal) => send({ type: 'close', id, exitCode, signal }));
 }

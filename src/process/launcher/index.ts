@@ -10,6 +10,8 @@ export interface LaunchOptions {
   cwd: string;
   env: NodeJS.ProcessEnv;
   detached?: boolean;
+  /** False sends what the process prints nowhere, sparing a pipe per stream (default true). */
+  captureOutput?: boolean;
 }
 
 export interface LaunchedProcess extends EventEmitter {
@@ -93,6 +95,7 @@ export function launch(command: string, args: string[], options: LaunchOptions):
     cwd: options.cwd,
     env: options.env,
     detached: options.detached ?? false,
+    captureOutput: options.captureOutput ?? true,
   };
   target.send(request);
   return handle;

@@ -10,6 +10,8 @@ export interface LaunchRequest {
   env: NodeJS.ProcessEnv;
   /** Start the process as the leader of a new process group. */
   detached: boolean;
+  /** Pass on what the process prints; without, it goes nowhere and spares the pipes. */
+  captureOutput: boolean;
 }
 
 export type LaunchEvent =

@@ -72,6 +72,8 @@ export function startSupervised(command: string, args: string[], options: StartO
       cwd: options.cwd,
       env: options.env,
       detached: true,
+      // The supervisor sends the command's output to files; nothing reads its own.
+      captureOutput: false,
     });
     let spawnError: string | null = null;
     const closed = new Promise<ExitStatus>((done) =>
