@@ -63,9 +63,13 @@ export async function privateToken(file: string, what: string): Promise<string> 
   return token;
 }
 
-/** Written aside and linked into place, so a process starting at the same moment reads a whole file or makes its own link fail. */
+/**
+ * Written aside and linked into place, so a caller starting at the same moment reads a whole file or
+ * makes its own link fail. Each caller's draft is its own, in this process too: a shared one could
+ * be removed by the caller that linked it before another's link.
+ */
 async function createOnce(file: string, content: string): Promise<void> {
-  const draft = `${file}.${process.pid}.draft`;
+  const draft = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.draft`;
   await writeFile(draft, content, { mode: PRIVATE_FILE });
   try {
     await link(draft, file);
