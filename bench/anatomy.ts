@@ -1,8 +1,8 @@
 // Where a loop run's time goes beyond its node steps, read from its history's server timestamps:
 // the steps themselves, the fixed cost before the first node (begin the run, open the spec) and
-// after the last (finish the spec, find no next one, finish the run), and what the workdir's host
-// queue costs a step: a loop with no host runs its nodes on the workflow's own queue, where the
-// server hands each activity to the worker in the reply to the task that scheduled it.
+// after the last (finish the spec, find no next one, finish the run), for a loop with a host (its
+// run and nodes on the host's queue) and one with none (both on the shared queue). On either, the
+// server hands each node to the worker in its reply to the task that scheduled it.
 import type { temporal } from '@temporalio/proto';
 import type { ClientContext } from '../src/client/context';
 import { updateLoop } from '../src/client/loops-service';

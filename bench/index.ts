@@ -177,8 +177,8 @@ async function anatomyFigures({ ctx, workdirs }: Bench): Promise<void> {
   }
   const figure = (runs: RunAnatomy[], of: (run: RunAnatomy) => number[]) => formatSpread(spread(runs.flatMap(of)), 'ms');
   console.log(`(j) where a loop run's time goes, from its history: chains of ${ANATOMY_LENGTH} checks, ${ANATOMY_ROUNDS} rounds each way:`);
-  console.log(`    per step, nodes on the host's queue:       ${figure(onHost, (run) => run.stepMs)}`);
-  console.log(`    per step, no host (the workflow's queue):  ${figure(noHost, (run) => run.stepMs)}`);
+  console.log(`    per step, a loop with a host (its queue):  ${figure(onHost, (run) => run.stepMs)}`);
+  console.log(`    per step, no host (the shared queue):      ${figure(noHost, (run) => run.stepMs)}`);
   console.log(`    workflow start to the first node:          ${figure(onHost, (run) => [run.beforeFirstNodeMs])}`);
   console.log(`    last node's end to the workflow's close:   ${figure(onHost, (run) => [run.afterLastNodeMs])}`);
 }

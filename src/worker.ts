@@ -14,15 +14,15 @@ export interface WorkerSetup {
   /** The namespace, the shared task queue, and this machine's host id, whose queue is `hostTaskQueue(taskQueue, hostId)`. */
   config: Pick<CanopyConfig, 'home' | 'namespace' | 'taskQueue' | 'hostId' | 'payloadKeys'>;
   activities: LoopActivities;
-  /** The workflow code the shared queue's worker runs: the built bundle by default (another copy only in tests). */
+  /** The workflow code the shared queue's and the host's workers run: the built bundle by default (another copy only in tests). */
   workflows?: Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'>;
 }
 
 /** A TS SDK worker serves one task queue, so a canopy worker is four, started and stopped together. */
 export interface CanopyWorkers {
-  /** The shared queue's: workflows, and every activity (runs recorded before host queues, loops with no host). */
+  /** The shared queue's: the runs of loops with no host and the Schedules' workflows, and every activity for them. */
   shared: Worker;
-  /** The host queue's: activities only. */
+  /** The host queue's: the runs of this host's loops, and every activity that touches their workdirs. */
   host: Worker;
   /** The member queues' (this host's, and the shared one's for loops with no host): ensemble members, capped. */
   members: Worker[];
@@ -36,15 +36,16 @@ export interface CanopyWorkers {
   shutdown(): void;
 }
 
-/** What the SDK warns of every worker without workflows, which the host queue's is by design. */
+/** What the SDK warns of every worker without workflows, which the member queues' are by design. */
 const ACTIVITIES_ONLY_NOTICE = 'No workflows registered, not polling for workflow tasks';
 
 /**
- * Workflow tasks the shared worker takes at once. Its workflow code runs on one thread, so a task
- * taken beyond what that thread keeps up with only waits inside the worker, where Temporal's 10 s
- * workflow task timeout runs: on a busy machine (100 loops started at once on 2 cores) the SDK's
- * default of 40 let ~45 tasks time out and be done again. 8 let 0-2, but left the thread waiting
- * on round trips to the server, and such a fleet took ~10% longer; 16 lets a few (3-9) time out.
+ * Workflow tasks each workflow worker (the shared queue's, the host's) takes at once. Its workflow
+ * code runs on one thread, so a task taken beyond what that thread keeps up with only waits inside
+ * the worker, where Temporal's 10 s workflow task timeout runs: on a busy machine (100 loops
+ * started at once on 2 cores) the SDK's default of 40 let ~45 tasks time out and be done again. 8
+ * let 0-2, but left the thread waiting on round trips to the server, and such a fleet took ~10%
+ * longer; 16 lets a few (3-9) time out.
  */
 export const WORKFLOW_TASK_SLOTS = 16;
 
@@ -85,10 +86,11 @@ export async function createWorkers(setup: WorkerSetup): Promise<CanopyWorkers> 
     shutdownGraceTime: '10 seconds',
   } as const;
   const workflows = setup.workflows ?? workflowSource(tracingOn());
-  const shared = await Worker.create(
-    withTracing({ ...common, maxConcurrentWorkflowTaskExecutions: WORKFLOW_TASK_SLOTS, taskQueue: setup.config.taskQueue, ...workflows }),
-  );
-  const host = await Worker.create(withTracing({ ...common, taskQueue: hostTaskQueue(setup.config.taskQueue, setup.config.hostId) }));
+  const runsOn = (taskQueue: string) =>
+    Worker.create(withTracing({ ...common, maxConcurrentWorkflowTaskExecutions: WORKFLOW_TASK_SLOTS, taskQueue, ...workflows }));
+  // The host's queue runs the loops whose workdirs are here, beside their nodes; the shared one, the others.
+  const shared = await runsOn(setup.config.taskQueue);
+  const host = await runsOn(hostTaskQueue(setup.config.taskQueue, setup.config.hostId));
   // Read as the worker starts, as every setting of config.json is.
   const cap = { maxConcurrentActivityTaskExecutions: memberCap(setup.config.home) };
   const members = await Promise.all(

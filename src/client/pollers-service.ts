@@ -20,9 +20,9 @@ export async function pollerIdentities(connection: WorkflowService, namespace: s
   return (response.pollers ?? []).map((poller) => poller.identity ?? '');
 }
 
-/** Workers polling canopy's task queue (0 when none). */
-export async function countPollers(connection: WorkflowService, config: CanopyConfig): Promise<number> {
-  return (await pollerIdentities(connection, config.namespace, config.taskQueue, 'workflow')).length;
+/** Workers running the workflows of a task queue: canopy's shared one, or a host's (0 when none). */
+export async function countWorkflowPollers(connection: WorkflowService, config: CanopyConfig, taskQueue: string): Promise<number> {
+  return (await pollerIdentities(connection, config.namespace, taskQueue, 'workflow')).length;
 }
 
 /** Workers polling a host's own queue, where its loops' nodes wait (0 when none). */
@@ -32,7 +32,7 @@ export async function countHostPollers(connection: WorkflowService, config: Cano
 
 /** What a person is told about a loop whose host's queue no worker polls. */
 export function unservedHostWarning(loop: Pick<Loop, 'name'> & { host: string }): string {
-  return `no worker serves host '${loop.host}' of loop '${loop.name}'; its nodes wait until a worker with CANOPY_HOST_ID=${loop.host} starts`;
+  return `no worker serves host '${loop.host}' of loop '${loop.name}'; its runs wait until a worker with CANOPY_HOST_ID=${loop.host} starts`;
 }
 
 /** How long a read waits for Temporal to list a host's pollers once it is reached. */

@@ -4,7 +4,7 @@ import type { Client } from '@temporalio/client';
 import { CanopyError } from '../domain/errors';
 import { packageVersion } from '../project';
 import { LOOP_NAME_KEY, VERSION_KEY } from '../temporal/search-attributes';
-import { REPLAYS_FROM } from '../contract';
+import { hostTaskQueue, REPLAYS_FROM } from '../contract';
 import type { ClientContext } from './context';
 
 export interface OpenRun {
@@ -15,9 +15,10 @@ export interface OpenRun {
   version: string | null;
 }
 
-/** The loop runs open on canopy's task queue, each with the version that started it. */
+/** The loop runs open on canopy's task queue and its hosts' queues, each with the version that started it. */
 export async function openLoopRuns(client: Client, taskQueue: string): Promise<OpenRun[]> {
-  const query = `ExecutionStatus = 'Running' AND WorkflowType = 'loopRunWorkflow' AND TaskQueue = '${taskQueue}'`;
+  const onQueues = `(TaskQueue = '${taskQueue}' OR TaskQueue STARTS_WITH '${hostTaskQueue(taskQueue, '')}')`;
+  const query = `ExecutionStatus = 'Running' AND WorkflowType = 'loopRunWorkflow' AND ${onQueues}`;
   const runs: OpenRun[] = [];
   for await (const execution of client.workflow.list({ query })) {
     const attributes = execution.typedSearchAttributes;

@@ -16,6 +16,7 @@ import {
   continueSignal,
   loopWorkflowId,
   pauseSignal,
+  runTaskQueue,
   stateQuery,
   type ContinueStrategy,
   type EngineSettings,
@@ -28,7 +29,7 @@ import {
 import { LIVE_STATE_CONNECT_TIMEOUT_MS, onThisHost, type ClientContext } from './context';
 import { hasOpenRun, reconcileLoop, recordHooksStopped, recordRunClosed } from './closed-runs-service';
 import { requireLoop } from './design-service';
-import { countHostPollers, countPollers, unservedHostWarning } from './pollers-service';
+import { countWorkflowPollers, unservedHostWarning } from './pollers-service';
 import { temporalClientSdk } from '../temporal/sdk';
 
 export interface StartedRun {
@@ -214,11 +215,20 @@ async function startWorkflow(ctx: ClientContext, loop: Loop, input: Omit<LoopRun
   };
   // A loop the store shows with an open run is not touched: its workflow, if it is still open, owns its status.
   const requested = hasOpenRun(loop) ? null : await recordRequestedRun(ctx, loop, input.queueId ?? null);
+  // On its host's queue the run is beside its nodes, and Temporal hands each one over in its reply to the workflow task.
+  const taskQueue = runTaskQueue(ctx.config.taskQueue, loop.host);
   const handle = await client.workflow
     .start<LoopRunWorkflow>('loopRunWorkflow', {
-      taskQueue: ctx.config.taskQueue,
+      taskQueue,
       workflowId,
-      args: [{ ...input, engine, ...(requested && { loopRunId: requested }) }],
+      args: [
+        {
+          ...input,
+          engine,
+          ...(requested && { loopRunId: requested }),
+          ...(taskQueue !== ctx.config.taskQueue && { sharedTaskQueue: ctx.config.taskQueue }),
+        },
+      ],
       typedSearchAttributes: [
         { key: LOOP_ID_KEY, value: loop.id },
         { key: LOOP_NAME_KEY, value: loop.name },
@@ -235,16 +245,8 @@ async function startWorkflow(ctx: ClientContext, loop: Loop, input: Omit<LoopRun
       const { WorkflowExecutionAlreadyStartedError } = temporalClientSdk();
       throw error instanceof WorkflowExecutionAlreadyStartedError ? await alreadyRunning(ctx, loop, workflowId) : error;
     });
-  const [workersPolling, hostPollers] = await Promise.all([
-    pollers(ctx, client),
-    loop.host ? countHostPollers(client.connection, ctx.config, loop.host).catch(() => null) : null,
-  ]);
-  const warnings = [
-    ...(workersPolling === 0
-      ? [`no worker polls task queue '${ctx.config.taskQueue}'; the run waits until one starts (\`canopy up\` or \`canopy worker\`).`]
-      : []),
-    ...(loop.host && hostPollers === 0 ? [unservedHostWarning({ name: loop.name, host: loop.host })] : []),
-  ];
+  const workersPolling = await workflowPollers(ctx, client, taskQueue);
+  const warnings = workersPolling === 0 ? [await unpolledWarning(ctx, client, loop)] : [];
   return {
     loop_id: loop.id,
     workflow_id: workflowId,
@@ -362,8 +364,15 @@ async function signalRunning(
   }
 }
 
-async function pollers(ctx: ClientContext, client: Client): Promise<number> {
-  return countPollers(client.connection, ctx.config).catch(() => 0);
+const workflowPollers = (ctx: ClientContext, client: Client, taskQueue: string): Promise<number> =>
+  countWorkflowPollers(client.connection, ctx.config, taskQueue).catch(() => 0);
+
+/** Why no worker takes a loop's run: none polls canopy's task queue at all, or none serves the loop's host. */
+async function unpolledWarning(ctx: ClientContext, client: Client, loop: Loop): Promise<string> {
+  if (loop.host && (await workflowPollers(ctx, client, ctx.config.taskQueue)) > 0) {
+    return unservedHostWarning({ name: loop.name, host: loop.host });
+  }
+  return `no worker polls task queue '${ctx.config.taskQueue}'; the run waits until one starts (\`canopy up\` or \`canopy worker\`).`;
 }
 
 /** What an autorun does when it fires: start a pending loop, continue a failed, paused or blocked one. */

@@ -6,19 +6,23 @@ import type { Rounds } from '../graph/rounds';
 export const loopWorkflowId = (loopId: string): string => `loop-${loopId}`;
 
 /**
- * The task queue of one worker host: the activities that touch a loop's workdir or its processes
- * go there, so they run on the machine the workdir is on. Every worker polls its host's queue
- * beside the shared one (`taskQueue`), which keeps the workflows and the store's bookkeeping.
+ * The task queue of one worker host: the runs of the loops whose workdirs are on it, and the
+ * activities that touch those workdirs or their processes, so they run on the machine the workdir is
+ * on. Every worker polls its host's queue beside the shared one (`taskQueue`), which keeps the
+ * runs of loops with no host, the Schedules' workflows and their bookkeeping.
  */
 export const hostTaskQueue = (taskQueue: string, hostId: string): string => `${taskQueue}@${hostId}`;
+
+/** Where a loop's runs go: its host's queue, or the shared one for a loop with no host. */
+export const runTaskQueue = (taskQueue: string, hostId: string | null): string =>
+  hostId === null ? taskQueue : hostTaskQueue(taskQueue, hostId);
 
 /**
  * The queue of ensemble members: a host's own, or the shared queue's for a loop with no host. Each
  * worker process polls both with at most `ensemble_concurrency` members running, so members wait
  * there for a slot, across every loop and ensemble, instead of all starting at once.
  */
-export const memberTaskQueue = (taskQueue: string, hostId: string | null): string =>
-  `${hostId === null ? taskQueue : hostTaskQueue(taskQueue, hostId)}/members`;
+export const memberTaskQueue = (taskQueue: string, hostId: string | null): string => `${runTaskQueue(taskQueue, hostId)}/members`;
 
 /** The search attribute that follows a loop run's status (see temporal/search-attributes.ts). */
 export const LOOP_STATUS_ATTRIBUTE = { name: 'CanopyLoopStatus', type: 'KEYWORD' } as const;
@@ -57,6 +61,8 @@ export interface LoopRunInput {
   sandbox?: boolean;
   /** With sandbox: the worktree a failed run worked in, which this continuation goes on in. */
   sandboxId?: string | null;
+  /** The shared task queue, named when the workflow runs on its host's queue: the names of the others are made from it. */
+  sharedTaskQueue?: string;
 }
 
 export interface EngineSettings {

@@ -53,6 +53,7 @@ async function beginRun(
 ): Promise<{ run: LoopRun; sandboxFailure: FailedSpec | null }> {
   const { loopId, engine } = input;
   const { workflowId, taskQueue } = workflowInfo();
+  const shared = input.sharedTaskQueue && patched(PATCHES.hostWorkflows) ? input.sharedTaskQueue : taskQueue;
   const begin = { loopId, queueId: input.queueId ?? null, workflowId, loopRunId: input.loopRunId ?? null };
   // A run whose record the request made begins it again the same way: with the patch, in a local activity.
   const begun =
@@ -60,10 +61,11 @@ async function beginRun(
       ? await bookkeeping('begin the loop run').beginLoopRun(begin)
       : await claims('begin the loop run').beginLoopRun(begin);
   const { loopRunId } = begun;
-  // What touches the workdir runs on its host's queue; a loop with no host leaves it on the workflow's own queue.
+  // What touches the workdir runs on its host's queue (the workflow's own, when the run was started there);
+  // a loop with no host leaves it on the workflow's own queue.
   const activities = loopRunActivities(engine, {
-    host: begun.host ? hostTaskQueue(taskQueue, begun.host) : undefined,
-    members: memberTaskQueue(taskQueue, begun.host ?? null),
+    host: begun.host ? hostTaskQueue(shared, begun.host) : undefined,
+    members: memberTaskQueue(shared, begun.host ?? null),
   });
   const opened = input.sandbox
     ? await activities

@@ -19,4 +19,9 @@ export const PATCHES = {
    * begins in a local activity, and a spec's finish says whether another is left to claim.
    */
   specOpenings: 'spec-openings',
+  /**
+   * A loop with a host runs its workflow on that host's queue, beside its nodes, so Temporal hands each
+   * node to the worker in its reply to the workflow task; the input names the shared queue.
+   */
+  hostWorkflows: 'host-workflows',
 } as const satisfies Record<string, string>;

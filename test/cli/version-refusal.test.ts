@@ -2,7 +2,7 @@
 // longer replays: taking their tasks would fail every one. `canopy doctor` lists open runs per version.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { loopWorkflowId, REPLAYS_FROM, type LoopRunInput } from '../../src/contract';
+import { hostTaskQueue, loopWorkflowId, REPLAYS_FROM, type LoopRunInput } from '../../src/contract';
 import { packageVersion } from '../../src/project';
 import { VERSION_KEY } from '../../src/temporal/search-attributes';
 import { freePort } from '../../src/temporal/free-port';
@@ -14,13 +14,16 @@ describe('open runs of a version this worker cannot replay', () => {
   let h: EngineHarness;
   const started: string[] = [];
 
-  /** Starts a loop run no worker takes, recorded as started by `version` (none: started before runs recorded one). */
-  async function openRun(name: string, version: string | null): Promise<string> {
+  /**
+   * Starts a loop run no worker takes, recorded as started by `version` (none: started before runs
+   * recorded one), on the shared queue or on a host's.
+   */
+  async function openRun(name: string, version: string | null, host: string | null = null): Promise<string> {
     const client = await h.ctx.temporal();
     const workflowId = loopWorkflowId(`${name}-${Date.now()}`);
     const input: LoopRunInput = { loopId: name, engine: { heartbeatTimeoutSeconds: 3, ensembleConcurrency: 4 } };
     await client.workflow.start('loopRunWorkflow', {
-      taskQueue: h.config.taskQueue,
+      taskQueue: host ? hostTaskQueue(h.config.taskQueue, host) : h.config.taskQueue,
       workflowId,
       args: [input],
       typedSearchAttributes: version ? [{ key: VERSION_KEY, value: version }] : [],
@@ -47,6 +50,7 @@ describe('open runs of a version this worker cannot replay', () => {
 
   it('canopy up refuses, naming each run and what to do, and starts nothing', async () => {
     const old = await openRun('old', '0.1.0');
+    const onHost = await openRun('old-on-host', '0.1.0', 'build-9');
     const unrecorded = await openRun('unrecorded', null);
     const env = { ...childEnv(h.config), CANOPY_MCP_PORT: String(await freePort()) };
     await waitUntil('the open runs to be listed', async () => {
@@ -65,7 +69,7 @@ describe('open runs of a version this worker cannot replay', () => {
     }
     assert.notEqual(await up.exited, 0, up.output());
     const said = up.output();
-    assert.match(said, new RegExp(`${old} \\(run [^)]*started by canopy 0\\.1\\.0\\)`));
+    for (const run of [old, onHost]) assert.match(said, new RegExp(`${run} \\(run [^)]*started by canopy 0\\.1\\.0\\)`));
     assert.match(said, new RegExp(`${unrecorded} \\(run [^)]*started by a canopy older than ${REPLAYS_FROM.replace(/\./g, '\\.')}\\)`));
     assert.match(said, /Finish them, or stop them .* with the canopy version that started them/);
     assert.doesNotMatch(said, /canopy is up/);
@@ -86,8 +90,8 @@ describe('open runs of a version this worker cannot replay', () => {
       const parsed = JSON.parse(stdout) as { open_runs_per_version: Record<string, number> | null };
       return parsed.open_runs_per_version?.[packageVersion()] === 1 ? parsed : null;
     });
-    assert.deepEqual(report.open_runs_per_version, { '0.1.0': 1, unrecorded: 1, [packageVersion()]: 1 });
+    assert.deepEqual(report.open_runs_per_version, { '0.1.0': 2, unrecorded: 1, [packageVersion()]: 1 });
     const { stdout } = await runCanopy(env, 'doctor');
-    assert.match(stdout, /NO open runs .*0\.1\.0: 1 \(not replayable here\)/);
+    assert.match(stdout, /NO open runs .*0\.1\.0: 2 \(not replayable here\)/);
   });
 });

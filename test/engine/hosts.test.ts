@@ -14,7 +14,7 @@ import { getSpec, listSpecs } from '../../src/store/specs-repository';
 import { childEnv, tempHome, testConfig } from '../helpers/engine';
 import { chain, check, loopWithSpecs, runsOf, scratchDir, type LoopShape } from '../helpers/loops';
 import { runCanopy, spawnCanopy, waitForOutput, type CanopyProcess } from '../helpers/processes';
-import { scheduledActivities } from '../helpers/workflow-runs';
+import { loopWorkflowId } from '../../src/contract';
 import { waitUntil } from '../helpers/wait';
 import { callOk, callRefused, connectStdio, type StdioSession } from '../helpers/mcp-client';
 
@@ -142,17 +142,19 @@ describe('host affinity', () => {
     const ctx = await contextOf('host-a');
     const loopId = await loopOn('host-c', chain(['first', 'echo one'], ['second', 'echo two']));
     const { name } = await getLoop(ctx, loopId);
-    const warning = `no worker serves host 'host-c' of loop '${name}'; its nodes wait until a worker with CANOPY_HOST_ID=host-c starts`;
+    const warning = `no worker serves host 'host-c' of loop '${name}'; its runs wait until a worker with CANOPY_HOST_ID=host-c starts`;
 
     const run = await runCanopy(childEnv(configOf('host-a')), 'loop', 'run', loopId, '--json');
     assert.equal(run.status, 0, run.stderr);
     assert.equal(run.stderr, `warning: ${warning}\n`);
     assert.deepEqual(JSON.parse(run.stdout).warnings, [warning]);
 
-    // The workflow runs on host-a's and host-b's workers: it begins the run, then its claim of the spec waits on host-c's queue.
-    const client = await ctx.temporal();
-    await waitUntil('the claim to be scheduled', async () => (await scheduledActivities(client, loopId, 'openNextSpec')) === 1);
+    // The run itself waits on host-c's queue: host-a's and host-b's workers do not take its first workflow task.
+    const handle = (await ctx.temporal()).workflow.getHandle(loopWorkflowId(loopId));
+    assert.equal((await handle.describe()).taskQueue, `${taskQueue}@host-c`);
     await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const events = (await handle.fetchHistory()).events ?? [];
+    assert.deepEqual(events.filter((event) => event.workflowTaskStartedEventAttributes).length, 0, 'no worker took the run');
     assert.equal((await listSpecs(ctx.db, { loopId }))[0]?.status, 'pending', 'the spec is not claimed while no worker serves its host');
     assert.deepEqual(await runsOf(ctx, loopId), [], 'no node run starts while no worker serves its host');
     assert.equal((await getLoop(ctx, loopId)).status, 'running');
