@@ -1,5 +1,5 @@
 // `npm run bench`: CLI start-up, the engine's own time per node step, throughput with concurrent
-// loops, where a loop run's time goes, the worker's RSS, the member cap under load, the payload
+// loops, where a loop run's time goes and its CPU, the worker's RSS, the member cap under load, the payload
 // codec's cost, what a worker crash costs a running agent, and a fleet of `canopy loop run`
 // processes started at once. Everything runs on this machine: a private dev server, `canopy worker`
 // child processes, temp workdirs. Every figure is a median with its min and max.
@@ -20,6 +20,8 @@ import { fleetRound, type FleetRound } from './fleet';
 import { startFloor, type Floor } from './floor';
 import { memberCapRound, memberPlatformEntry, MEMBER_PLATFORM, perfectDrainMs, type MemberCapRound } from './member-cap';
 import { crashRecovery, footprintAt, type CrashRecovery } from './recovery';
+import { cpuPerStep, type Party } from './cpu-share';
+import { launcherPids } from '../test/helpers/processes';
 import { formatSpread, spread } from './stats';
 
 const CHAIN_LENGTH = 50;
@@ -29,6 +31,8 @@ const THROUGHPUT_ROUNDS = 3;
 const STEPS_PER_CONCURRENT_LOOP = 10;
 const ANATOMY_LENGTH = 10;
 const ANATOMY_ROUNDS = 10;
+const CPU_LOOPS = 5;
+const CPU_ROUNDS = 3;
 const CLI_RUNS = 7;
 const RECOVERY_ROUNDS = 3;
 const RECOVERY_HEARTBEAT_SECONDS = 5;
@@ -97,6 +101,7 @@ interface Bench {
   env: NodeJS.ProcessEnv;
   floor: Floor;
   worker: ChildProcess;
+  serverPid: number;
   /** A finished 20-check loop, for the read commands. */
   warmLoop: string;
   workdirs: string[];
@@ -183,6 +188,42 @@ async function anatomyFigures({ ctx, workdirs }: Bench): Promise<void> {
   console.log(`    last node's end to the workflow's close:   ${figure(onHost, (run) => [run.afterLastNodeMs])}`);
 }
 
+/** Medians of each label's CPU per step over the rounds, in the order the labels first came. */
+function cpuLine(rounds: Record<string, number>[]): string {
+  return Object.keys(rounds[0])
+    .map((label) => `${label} ${spread(rounds.map((round) => round[label])).median.toFixed(1)}`)
+    .join(', ');
+}
+
+async function cpuFigures({ ctx, floor, worker, serverPid, workdirs }: Bench): Promise<void> {
+  const [launcher] = launcherPids(worker.pid);
+  const server: Party = { label: 'Temporal server', pid: serverPid };
+  const canopyParties: Party[] = [
+    server,
+    { label: 'worker', pid: worker.pid! },
+    { label: 'launcher', pid: launcher },
+    { label: 'what it started (supervisors, checks, git)', pid: launcher, started: true },
+    { label: 'this client', pid: process.pid },
+  ];
+  const floorParties: Party[] = [
+    server,
+    { label: 'its worker (this process)', pid: process.pid },
+    { label: 'what it started (checks)', pid: process.pid, started: true },
+  ];
+  const steps = CPU_LOOPS * STEPS_PER_CONCURRENT_LOOP;
+  const canopy: Record<string, number>[] = [];
+  const bare: Record<string, number>[] = [];
+  for (let round = 0; round < CPU_ROUNDS; round++) {
+    canopy.push(await cpuPerStep(canopyParties, steps, () => throughput(ctx, CPU_LOOPS, STEPS_PER_CONCURRENT_LOOP, workdirs)));
+    bare.push(await cpuPerStep(floorParties, steps, () => floor.throughput(CPU_LOOPS, STEPS_PER_CONCURRENT_LOOP)));
+  }
+  console.log(
+    `(k) CPU per node step in ms, ${CPU_LOOPS} loops of ${STEPS_PER_CONCURRENT_LOOP} checks at once, ${CPU_ROUNDS} rounds (medians; machine: both cores, every process):`,
+  );
+  console.log(`    canopy: ${cpuLine(canopy)}`);
+  console.log(`    floor:  ${cpuLine(bare)}`);
+}
+
 async function memberCapFigures({ ctx, workdirs }: Bench): Promise<void> {
   const capRounds: MemberCapRound[] = [];
   for (let round = 0; round < MEMBER_CAP_ROUNDS; round++) capRounds.push(await memberCapRound(ctx, CAPPED_LOOPS, workdirs));
@@ -214,6 +255,7 @@ const SECTIONS: Record<string, (bench: Bench) => void | Promise<void>> = {
   step: stepFigures,
   throughput: throughputFigures,
   anatomy: anatomyFigures,
+  cpu: cpuFigures,
   'member-cap': memberCapFigures,
   codec: ({ ctx, env, workdirs }) => codecFigures(ctx, env, workdirs),
   recovery: ({ env, workdirs }) => recoveryFigures(env, workdirs),
@@ -252,7 +294,7 @@ async function main(): Promise<void> {
     const warmLoop = await chainLoop(ctx, 20, workdirs);
     await stepGaps(ctx, warmLoop);
     await floor.stepGaps(20);
-    const bench: Bench = { ctx, env, floor, worker, warmLoop, workdirs };
+    const bench: Bench = { ctx, env, floor, worker, serverPid: server.pid, warmLoop, workdirs };
     for (const name of sections) await SECTIONS[name](bench);
   } finally {
     worker.kill('SIGTERM');

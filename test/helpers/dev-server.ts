@@ -13,6 +13,7 @@ export interface TestServer {
   address: string;
   binary: string;
   readyMs: number;
+  pid: number;
   /** Where the server writes its warnings and errors. */
   logFile: string;
   stop(): Promise<void>;
@@ -38,6 +39,7 @@ export async function startTestServer(dynamicConfig: string[] = []): Promise<Tes
     address,
     binary: binary.path,
     readyMs: Date.now() - started,
+    pid: server.pid,
     logFile,
     async stop() {
       await server.stop();

@@ -70,11 +70,9 @@ export async function waitForOutput(proc: CanopyProcess, pattern: RegExp, timeou
   }
 }
 
-/** Pids of this process's children that run the launcher's entry point. */
-export function launcherPids(): number[] {
-  return livePidsWhere(
-    (pid) => parentOf(pid) === process.pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('launcher/child.js'),
-  );
+/** Pids of the children of `parent` (this process by default) that run the launcher's entry point. */
+export function launcherPids(parent = process.pid): number[] {
+  return livePidsWhere((pid) => parentOf(pid) === parent && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('launcher/child.js'));
 }
 
 /** Whether `ancestor` is `pid`'s parent, its parent's parent, and so on (Linux: read from /proc). */
