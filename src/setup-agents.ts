@@ -1,9 +1,23 @@
 // `npm run setup:agents`: installs the pinned agent CLIs into .tools/agents (git-ignored), unless every one
 // is already there at its version and runs. codex and opencode pull their native binary as an optional dependency.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { AGENT_TOOLS_BIN, AGENT_TOOLS_PREFIX, PINNED_AGENT_PACKAGES } from './agents/pinned';
+
+/**
+ * The install scripts of the agents' packages npm may run (its allowScripts): the two that put claude's
+ * and opencode's native binaries in place. gemini's optional keychain and terminal modules would be
+ * built with a C++ compiler; gemini runs without them.
+ */
+const INSTALL_SCRIPTS = { '@anthropic-ai/claude-code': true, 'opencode-ai': true, '@github/keytar': false, 'node-pty': false };
+
+/** The agents' own package.json, as npm leaves it, with their allowed install scripts. */
+function allowInstallScripts(): void {
+  const manifest = path.join(AGENT_TOOLS_PREFIX, 'package.json');
+  const current = existsSync(manifest) ? (JSON.parse(readFileSync(manifest, 'utf8')) as Record<string, unknown>) : {};
+  writeFileSync(manifest, `${JSON.stringify({ ...current, allowScripts: INSTALL_SCRIPTS }, null, 2)}\n`);
+}
 
 function installedVersion(name: string): string | null {
   const manifest = path.join(AGENT_TOOLS_PREFIX, 'node_modules', name, 'package.json');
@@ -33,6 +47,7 @@ function main(): void {
   }
   console.log(`canopy setup:agents: installing into ${AGENT_TOOLS_PREFIX} (${before.join('; ')})…`);
   mkdirSync(AGENT_TOOLS_PREFIX, { recursive: true });
+  allowInstallScripts();
   const specs = Object.values(PINNED_AGENT_PACKAGES).map((pin) => `${pin.package}@${pin.version}`);
   const npm = spawnSync('npm', ['install', '--prefix', AGENT_TOOLS_PREFIX, '--no-audit', '--no-fund', ...specs], { stdio: 'inherit' });
   const after = problems();
