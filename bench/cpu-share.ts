@@ -1,6 +1,7 @@
 // Where a node step's CPU goes, process by process, beside the floor's. Many loops at once on two
 // cores are bound by the CPU each step takes, so this says which process to make cheaper.
 import { readFileSync } from 'node:fs';
+import { statFields } from '../test/helpers/processes';
 
 /** Linux counts process times in ticks of 1/100 s (USER_HZ). */
 const TICK_MS = 10;
@@ -13,12 +14,8 @@ export interface Party {
 }
 
 function processCpuMs({ pid, started }: Party): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // After the command name (in parentheses, may hold spaces): utime, stime, cutime and cstime are the 12th to 15th fields.
-  const fields = stat
-    .slice(stat.lastIndexOf(')') + 2)
-    .split(' ')
-    .map(Number);
+  // utime, stime, cutime and cstime are the 12th to 15th fields after the command name.
+  const fields = statFields(pid).map(Number);
   return (started ? fields[13] + fields[14] : fields[11] + fields[12]) * TICK_MS;
 }
 

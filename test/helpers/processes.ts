@@ -89,8 +89,12 @@ export function descendantsOf(ancestor: number): number[] {
   return livePidsWhere((pid) => descendsFrom(pid, ancestor));
 }
 
-function parentOf(pid: number): number {
+/** The fields of /proc/<pid>/stat after the command name, which is in parentheses and may hold spaces: state, ppid, … */
+export function statFields(pid: number): string[] {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // The fields after the command name, which is in parentheses and may hold spaces: state, ppid, …
-  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+function parentOf(pid: number): number {
+  return Number(statFields(pid)[1]);
 }
