@@ -8,7 +8,9 @@ import { useEngineHarness } from '../helpers/engine';
 import { agent, check, loopWithSpecs, runsOf, runToEnd, scratchDir } from '../helpers/loops';
 
 describe('large values', () => {
-  const h = useEngineHarness();
+  // The worker reads and stores each 10 MB value on its own event loop; beside other test files on two
+  // cores that can outlast the suite's 3 s heartbeat timeout, which these tests are not about.
+  const h = useEngineHarness({ CANOPY_HEARTBEAT_TIMEOUT_SECONDS: '30' });
 
   it('hands a 10 MB check output on through files, keeping the history small', { timeout: 120_000 }, async () => {
     const loopId = await loopWithSpecs(

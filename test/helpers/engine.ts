@@ -89,10 +89,11 @@ export async function engineHarness(env: Record<string, string> = {}, replaced: 
 }
 
 /** A harness for the enclosing suite, opened before its tests and closed after them. */
-export function useEngineHarness(): EngineHarness {
+/** An engine harness for the suite; `env` overrides the test configuration's settings. */
+export function useEngineHarness(env: Record<string, string> = {}): EngineHarness {
   let harness: EngineHarness | undefined;
   before(async () => {
-    harness = await engineHarness();
+    harness = await engineHarness(env);
   });
   after(async () => {
     await harness?.close();
