@@ -26,7 +26,9 @@ export const gemini: AgentAdapter = {
         ...settings.args,
         `--prompt=${run.prompt}`,
       ],
-      env: {},
+      // gemini starts a second node process of itself for a larger heap: a third of a short run's CPU.
+      // A GEMINI_CLI_NO_RELAUNCH of the user's own (empty to relaunch) wins.
+      env: 'GEMINI_CLI_NO_RELAUNCH' in settings.env ? {} : { GEMINI_CLI_NO_RELAUNCH: 'true' },
       files: {},
       home: {
         variable: 'GEMINI_CLI_HOME',

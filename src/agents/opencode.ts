@@ -9,7 +9,9 @@ export const opencode: AgentAdapter = {
   invocation(run: AgentRun, settings: PlatformSettings): AgentInvocation {
     const given = settings.env.OPENCODE_CONFIG_CONTENT ? (JSON.parse(settings.env.OPENCODE_CONFIG_CONTENT) as Record<string, unknown>) : {};
     const canopy = { type: 'remote', url: run.mcpUrl, headers: { Authorization: `Bearer {env:${run.tokenEnv}}` }, oauth: false };
-    const content = { ...given, mcp: { ...(given.mcp ?? {}), canopy } };
+    // Snapshots off unless the user's content turns them on: opencode copies the workdir into a git
+    // repository of its own for its undo, which a headless run never uses (a sixth of a short run's CPU).
+    const content = { snapshot: false, ...given, mcp: { ...(given.mcp ?? {}), canopy } };
     return {
       command: settings.command ?? 'opencode',
       args: ['run', '--format', 'json', '--auto', ...(run.model ? ['--model', run.model] : []), ...settings.args, '--', run.prompt],

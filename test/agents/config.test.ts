@@ -65,6 +65,19 @@ describe('agent platform configuration', () => {
     const content = JSON.parse(invocationOf(home, 'opencode').env.OPENCODE_CONFIG_CONTENT);
     assert.deepEqual(Object.keys(content.mcp), ['mine', 'canopy']);
     assert.deepEqual(content.provider, { x: {} });
+    assert.equal(content.snapshot, false, 'snapshots off when the user says nothing of them');
+  });
+
+  it('leaves opencode’s snapshots and gemini’s relaunch on when the user’s env asks for them', () => {
+    const asked = homeWith({
+      platforms: {
+        opencode: { env: { OPENCODE_CONFIG_CONTENT: '{"snapshot":true}' } },
+        gemini: { env: { GEMINI_CLI_NO_RELAUNCH: '' } },
+      },
+    });
+    assert.equal(JSON.parse(invocationOf(asked, 'opencode').env.OPENCODE_CONFIG_CONTENT).snapshot, true);
+    assert.deepEqual(invocationOf(asked, 'gemini').env, {});
+    assert.deepEqual(invocationOf(homeWith({}), 'gemini').env, { GEMINI_CLI_NO_RELAUNCH: 'true' });
   });
 
   it('runs a custom argv with {{mcp_url}}, {{run_token_env}} and {{mcp_config}} filled, dropping groups without a value', () => {

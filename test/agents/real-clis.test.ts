@@ -3,7 +3,7 @@
 // fails, blocks, hits a usage limit, hangs; canopy records what it used. The worker is a `canopy worker`
 // process here, so the agents' callback is the endpoint that worker serves.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { ClientContext } from '../../src/client/context';
@@ -11,6 +11,7 @@ import { autorunScheduleId } from '../../src/client/autorun-service';
 import { startLoopRun, waitForLoopRun } from '../../src/client/runs-service';
 import type { CanopyConfig } from '../../src/config';
 import { QUOTA_RESUME_MARGIN_MS } from '../../src/agents/reset-time';
+import { loadPlatforms } from '../../src/agents';
 import { getLoop } from '../../src/store/loops-repository';
 import { loopStatus } from '../../src/client/loop-status-service';
 import { listRuns } from '../../src/client/node-runs-service';
@@ -28,6 +29,8 @@ import { childEnv } from '../helpers/engine';
 import { check, loopWithSpecs, runsOf, scratchDir, untilLoopStatus } from '../helpers/loops';
 import { USAGE, type ModelApi, type ModelScript } from '../helpers/model-api';
 import { runCanopy, spawnCanopy, waitForOutput, type CanopyProcess } from '../helpers/processes';
+import { tempGitRepo } from '../helpers/git';
+import { livePidsWhere } from '../helpers/running-processes';
 import { waitUntil } from '../helpers/wait';
 import type { NodeRun } from '../../src/domain/node-run';
 import { temporal } from '@temporalio/proto';
@@ -169,10 +172,12 @@ describe('real agent CLIs through a `canopy worker`', { skip }, () => {
 
   for (const cli of REAL_CLIS) {
     it(`${cli}: reports pass through loop_complete_node over MCP; platform, model and tokens are recorded`, async () => {
-      const { loopId, result, run, ms } = await runOneAgent(setup, cli, {
+      // In a repository, as a user's workdir is.
+      const script: ModelScript = {
         action: { kind: 'tool', tool: 'loop_complete_node', args: { status: 'pass', output: `${cli} did the spec` } },
         final: 'All done.',
-      });
+      };
+      const { loopId, result, run, ms } = await runOneAgent(setup, cli, script, {}, tempGitRepo());
       assert.equal(result.status, 'completed', told(run));
       assert.deepEqual(
         [run.outcome, run.reported_status, run.reported_output, run.unreported],
@@ -197,6 +202,10 @@ describe('real agent CLIs through a `canopy worker`', { skip }, () => {
         new RegExp(`agents +1 runs, ${run.input_tokens} tokens in, ${run.output_tokens} out`),
       );
       console.log(`# ${cli}: one node run against the stand-in took ${ms} ms`);
+      if (cli === 'opencode') {
+        const dataHome = loadPlatforms(config.home).get('opencode')!.settings.env.XDG_DATA_HOME;
+        assert.ok(!existsSync(path.join(dataHome, 'opencode', 'snapshot')), 'opencode copied no workdir for snapshots');
+      }
     });
 
     it(`${cli}: hears how to report from canopy alone, with a task prompt that never mentions reporting`, () =>
@@ -273,6 +282,10 @@ describe('real agent CLIs through a `canopy worker`', { skip }, () => {
           const run = (await runsOf(ctx, loopId)).filter((r) => r.node_name === 'work')[attempt - 1];
           return run?.pgid && api.hanging() > 0 ? run.pgid : undefined;
         });
+        if (cli === 'gemini') {
+          const geminis = groupMembers(pgid).filter((argv) => argv.some((arg) => /\/gemini(\.js)?$/.test(arg)));
+          assert.equal(geminis.length, 1, `gemini runs as one process, not relaunched: ${JSON.stringify(geminis)}`);
+        }
         killGroupMembers(pgid, 'SIGKILL');
         await untilInLoop(
           loopId,
@@ -346,13 +359,25 @@ describe('real agent CLIs through a `canopy worker`', { skip }, () => {
   });
 });
 
-/** Sends `signal` to every process of the group but its leader (the supervisor), as an OOM killer or a person would. */
+/** The live processes of the group but its leader (the supervisor). */
+function groupMemberPids(pgid: number): number[] {
+  return livePidsWhere((pid) => {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(group) === pgid && pid !== pgid && state !== 'Z';
+  });
+}
+
+/** The argv of each process of the group but its leader. */
+function groupMembers(pgid: number): string[][] {
+  return groupMemberPids(pgid).map((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0'));
+}
+
+/** Sends `signal` to every process of the group but its leader, as an OOM killer or a person would. */
 function killGroupMembers(pgid: number, signal: NodeJS.Signals): void {
-  for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
+  for (const pid of groupMemberPids(pgid)) {
     try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(group) === pgid && Number(pid) !== pgid && state !== 'Z') process.kill(Number(pid), signal);
+      process.kill(pid, signal);
     } catch {
       // gone meanwhile
     }

@@ -135,9 +135,14 @@ export async function openRealCliSetup(base?: string): Promise<RealCliSetup> {
  * One require_report agent node of `cli` on a loop of one spec, run to its end with `script` as what
  * the model does; `config` adds to the node's config or replaces it. The loop's result and its one node run.
  */
-export async function runOneAgent(setup: RealCliSetup, cli: RealCli, script: ModelScript, config: Record<string, unknown> = {}) {
+export async function runOneAgent(
+  setup: RealCliSetup,
+  cli: RealCli,
+  script: ModelScript,
+  config: Record<string, unknown> = {},
+  workdir = scratchDir(),
+) {
   setup.api.script(script);
-  const workdir = scratchDir();
   const node = {
     name: 'work',
     kind: 'agent',
