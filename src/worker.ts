@@ -16,6 +16,12 @@ export interface WorkerSetup {
   activities: LoopActivities;
   /** The workflow code the shared queue's and the host's workers run: the built bundle by default (another copy only in tests). */
   workflows?: Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'>;
+  /**
+   * Runs the workflow code in the same sandbox but on the calling thread, not on a thread of each
+   * workflow worker's own (the SDK's debugMode). A thread costs about 0.4 s of CPU to start, most of
+   * a short-lived worker's cost; without one there is no deadlock detection, so daemons keep theirs.
+   */
+  workflowsOnCallingThread?: boolean;
 }
 
 /** A TS SDK worker serves one task queue, so a canopy worker is four, started and stopped together. */
@@ -87,7 +93,15 @@ export async function createWorkers(setup: WorkerSetup): Promise<CanopyWorkers> 
   } as const;
   const workflows = setup.workflows ?? workflowSource(tracingOn());
   const runsOn = (taskQueue: string) =>
-    Worker.create(withTracing({ ...common, maxConcurrentWorkflowTaskExecutions: WORKFLOW_TASK_SLOTS, taskQueue, ...workflows }));
+    Worker.create(
+      withTracing({
+        ...common,
+        maxConcurrentWorkflowTaskExecutions: WORKFLOW_TASK_SLOTS,
+        taskQueue,
+        ...workflows,
+        debugMode: setup.workflowsOnCallingThread ?? false,
+      }),
+    );
   // The host's queue runs the loops whose workdirs are here, beside their nodes; the shared one, the others.
   const shared = await runsOn(setup.config.taskQueue);
   const host = await runsOn(hostTaskQueue(setup.config.taskQueue, setup.config.hostId));

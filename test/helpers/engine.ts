@@ -76,7 +76,8 @@ export async function engineHarness(env: Record<string, string> = {}, replaced: 
     config,
     ctx,
     async withWorker(work, workflows) {
-      const workers = await createWorkers({ connection, config, activities, workflows });
+      // A test's workers are short-lived: the daemons of the CLI and cluster tests run the production shape.
+      const workers = await createWorkers({ connection, config, activities, workflows, workflowsOnCallingThread: true });
       return workers.runUntil(work);
     },
     async close() {

@@ -42,7 +42,12 @@ it(
         { nodes: [agent, check('after', 2, 'true')], edges: [{ source: 'implement', target: 'after' }] },
         [{ name: 'spec' }],
       );
-      const workers = await createWorkers({ connection, config, activities: createActivities(activityDeps(ctx, mcp.url)) });
+      const workers = await createWorkers({
+        connection,
+        config,
+        activities: createActivities(activityDeps(ctx, mcp.url)),
+        workflowsOnCallingThread: true,
+      });
       const result = await workers.runUntil(async () => {
         await startLoopRun(ctx, loopId);
         return waitForLoopRun(ctx, loopId);
