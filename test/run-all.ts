@@ -39,27 +39,37 @@ function concurrency(): number {
   return Number(process.env.CANOPY_TEST_CONCURRENCY) || 3;
 }
 
-/** The ten test files that took longest, by the sum of their top-level tests' durations. */
-function printSlowest(durationsFiles: string[]): void {
-  const byFile = new Map<string, number>();
-  for (const durationsFile of durationsFiles.filter((file) => existsSync(file))) {
-    for (const [file, ms] of Object.entries(JSON.parse(readFileSync(durationsFile, 'utf8') || '{}') as Record<string, number>))
-      byFile.set(file, (byFile.get(file) ?? 0) + ms);
-  }
-  const durations = [...byFile].sort((a, b) => b[1] - a[1]);
-  console.log('# the ten slowest test files:');
-  for (const [file, ms] of durations.slice(0, 10))
-    console.log(`#   ${(ms / 1000).toFixed(1).padStart(6)} s  ${path.relative(__dirname, file)}`);
+/** One test file's figures, as test/file-clock.cjs writes them. */
+interface FileClock {
+  file: string;
+  wallMs: number;
+  cpuMs: number;
+}
+
+/** The ten test files that took longest from their process's start to its exit, with the CPU each took. */
+function printSlowest(clockFile: string): void {
+  const clocks = existsSync(clockFile)
+    ? readFileSync(clockFile, 'utf8')
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as FileClock)
+    : [];
+  const seconds = (ms: number) => `${(ms / 1000).toFixed(1).padStart(6)} s`;
+  const cpuMs = clocks.reduce((sum, clock) => sum + clock.cpuMs, 0);
+  console.log(
+    `# the ten slowest test files (wall time, CPU of the file's own process; ${seconds(cpuMs).trim()} of CPU in all ${clocks.length}):`,
+  );
+  for (const clock of clocks.sort((a, b) => b.wallMs - a.wallMs).slice(0, 10))
+    console.log(`#   ${seconds(clock.wallMs)}  ${seconds(clock.cpuMs)}  ${path.relative(__dirname, clock.file)}`);
 }
 
 /** node's test runner over `files`, `concurrency` at a time, printing TAP. */
-function startTests(files: string[], concurrency: number, durationsFile: string, env: NodeJS.ProcessEnv): ChildProcess {
+function startTests(files: string[], concurrency: number, env: NodeJS.ProcessEnv): ChildProcess {
   // CANOPY_TEST_NAME narrows the run to the tests whose names match it (node's --test-name-pattern).
   const names = process.env.CANOPY_TEST_NAME ? ['--test-name-pattern', process.env.CANOPY_TEST_NAME] : [];
   const reporters = ['--test-reporter=tap', '--test-reporter-destination=stdout'];
-  reporters.push(`--test-reporter=${path.join(__dirname, '..', '..', 'test', 'file-durations-reporter.cjs')}`);
-  reporters.push(`--test-reporter-destination=${durationsFile}`);
-  return spawn(process.execPath, ['--test', `--test-concurrency=${concurrency}`, ...reporters, ...names, ...files], {
+  const clock = ['--require', path.join(__dirname, '..', '..', 'test', 'file-clock.cjs')];
+  return spawn(process.execPath, [...clock, '--test', `--test-concurrency=${concurrency}`, ...reporters, ...names, ...files], {
     stdio: 'inherit',
     env,
   });
@@ -87,11 +97,16 @@ function endBatch(why: string, server: TestServer, runner: ChildProcess): void {
  * (the fleet, starving it) leaves the next a working one; a server that stops serving ends its batch
  * instead of leaving every test in it to wait out its timeouts. Resolves with the runner's exit code.
  */
-async function runBatch(files: string[], concurrency: number, durationsFile: string): Promise<number> {
+async function runBatch(files: string[], concurrency: number, clockFile: string): Promise<number> {
   const server = await startTestServer();
   console.log(`# Temporal dev server ${server.binary} on ${server.address} (ready in ${server.readyMs} ms)`);
-  const env = { ...process.env, CANOPY_TEST_TEMPORAL_ADDRESS: server.address, CANOPY_TEST_TEMPORAL_BIN: server.binary };
-  const runner = startTests(files, concurrency, durationsFile, env);
+  const env = {
+    ...process.env,
+    CANOPY_TEST_TEMPORAL_ADDRESS: server.address,
+    CANOPY_TEST_TEMPORAL_BIN: server.binary,
+    CANOPY_TEST_CLOCK: clockFile,
+  };
+  const runner = startTests(files, concurrency, env);
   const watch = await watchServer(server.address, (why) => endBatch(why, server, runner));
   try {
     return await exitCodeOf(runner);
@@ -115,14 +130,13 @@ async function main(): Promise<number> {
       { files: alone, concurrency: 1 },
       { files: together, concurrency: concurrency() },
     ].filter((b) => b.files.length > 0);
-    const durationsFiles: string[] = [];
+    const clockFile = path.join(outDir, 'file-clocks.jsonl');
     let code = 0;
-    for (const [index, batch] of batches.entries()) {
-      durationsFiles.push(path.join(outDir, `durations-${index}.json`));
-      const exit = await runBatch(batch.files, batch.concurrency, durationsFiles[index]);
+    for (const batch of batches) {
+      const exit = await runBatch(batch.files, batch.concurrency, clockFile);
       code ||= exit;
     }
-    printSlowest(durationsFiles);
+    printSlowest(clockFile);
     return code;
   } finally {
     await dropTestSchemas();
