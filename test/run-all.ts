@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { FileClock } from './file-clock';
 import { startTestServer, type TestServer } from './helpers/dev-server';
 import { descendantsOf } from './helpers/processes';
 import { watchServer } from './helpers/server-watch';
@@ -39,14 +40,7 @@ function concurrency(): number {
   return Number(process.env.CANOPY_TEST_CONCURRENCY) || 3;
 }
 
-/** One test file's figures, as test/file-clock.cjs writes them. */
-interface FileClock {
-  file: string;
-  wallMs: number;
-  cpuMs: number;
-}
-
-/** The ten test files that took longest from their process's start to its exit, with the CPU each took. */
+/** The ten test files that took longest from their process's start to its exit, with the CPU each and its children took. */
 function printSlowest(clockFile: string): void {
   const clocks = existsSync(clockFile)
     ? readFileSync(clockFile, 'utf8')
@@ -55,12 +49,13 @@ function printSlowest(clockFile: string): void {
         .map((line) => JSON.parse(line) as FileClock)
     : [];
   const seconds = (ms: number) => `${(ms / 1000).toFixed(1).padStart(6)} s`;
-  const cpuMs = clocks.reduce((sum, clock) => sum + clock.cpuMs, 0);
-  console.log(
-    `# the ten slowest test files (wall time, CPU of the file's own process; ${seconds(cpuMs).trim()} of CPU in all ${clocks.length}):`,
-  );
+  const total = (key: 'cpuMs' | 'childrenCpuMs') => seconds(clocks.reduce((sum, clock) => sum + clock[key], 0)).trim();
+  console.log("# the ten slowest test files: wall time, CPU of the file's process, CPU of the child processes it saw end");
+  console.log(`# (all ${clocks.length} files: ${total('cpuMs')} of CPU in their processes, ${total('childrenCpuMs')} in their children)`);
   for (const clock of clocks.sort((a, b) => b.wallMs - a.wallMs).slice(0, 10))
-    console.log(`#   ${seconds(clock.wallMs)}  ${seconds(clock.cpuMs)}  ${path.relative(__dirname, clock.file)}`);
+    console.log(
+      `#   ${seconds(clock.wallMs)}  ${seconds(clock.cpuMs)}  ${seconds(clock.childrenCpuMs)}  ${path.relative(__dirname, clock.file)}`,
+    );
 }
 
 /** node's test runner over `files`, `concurrency` at a time, printing TAP. */
@@ -68,7 +63,7 @@ function startTests(files: string[], concurrency: number, env: NodeJS.ProcessEnv
   // CANOPY_TEST_NAME narrows the run to the tests whose names match it (node's --test-name-pattern).
   const names = process.env.CANOPY_TEST_NAME ? ['--test-name-pattern', process.env.CANOPY_TEST_NAME] : [];
   const reporters = ['--test-reporter=tap', '--test-reporter-destination=stdout'];
-  const clock = ['--require', path.join(__dirname, '..', '..', 'test', 'file-clock.cjs')];
+  const clock = ['--require', path.join(__dirname, 'file-clock.js')];
   return spawn(process.execPath, [...clock, '--test', `--test-concurrency=${concurrency}`, ...reporters, ...names, ...files], {
     stdio: 'inherit',
     env,
