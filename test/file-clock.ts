@@ -1,7 +1,8 @@
 // Preloaded by run-all into every test file's process (node's test runner passes its own --require
 // on to them): as the process exits, appends the file's wall time since the process started, the CPU
-// of its own threads and that of the child processes it saw end (agent CLIs, `canopy` commands and
-// daemons, with whatever of theirs they saw end) to $CANOPY_TEST_CLOCK, one JSON line.
+// of its own threads and that of the child processes it saw end (`canopy` commands and daemons, with
+// whatever of theirs they saw end) to $CANOPY_TEST_CLOCK, one JSON line. Agent CLIs run under a
+// worker's launcher, which outlives the worker's process and so is never counted there.
 // A test's reported duration would leave out the file's start (loading modules, opening harnesses),
 // and name the helper that declared a suite rather than the file.
 import { appendFileSync } from 'node:fs';
