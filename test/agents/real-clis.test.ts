@@ -28,7 +28,7 @@ import {
 import { childEnv } from '../helpers/engine';
 import { check, loopWithSpecs, runsOf, scratchDir, untilLoopStatus } from '../helpers/loops';
 import { USAGE, type ModelApi, type ModelScript } from '../helpers/model-api';
-import { runCanopy, spawnCanopy, waitForOutput, type CanopyProcess } from '../helpers/processes';
+import { runCanopy, spawnCanopy, statFields, waitForOutput, type CanopyProcess } from '../helpers/processes';
 import { tempGitRepo } from '../helpers/git';
 import { livePidsWhere } from '../helpers/running-processes';
 import { waitUntil } from '../helpers/wait';
@@ -362,8 +362,7 @@ describe('real agent CLIs through a `canopy worker`', { skip }, () => {
 /** The live processes of the group but its leader (the supervisor). */
 function groupMemberPids(pgid: number): number[] {
   return livePidsWhere((pid) => {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const [state, , group] = statFields(pid);
     return Number(group) === pgid && pid !== pgid && state !== 'Z';
   });
 }
