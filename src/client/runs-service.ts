@@ -10,7 +10,15 @@ import { runningNodeRuns } from '../store/node-runs-repository';
 import { getQueue } from '../store/queues-repository';
 import { sandboxOfRun } from '../store/sandboxes-repository';
 import { listSpecs } from '../store/specs-repository';
-import { LOOP_ID_KEY, LOOP_NAME_KEY, LOOP_STATUS_KEY, VERSION_KEY, WORKDIR_KEY } from '../temporal/search-attributes';
+import {
+  ensureSearchAttributes,
+  isUnmappedAttributeRefusal,
+  LOOP_ID_KEY,
+  LOOP_NAME_KEY,
+  LOOP_STATUS_KEY,
+  VERSION_KEY,
+  WORKDIR_KEY,
+} from '../temporal/search-attributes';
 import { packageVersion } from '../project';
 import {
   continueSignal,
@@ -217,8 +225,8 @@ async function startWorkflow(ctx: ClientContext, loop: Loop, input: Omit<LoopRun
   const requested = hasOpenRun(loop) ? null : await recordRequestedRun(ctx, loop, input.queueId ?? null);
   // On its host's queue the run is beside its nodes, and Temporal hands each one over in its reply to the workflow task.
   const taskQueue = runTaskQueue(ctx.config.taskQueue, loop.host);
-  const handle = await client.workflow
-    .start<LoopRunWorkflow>('loopRunWorkflow', {
+  const start = () =>
+    client.workflow.start<LoopRunWorkflow>('loopRunWorkflow', {
       taskQueue,
       workflowId,
       args: [
@@ -239,6 +247,13 @@ async function startWorkflow(ctx: ClientContext, loop: Loop, input: Omit<LoopRun
       staticSummary: `loop ${loop.name}`,
       staticDetails: [`workdir ${loop.workdir}`, input.queueId ? `queue ${input.queueId}` : 'its own specs'].join('\n'),
       memo: { loop_name: loop.name, workdir: loop.workdir, queue_id: input.queueId ?? null },
+    });
+  const handle = await start()
+    .catch(async (error: unknown) => {
+      // A server no worker has started against yet (a new cluster or namespace): the first run registers canopy's attributes.
+      if (!isUnmappedAttributeRefusal(error)) throw error;
+      await ensureSearchAttributes(client.connection, ctx.config.namespace);
+      return start();
     })
     .catch(async (error: unknown) => {
       if (requested) await withdrawRequestedRun(ctx, loop, requested);

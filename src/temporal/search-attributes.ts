@@ -49,6 +49,15 @@ export async function ensureSearchAttributes(connection: Services, namespace: st
   await waitUntilMapped(connection, namespace);
 }
 
+/** Whether Temporal refused a start because the namespace does not map one of the attributes it carries. */
+export function isUnmappedAttributeRefusal(error: unknown): boolean {
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    if ((cause as { code?: unknown }).code === GRPC_INVALID_ARGUMENT && /no mapping defined for search attribute/.test(cause.message))
+      return true;
+  }
+  return false;
+}
+
 /** A visibility query naming every attribute is refused, as a start with them is, until the frontend maps them all. */
 async function waitUntilMapped(connection: Services, namespace: string): Promise<void> {
   const query = CANOPY_SEARCH_ATTRIBUTES.map((key) => `${key.name} = ''`).join(' AND ');

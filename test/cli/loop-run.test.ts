@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { msToTs } from '@temporalio/common/lib/time';
 import { childEnv, useEngineHarness } from '../helpers/engine';
 import { runsOf, scratchDir } from '../helpers/loops';
 import { runCanopy } from '../helpers/processes';
@@ -70,5 +71,21 @@ describe('canopy loop run --wait', () => {
     const run = await runCanopy({ ...env, CANOPY_TASK_QUEUE: `unpolled-${loopId}` }, 'loop', 'run', loopId);
     assert.equal(run.status, 0);
     assert.match(run.stderr, /no worker polls task queue 'unpolled-/);
+  });
+
+  it("registers canopy's search attributes on a namespace no worker has started against, and starts the run", async () => {
+    const { env, loopId } = await importedLoop('true');
+    const namespace = `fresh-${loopId}`;
+    const { connection } = await h.ctx.temporal();
+    await connection.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs('1 day') });
+    const run = await runCanopy({ ...env, TEMPORAL_NAMESPACE: namespace }, 'loop', 'run', loopId, '--json');
+    assert.equal(run.status, 0, run.stderr);
+    const listed = async () => {
+      const query = `CanopyLoopId = '${loopId}'`;
+      const { executions } = await connection.workflowService.listWorkflowExecutions({ namespace, query });
+      return executions.map((execution) => execution.execution?.workflowId);
+    };
+    await waitUntil('the run to be found by its loop id', async () => (await listed()).length > 0);
+    assert.deepEqual(await listed(), [`loop-${loopId}`]);
   });
 });
