@@ -41,7 +41,9 @@ function paneOf(session: string) {
   return {
     screen,
     shows: (what: string, pattern: RegExp, timeoutMs = 60_000) =>
-      waitUntil(`the app to show ${what}`, () => Promise.resolve(pattern.test(screen())), timeoutMs),
+      waitUntil(`the app to show ${what}`, () => Promise.resolve(pattern.test(screen())), timeoutMs).catch((error: Error) => {
+        throw new Error(`${error.message}; the screen was:\n${screen()}`);
+      }),
     /** One key at a time, as a person types: keys sent together may arrive in one read. */
     press: async (...keys: string[]) => {
       for (const key of keys) {

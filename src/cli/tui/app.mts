@@ -3,7 +3,7 @@
 // slow interval and the selected loop is followed; state changes only when what was read changed,
 // so an idle app does not redraw. ESM because Ink is; the CLI loads it only for a TTY.
 import { Box, render, Text, useApp, useInput, useStdout } from 'ink';
-import { createElement as h, useEffect, useMemo, useRef, useState, type ReactElement } from 'react';
+import { createElement as h, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactElement } from 'react';
 import type { EdgeView } from '../../client/graph-view-service.js';
 import type { LoopPicture } from '../../client/loop-picture-service.js';
 import type { Issue } from '../../domain/errors.js';
@@ -69,6 +69,21 @@ function useChangedState<T>(initial: T): [T, (next: T) => void] {
       setValue(next);
     },
   ];
+}
+
+type InputHandler = Parameters<typeof useInput>[0];
+
+/**
+ * ink's useInput swaps its handler in a passive effect, which a busy machine runs after the frame is
+ * on the screen: a key pressed at once went to the last frame's handler (a sidebar still empty). Here
+ * the handler is swapped as the frame is committed, so a key acts on what the screen shows.
+ */
+function useLatestInput(handler: InputHandler): void {
+  const latest = useRef(handler);
+  useLayoutEffect(() => {
+    latest.current = handler;
+  });
+  useInput(useMemo<InputHandler>(() => (input, key) => latest.current(input, key), []));
 }
 
 function TuiApp(props: { actions: TuiActions }): ReactElement {
@@ -219,7 +234,7 @@ function TuiApp(props: { actions: TuiActions }): ReactElement {
     if (workdir) setProject(workdir);
   };
 
-  useInput((input, key) => {
+  useLatestInput((input, key) => {
     if (mode.kind === 'help' || mode.kind === 'output') return setMode({ kind: 'normal' });
     if (mode.kind === 'confirm') {
       setMode({ kind: 'normal' });
