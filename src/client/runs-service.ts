@@ -60,7 +60,11 @@ export async function startLoopRun(
   const loop = await requireLoop(ctx.db, loopId);
   if (loop.archived)
     throw new CanopyError('refused', `Loop ${loop.id} is archived; restore it with \`canopy loop restore ${loop.id}\` before running it.`);
-  await requireWork(ctx, loop, options.queueId ?? null);
+  await requireWork(ctx, loop, options.queueId ?? null).catch(async (error: unknown) => {
+    // A running loop's run has claimed its specs: that it runs is the answer, not that nothing is left to do.
+    if (hasOpenRun(loop) && (await isRunning(await handleOf(ctx, loop.id)))) throw await alreadyRunning(ctx, loop, loopWorkflowId(loop.id));
+    throw error;
+  });
   if (options.sandbox) await requireSandboxable(ctx, loop);
   return startWorkflow(ctx, loop, {
     loopId: loop.id,
@@ -134,14 +138,7 @@ export const STOP_GRACE_MS = 60_000;
 export async function stopLoop(ctx: ClientContext, loopId: string, graceMs = STOP_GRACE_MS): Promise<StoppedLoop> {
   const loop = await requireLoop(ctx.db, loopId);
   const handle = await handleOf(ctx, loop.id);
-  const { WorkflowNotFoundError } = temporalClientSdk();
-  const running = await handle.describe().then(
-    (description) => description.status.name === 'RUNNING',
-    (error: unknown) => {
-      if (error instanceof WorkflowNotFoundError) return false;
-      throw error;
-    },
-  );
+  const running = await isRunning(handle);
   if (!running && !hasOpenRun(loop)) {
     throw new CanopyError('refused', `Loop ${loop.id} is ${loop.status} and no run of it is open; there is nothing to stop.`);
   }
@@ -358,6 +355,17 @@ async function sandboxToContinueIn(ctx: ClientContext, loop: Loop, run: LoopRun)
 
 async function handleOf(ctx: ClientContext, loopId: string): Promise<WorkflowHandle<LoopRunWorkflow>> {
   return (await ctx.temporal()).workflow.getHandle(loopWorkflowId(loopId));
+}
+
+async function isRunning(handle: WorkflowHandle<LoopRunWorkflow>): Promise<boolean> {
+  const { WorkflowNotFoundError } = temporalClientSdk();
+  return handle.describe().then(
+    (description) => description.status.name === 'RUNNING',
+    (error: unknown) => {
+      if (error instanceof WorkflowNotFoundError) return false;
+      throw error;
+    },
+  );
 }
 
 async function signalRunning(

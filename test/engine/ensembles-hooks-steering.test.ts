@@ -204,6 +204,8 @@ describe('ensembles, hooks and steering', () => {
     await createSpec(h.ctx, { loop_id: loopId, name: 'spec' });
     await h.withWorker(async () => {
       await startLoopRun(h.ctx, loopId);
+      // Once the run has claimed the loop's only spec, none is pending: the refusal still says the loop runs.
+      await waitUntil('the run to claim its spec', async () => (await listSpecs(h.ctx.db, { loopId }))[0].status === 'running');
       await assertRefused(startLoopRun(h.ctx, loopId), { code: 'conflict', message: /already running/ });
       await assertRefused(archiveLoop(h.ctx, loopId), { code: 'refused', message: /pause or stop it/ });
       await waitForLoopRun(h.ctx, loopId);
