@@ -20,6 +20,14 @@ export class CanopyError extends Error {
   }
 }
 
+/** Whether `error` or an error in its chain of causes passes `test`; drivers and SDKs wrap the error that says what happened. */
+export function hasCause(error: unknown, test: (cause: Error & { code?: unknown }) => boolean): boolean {
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    if (test(cause)) return true;
+  }
+  return false;
+}
+
 export function invalidInput(what: string, issues: Issue[]): CanopyError {
   return new CanopyError('invalid_input', `${what} is invalid; nothing was changed.`, issues);
 }

@@ -2,6 +2,7 @@
 // the next numbered one, never by editing an old one. They live in code, so a bundled build needs
 // no migration folder. Column types are the portable subset SQLite and PostgreSQL share.
 import { DEFAULT_MIGRATION_TABLE, Migrator, sql, type Kysely, type Migration } from 'kysely';
+import { hasCause } from '../domain/errors';
 
 // Migrations see `Kysely<any>`: they describe the schema as it was then, not the current types.
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -386,10 +387,7 @@ const CATALOG_RACES = new Set(['3F000', '42703', '42P01']);
 const CATALOG_RACE_ATTEMPTS = 5;
 
 function isCatalogRace(error: unknown): boolean {
-  for (let cause = error; cause instanceof Error; cause = cause.cause) {
-    if (CATALOG_RACES.has((cause as { code?: string }).code ?? '')) return true;
-  }
-  return false;
+  return hasCause(error, (cause) => typeof cause.code === 'string' && CATALOG_RACES.has(cause.code));
 }
 
 async function migrateOnce(db: Kysely<any>, schema: string | undefined): Promise<void> {

@@ -2,6 +2,7 @@
 import type { Connection } from '@temporalio/client';
 import type { SearchAttributeKey } from '@temporalio/common/lib/search-attributes';
 import { LOOP_STATUS_ATTRIBUTE } from '../contract';
+import { hasCause } from '../domain/errors';
 import { temporalProto } from './sdk';
 
 // What `defineSearchAttributeKey` of @temporalio/common returns, written out so that a client reading
@@ -51,11 +52,7 @@ export async function ensureSearchAttributes(connection: Services, namespace: st
 
 /** Whether Temporal refused a start because the namespace does not map one of the attributes it carries. */
 export function isUnmappedAttributeRefusal(error: unknown): boolean {
-  for (let cause = error; cause instanceof Error; cause = cause.cause) {
-    if ((cause as { code?: unknown }).code === GRPC_INVALID_ARGUMENT && /no mapping defined for search attribute/.test(cause.message))
-      return true;
-  }
-  return false;
+  return hasCause(error, (cause) => cause.code === GRPC_INVALID_ARGUMENT && /no mapping defined for search attribute/.test(cause.message));
 }
 
 /** A visibility query naming every attribute is refused, as a start with them is, until the frontend maps them all. */
