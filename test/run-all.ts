@@ -74,10 +74,15 @@ function exitCodeOf(child: ChildProcess): Promise<number> {
   return new Promise<number>((resolve) => child.once('exit', (exit) => resolve(exit ?? 1)));
 }
 
-/** Says why the batch ends, with the end of the server's log, and kills the test runner with every process under it. */
-function endBatch(why: string, server: TestServer, runner: ChildProcess): void {
-  console.log(`# ${why}; this batch of test files ends here. The end of the server's log:`);
+/** The end of the server's log (its warnings and errors), for a batch that failed. */
+function printServerLog(server: TestServer): void {
+  console.log("# The end of the Temporal server's log:");
   for (const line of readFileSync(server.logFile, 'utf8').trimEnd().split('\n').slice(-40)) console.log(`#   ${line}`);
+}
+
+/** Says why the batch ends and kills the test runner with every process under it. */
+function endBatch(why: string, runner: ChildProcess): void {
+  console.log(`# ${why}; this batch of test files ends here.`);
   for (const pid of runner.pid ? [runner.pid, ...descendantsOf(runner.pid)] : []) {
     try {
       process.kill(pid, 'SIGKILL');
@@ -102,9 +107,11 @@ async function runBatch(files: string[], concurrency: number, clockFile: string)
     CANOPY_TEST_CLOCK: clockFile,
   };
   const runner = startTests(files, concurrency, env);
-  const watch = await watchServer(server.address, (why) => endBatch(why, server, runner));
+  const watch = await watchServer(server.address, (why) => endBatch(why, runner));
   try {
-    return await exitCodeOf(runner);
+    const exit = await exitCodeOf(runner);
+    if (exit !== 0) printServerLog(server);
+    return exit;
   } finally {
     await watch.stop();
     await server.stop();
