@@ -22,7 +22,7 @@ export async function connectWithin(address: string, withinMs: number): Promise<
     const connection = Connection.lazy({
       address,
       connectTimeout: Math.min(attemptMs, deadline - Date.now()),
-      interceptors: [sdk.makeGrpcRetryInterceptor(callRetries(sdk.defaultGrpcRetryOptions()))],
+      interceptors: [sdk.makeGrpcRetryInterceptor(callRetries(sdk.defaultGrpcRetryOptions(), namespaceInStore(address)))],
     });
     try {
       await connection.ensureConnected();
@@ -46,28 +46,67 @@ function listensAt(address: string): Promise<boolean> {
   return acceptsConnections(address.slice(0, separator).replace(/^\[(.*)\]$/, '$1'), port, FIRST_ATTEMPT_MS);
 }
 
-/** How many times a call is made at most when the server says the namespace is missing. */
-const NAMESPACE_MISS_ATTEMPTS = 5;
-const NAMESPACE_MISS_FIRST_PAUSE_MS = 500;
+/** How many times a call is made at most when the server says a namespace is missing, and when the namespace is there. */
+const NAMESPACE_MISS_ATTEMPTS = { unconfirmed: 5, confirmed: 16 };
+const NAMESPACE_MISS_PAUSE_MS = { first: 500, longest: 5_000 };
+
+/** Whether `namespace` exists, asked of the server's store rather than of its cache of namespaces. */
+export type NamespaceLookUp = (namespace: string) => Promise<boolean>;
 
 /**
- * The SDK's retries, and a few more for a namespace reported missing: the server reports any
- * failure to read a namespace it has not cached (a store too busy to answer within its 3 s) as
- * "Namespace … is not found", so a namespace that exists can be refused under load. One that is
- * really missing is still refused, about 9 s later.
+ * The SDK's retries, and more for a namespace reported missing. A server reports any failure to
+ * read a namespace it has not cached (a store too busy to answer within its 3 s) as "Namespace … is
+ * not found", so under load a namespace that exists can be refused for many seconds. At the first
+ * such answer the store is asked whether the namespace exists: a call naming one that does is made
+ * again for about a minute, one naming a namespace the store has not confirmed for about 5 s.
  */
-function callRetries(sdkDefaults: GrpcRetryOptions): GrpcRetryOptions {
+export function callRetries(sdkDefaults: GrpcRetryOptions, lookUp: NamespaceLookUp): GrpcRetryOptions {
+  const asked = new Set<string>();
+  const existing = new Set<string>();
+  const confirm = (namespace: string) => {
+    if (asked.has(namespace)) return;
+    asked.add(namespace);
+    lookUp(namespace).then(
+      (exists) => exists && existing.add(namespace),
+      // Asked again at the next miss.
+      () => asked.delete(namespace),
+    );
+  };
   return {
     delayFunction: (attempt, status) =>
-      namespaceMissing(status) ? NAMESPACE_MISS_FIRST_PAUSE_MS * 1.7 ** (attempt - 1) : sdkDefaults.delayFunction(attempt, status),
-    retryableDecider: (attempt, status) =>
-      namespaceMissing(status) ? attempt < NAMESPACE_MISS_ATTEMPTS : sdkDefaults.retryableDecider(attempt, status),
+      missingNamespace(status) === null
+        ? sdkDefaults.delayFunction(attempt, status)
+        : Math.min(NAMESPACE_MISS_PAUSE_MS.first * 1.7 ** (attempt - 1), NAMESPACE_MISS_PAUSE_MS.longest),
+    retryableDecider: (attempt, status) => {
+      const namespace = missingNamespace(status);
+      if (namespace === null) return sdkDefaults.retryableDecider(attempt, status);
+      confirm(namespace);
+      return attempt < NAMESPACE_MISS_ATTEMPTS[existing.has(namespace) ? 'confirmed' : 'unconfirmed'];
+    },
   };
 }
 
 /** gRPC's NOT_FOUND (the SDK does not export grpc-js's status enum). */
 const NOT_FOUND: number = 5;
 
-function namespaceMissing(status: Parameters<GrpcRetryOptions['retryableDecider']>[1]): boolean {
-  return Number(status.code) === NOT_FOUND && /^Namespace \S+ is not found\.?$/.test(status.details);
+/** The namespace a "Namespace … is not found" answer names, or null for any other answer. */
+function missingNamespace(status: { code: unknown; details: string }): string | null {
+  if (Number(status.code) !== NOT_FOUND) return null;
+  return /^Namespace (\S+) is not found\.?$/.exec(status.details)?.[1] ?? null;
+}
+
+/** Asks the store behind `address` (DescribeNamespace reads it directly) whether `namespace` exists. */
+export function namespaceInStore(address: string): NamespaceLookUp {
+  return async (namespace) => {
+    const connection = temporalClientSdk().Connection.lazy({ address, connectTimeout: FIRST_ATTEMPT_MS });
+    try {
+      await connection.workflowService.describeNamespace({ namespace });
+      return true;
+    } catch (error) {
+      if (Number((error as { code?: unknown }).code) === NOT_FOUND) return false;
+      throw error;
+    } finally {
+      await connection.close();
+    }
+  };
 }
