@@ -22,6 +22,15 @@ export function stillRunning(recorded: ProcessIdentity): boolean {
   return now !== null && (recorded.startTicks === null || now.startTicks === recorded.startTicks);
 }
 
+/** The arguments `pid` was started with, or null where they cannot be read (no /proc, or no such process). */
+export function commandLine(pid: number): string[] | null {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Whether a process group has a member that is not a zombie. A process whose parent died is
  * reparented to the machine's init, and where that init does not reap (a container's first

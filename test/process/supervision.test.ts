@@ -84,6 +84,37 @@ describe('supervised processes', () => {
     assert.equal(findEarlierProcess(dir).state, 'exited');
   });
 
+  it('adopts a process whose worker died before recording it, by what its supervisor wrote as it started', async () => {
+    const dir = runDir();
+    const release = path.join(dir, 'release');
+    const first = start(dir, `echo begun; while [ ! -e ${release} ]; do sleep 0.1; done; echo ended`);
+    await waitUntil('the process to be on record', () => Promise.resolve(existsSync(path.join(dir, 'process.json'))));
+    // What a worker killed between the start and its record leaves: the supervisor's own file only.
+    rmSync(path.join(dir, 'process.json'));
+    const earlier = findEarlierProcess(dir);
+    assert.equal(earlier.state, 'running');
+    if (earlier.state !== 'running') return;
+    const adopted = adoptSupervised(earlier.record, { runDir: dir, timeoutMs: 0 });
+    writeFileSync(release, '');
+    const [original, adoption] = await Promise.all([first, adopted]);
+    assert.deepEqual([adoption.exitCode, adoption.stdout, adoption.timedOut], [0, 'begun\nended\n', false]);
+    assert.equal(adoption.pgid, original.pgid);
+    assert.equal(findEarlierProcess(dir).state, 'exited');
+  });
+
+  it('takes a supervisor file naming a process that is not that supervisor, or none, for one gone', () => {
+    const dir = runDir();
+    for (const pid of [process.pid, 2 ** 22 + 1]) {
+      writeFileSync(path.join(dir, 'supervisor'), `${pid} ${Date.now() + 60_000}\n`);
+      assert.equal(findEarlierProcess(dir).state, 'gone', `pid ${pid}`);
+    }
+    // A supervisor killed as it wrote the file leaves it empty or without its newline: nothing started.
+    for (const partial of ['', `${process.pid} 1`]) {
+      writeFileSync(path.join(dir, 'supervisor'), partial);
+      assert.equal(findEarlierProcess(dir).state, 'none', `a supervisor file holding '${partial}'`);
+    }
+  });
+
   it('follows a process on through its run directory when the launcher dies under it', async () => {
     const dir = runDir();
     const release = path.join(dir, 'release');

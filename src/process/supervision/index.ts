@@ -5,7 +5,7 @@
 import { findOnPath } from '../find-on-path';
 import { launch } from '../launcher';
 import { isGroupAlive, killProcessGroup, type GroupRunResult, type IdleEnd } from '../process-group';
-import { identify, stillRunning } from '../process-identity';
+import { commandLine, identify, stillRunning } from '../process-identity';
 import {
   outputChangedAt,
   outputSize,
@@ -13,6 +13,7 @@ import {
   readOutput,
   readOutputTail,
   readProcessRecord,
+  readSupervisorStart,
   writeProcessRecord,
   type ExitStatus,
   type ProcessRecord,
@@ -21,12 +22,18 @@ import {
 export type { ProcessRecord } from './records';
 
 const SUPERVISOR_SCRIPT = [
-  'dir=$1; shift',
+  'dir=$1; deadline=$2; shift 2',
+  // Who it is, before the command starts: a worker killed before it wrote the process record (on a
+  // busy machine, after the command had begun) leaves this for the next attempt to adopt it by.
+  'echo "$$ $deadline" >"$dir/supervisor"',
   '"$@" >"$dir/stdout" 2>"$dir/stderr"',
   'status=$?',
   // One write of a few bytes, so the file is empty or whole: no rename, which would cost a process.
   'echo "$status" >"$dir/exit"',
 ].join('\n');
+
+/** The supervisor's $0, by which a process is known for one. */
+const SUPERVISOR_NAME = 'canopy-supervisor';
 
 const TICK_MS = 1_000;
 /** How often the live tail of stdout is passed on while it grows. */
@@ -68,7 +75,7 @@ export function startSupervised(command: string, args: string[], options: StartO
   if (!executable) return Promise.resolve(notStarted(`spawn ${command} ENOENT: '${command}' is not on the PATH the process gets`));
   const deadline = Date.now() + options.timeoutMs;
   return new Promise((resolve, reject) => {
-    const child = launch('sh', ['-c', SUPERVISOR_SCRIPT, 'canopy-supervisor', options.runDir, executable, ...args], {
+    const child = launch('sh', ['-c', SUPERVISOR_SCRIPT, SUPERVISOR_NAME, options.runDir, String(deadline), executable, ...args], {
       cwd: options.cwd,
       env: options.env,
       detached: true,
@@ -113,7 +120,7 @@ export function startSupervised(command: string, args: string[], options: StartO
 
 /** Looks at what the attempt before this one left behind in the run directory. */
 export function findEarlierProcess(runDir: string): EarlierProcess {
-  const record = readProcessRecord(runDir);
+  const record = readProcessRecord(runDir) ?? supervisorRecord(runDir);
   if (!record) return { state: 'none' };
   if (readExitStatus(runDir)) return { state: 'exited', record };
   if (stillRunning(record)) return { state: 'running', record };
@@ -122,6 +129,26 @@ export function findEarlierProcess(runDir: string): EarlierProcess {
     record,
     reason: `its process (pid ${record.pid}) ended without recording an exit status: the machine restarted or the process was killed`,
   };
+}
+
+/** Matches no process's start: the supervisor a run directory names had ended, or its pid was another process's. */
+const NO_START = 'none';
+
+/**
+ * The record of a supervisor whose worker died before writing it, from what the supervisor wrote of
+ * itself: its pid counts as its own only while that process is a supervisor of this run directory.
+ */
+function supervisorRecord(runDir: string): ProcessRecord | null {
+  const start = readSupervisorStart(runDir);
+  if (!start) return null;
+  const identity = isSupervisorOf(start.pid, runDir) ? identify(start.pid) : null;
+  return { pid: start.pid, startTicks: identity ? identity.startTicks : NO_START, deadline: start.deadline };
+}
+
+function isSupervisorOf(pid: number, runDir: string): boolean {
+  const argv = commandLine(pid);
+  // Without /proc a live pid is taken for the process, as everywhere else.
+  return argv === null || (argv[3] === SUPERVISOR_NAME && argv[4] === runDir);
 }
 
 /** Follows a process an earlier attempt started, to its end, as if this worker had started it. */

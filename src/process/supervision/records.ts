@@ -1,6 +1,7 @@
-// The files a supervised process leaves in its run directory: who it is (`process.json`, written
-// by the worker once it started), what it printed (`stdout`, `stderr`) and how it ended (`exit`,
-// written by the supervisor when the command ends). A later worker reads them to adopt it.
+// The files a supervised process leaves in its run directory: who it is (`supervisor`, written by
+// the supervisor as it starts, and `process.json`, written by the worker once it started), what it
+// printed (`stdout`, `stderr`) and how it ended (`exit`, written by the supervisor when the command
+// ends). A later worker reads them to adopt it.
 import { closeSync, openSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import path from 'node:path';
@@ -22,6 +23,7 @@ export interface ExitStatus {
 export const outputPath = (runDir: string, stream: OutputStream): string => path.join(runDir, stream);
 export const exitPath = (runDir: string): string => path.join(runDir, 'exit');
 const recordPath = (runDir: string): string => path.join(runDir, 'process.json');
+const supervisorPath = (runDir: string): string => path.join(runDir, 'supervisor');
 
 export function writeProcessRecord(runDir: string, record: ProcessRecord): void {
   const partial = `${recordPath(runDir)}.part`;
@@ -35,6 +37,19 @@ export function readProcessRecord(runDir: string): ProcessRecord | null {
   } catch {
     return null;
   }
+}
+
+/** What the supervisor wrote of itself as it started ("<pid> <deadline>"), or null before it had. */
+export function readSupervisorStart(runDir: string): { pid: number; deadline: number } | null {
+  let text: string;
+  try {
+    text = readFileSync(supervisorPath(runDir), 'utf8');
+  } catch {
+    return null;
+  }
+  // One write of a few bytes: the file is empty or whole, and only a whole one ends in a newline.
+  const [pid, deadline] = text.endsWith('\n') ? text.trim().split(' ').map(Number) : [];
+  return Number.isInteger(pid) && pid > 0 && Number.isFinite(deadline) ? { pid, deadline } : null;
 }
 
 const SIGNAL_NAMES = new Map(Object.entries(constants.signals).map(([name, number]) => [number, name as NodeJS.Signals]));
