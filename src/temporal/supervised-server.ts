@@ -2,6 +2,7 @@
 // its pid kept in <home>/temporal.pid so a `canopy up` after a crash recognises and adopts it.
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { isGroupAlive, killProcessGroup } from '../process/process-group';
+import { commandLine } from '../process/process-identity';
 import type { DevServer } from './dev-server';
 
 const WATCH_INTERVAL_MS = 1_000;
@@ -67,10 +68,6 @@ export function superviseServer(
 
 /** Whether `pid` is a live `temporal server start-dev` keeping its data in `dbFile`. */
 function servesDatabase(pid: number, dbFile: string): boolean {
-  try {
-    const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-    return argv.includes('start-dev') && argv.includes(dbFile);
-  } catch {
-    return false;
-  }
+  const argv = commandLine(pid);
+  return argv !== null && argv.includes('start-dev') && argv.includes(dbFile);
 }

@@ -147,7 +147,7 @@ function supervisorRecord(runDir: string): ProcessRecord | null {
 
 function isSupervisorOf(pid: number, runDir: string): boolean {
   const argv = commandLine(pid);
-  // Without /proc a live pid is taken for the process, as everywhere else.
+  // Unreadable: without /proc a live pid is taken for the process, as everywhere else; with it, the pid names no process.
   return argv === null || (argv[3] === SUPERVISOR_NAME && argv[4] === runDir);
 }
 

@@ -41,30 +41,30 @@ export function readProcessRecord(runDir: string): ProcessRecord | null {
 
 /** What the supervisor wrote of itself as it started ("<pid> <deadline>"), or null before it had. */
 export function readSupervisorStart(runDir: string): { pid: number; deadline: number } | null {
-  let text: string;
+  const [pid, deadline] = (wholeLine(supervisorPath(runDir)) ?? '').split(' ').map(Number);
+  return Number.isInteger(pid) && pid > 0 && Number.isFinite(deadline) ? { pid, deadline } : null;
+}
+
+/**
+ * The line the supervisor wrote to `file`, without its newline, or null while it is not written: the
+ * supervisor writes a line and its newline at once, so a file without the newline is not whole yet.
+ */
+function wholeLine(file: string): string | null {
   try {
-    text = readFileSync(supervisorPath(runDir), 'utf8');
+    const text = readFileSync(file, 'utf8');
+    return text.endsWith('\n') ? text.slice(0, -1) : null;
   } catch {
     return null;
   }
-  // One write of a few bytes: the file is empty or whole, and only a whole one ends in a newline.
-  const [pid, deadline] = text.endsWith('\n') ? text.trim().split(' ').map(Number) : [];
-  return Number.isInteger(pid) && pid > 0 && Number.isFinite(deadline) ? { pid, deadline } : null;
 }
 
 const SIGNAL_NAMES = new Map(Object.entries(constants.signals).map(([name, number]) => [number, name as NodeJS.Signals]));
 
 /** How the command ended, or null while it runs or when it died with its supervisor. */
 export function readExitStatus(runDir: string): ExitStatus | null {
-  let text: string;
-  try {
-    text = readFileSync(exitPath(runDir), 'utf8');
-  } catch {
-    return null;
-  }
-  // The supervisor writes the status and its newline at once: without the newline it is not written yet.
-  if (!/^\d+\n$/.test(text)) return null;
-  const status = Number(text.trim());
+  const text = wholeLine(exitPath(runDir));
+  if (text === null || !/^\d+$/.test(text)) return null;
+  const status = Number(text);
   // The shell reports a command killed by signal N as 128+N.
   const signal = status > 128 ? SIGNAL_NAMES.get(status - 128) : undefined;
   return signal ? { exitCode: null, signal } : { exitCode: status, signal: null };
