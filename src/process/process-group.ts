@@ -1,6 +1,6 @@
 // Runs a command in its own process group and kills the whole group on timeout, cancel or crash recovery.
 import { launch } from './launcher';
-import { groupHasLiveMember } from './process-identity';
+import { groupHasLiveMember, groupsDescendedFrom } from './process-identity';
 
 export const KILL_GRACE_MS = 3_000;
 /** Output kept per stream; the rest is dropped with a marker so a runaway process cannot exhaust memory. */
@@ -48,11 +48,16 @@ export function runInProcessGroup(command: string, args: string[], options: Grou
     let cancelled = false;
     let spawnError: string | null = null;
     const exited = new Promise<void>((done) => child.once('close', () => done()));
+    // A kill under way is awaited before the result is given, so no process of the group outlives it.
+    let killing: Promise<void> = Promise.resolve();
+    const kill = () => {
+      killing = killProcessGroup(child.pid!, exited);
+    };
 
     const stop = (why: 'timeout' | 'cancel') => {
       if (why === 'timeout') timedOut = true;
       else cancelled = true;
-      if (child.pid) void killProcessGroup(child.pid, exited);
+      if (child.pid) kill();
     };
     const timer = setTimeout(() => stop('timeout'), options.timeoutMs);
     const onAbort = () => stop('cancel');
@@ -61,19 +66,20 @@ export function runInProcessGroup(command: string, args: string[], options: Grou
 
     child.once('spawn', () => {
       // A timeout or cancel that came before the launcher reported the pid could not kill yet.
-      if (timedOut || cancelled) void killProcessGroup(child.pid!, exited);
+      if (timedOut || cancelled) kill();
       void options.onSpawn?.(child.pid!);
     });
     // Background children that outlive the leader would hold the pipes open and linger as orphans.
     child.once('exit', () => {
-      if (child.pid && isGroupAlive(child.pid)) void killProcessGroup(child.pid, exited);
+      if (child.pid && isGroupAlive(child.pid)) kill();
     });
     child.once('error', (error: Error) => {
       spawnError = error.message;
     });
-    child.once('close', (exitCode: number | null, signal: NodeJS.Signals | null) => {
+    child.once('close', async (exitCode: number | null, signal: NodeJS.Signals | null) => {
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
+      await killing;
       resolve({
         pgid: child.pid ?? null,
         exitCode,
@@ -91,15 +97,21 @@ export function runInProcessGroup(command: string, args: string[], options: Grou
 }
 
 /**
- * SIGTERM to the whole group, SIGKILL after a grace period. Without an `exited` promise (a group
- * left behind by a worker that died) it polls until the group is gone.
+ * SIGTERM to the whole group and to the groups its processes started elsewhere, SIGKILL after a
+ * grace period. Without an `exited` promise (a group left behind by a worker that died) it polls
+ * until the group is gone.
  */
 export async function killProcessGroup(pgid: number, exited?: Promise<unknown>, graceMs = KILL_GRACE_MS): Promise<void> {
+  // Looked up first: once their parents die, the strays can no longer be told from strangers.
+  const strays = groupsDescendedFrom(pgid);
   if (!signalGroup(pgid, 'SIGTERM')) return;
-  const gone = exited ?? waitForGroupExit(pgid, graceMs + 1_000);
-  const graceful = await settlesWithin(gone, graceMs);
-  if (!graceful || isGroupAlive(pgid)) signalGroup(pgid, 'SIGKILL');
-  await settlesWithin(exited ?? waitForGroupExit(pgid, 5_000), 5_000);
+  for (const stray of strays) signalGroup(stray, 'SIGTERM');
+  const allGone = (groups: number[], ms: number) =>
+    settlesWithin(Promise.all([exited ?? waitForGroupExit(pgid, ms), ...groups.map((group) => waitForGroupExit(group, ms))]), ms);
+  await allGone(strays, graceMs);
+  const left = [...new Set([pgid, ...strays, ...groupsDescendedFrom(pgid)])].filter(isGroupAlive);
+  for (const group of left) signalGroup(group, 'SIGKILL');
+  await allGone(left, 5_000);
 }
 
 /** Kills each of the groups (a dead run's leftovers) at once, as `killProcessGroup` does one. */

@@ -38,12 +38,47 @@ export function commandLine(pid: number): string[] | null {
  */
 export function groupHasLiveMember(pgid: number): boolean {
   if (!hasProc()) return true;
-  for (const entry of readdirSync('/proc')) {
-    if (entry.charCodeAt(0) > 57) continue;
-    const fields = statFields(Number(entry));
-    if (Array.isArray(fields) && fields[2] === String(pgid) && fields[0] !== 'Z') return true;
+  return liveProcesses().some((entry) => entry.pgid === pgid);
+}
+
+/**
+ * The process groups, other than `pgid`, of the live processes descended from its members: a
+ * command can start a helper in a group or session of its own (codex does, for the shell it
+ * inspects), out of reach of a signal to its group. Found through their parents, so only while
+ * those run.
+ */
+export function groupsDescendedFrom(pgid: number): number[] {
+  if (!hasProc()) return [];
+  const processes = liveProcesses();
+  const childrenOf = new Map<number, ProcessEntry[]>();
+  for (const entry of processes) childrenOf.set(entry.ppid, [...(childrenOf.get(entry.ppid) ?? []), entry]);
+  const seen = new Set<number>();
+  const groups = new Set<number>();
+  const queue = processes.filter((entry) => entry.pgid === pgid);
+  for (let entry = queue.pop(); entry; entry = queue.pop()) {
+    if (seen.has(entry.pid)) continue;
+    seen.add(entry.pid);
+    if (entry.pgid !== pgid) groups.add(entry.pgid);
+    queue.push(...(childrenOf.get(entry.pid) ?? []));
   }
-  return false;
+  return [...groups];
+}
+
+interface ProcessEntry {
+  pid: number;
+  ppid: number;
+  pgid: number;
+}
+
+/** Every process but the zombies, from /proc. */
+function liveProcesses(): ProcessEntry[] {
+  const entries: ProcessEntry[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (name.charCodeAt(0) > 57) continue;
+    const fields = statFields(Number(name));
+    if (Array.isArray(fields) && fields[0] !== 'Z') entries.push({ pid: Number(name), ppid: Number(fields[1]), pgid: Number(fields[2]) });
+  }
+  return entries;
 }
 
 /** The fields of /proc/<pid>/stat after the command name (which may hold spaces and parentheses). */

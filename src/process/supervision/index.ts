@@ -181,11 +181,12 @@ async function follow(record: ProcessRecord, ended: Promise<ExitStatus>, options
   let timedOut = false;
   let cancelled = false;
   let idle = false;
+  let killing: Promise<void> = Promise.resolve();
   const stop = (why: 'timeout' | 'cancel' | 'idle') => {
     if (why === 'timeout') timedOut = true;
     else if (why === 'cancel') cancelled = true;
     else idle = true;
-    void killProcessGroup(record.pid, ended);
+    killing = killProcessGroup(record.pid, ended);
   };
   const timer = setTimeout(() => stop('timeout'), Math.max(0, record.deadline - Date.now()));
   let tailedSize = 0;
@@ -214,6 +215,7 @@ async function follow(record: ProcessRecord, ended: Promise<ExitStatus>, options
     clearInterval(ticker);
     options.signal?.removeEventListener('abort', onAbort);
   }
+  await killing;
   // Background children the command left would run on unwatched.
   if (isGroupAlive(record.pid)) await killProcessGroup(record.pid);
   const status = readExitStatus(runDir);
