@@ -76,11 +76,10 @@ export function runInProcessGroup(command: string, args: string[], options: Grou
     child.once('error', (error: Error) => {
       spawnError = error.message;
     });
-    child.once('close', async (exitCode: number | null, signal: NodeJS.Signals | null) => {
+    child.once('close', (exitCode: number | null, signal: NodeJS.Signals | null) => {
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
-      await killing;
-      resolve({
+      const result: GroupRunResult = {
         pgid: child.pid ?? null,
         exitCode,
         signal,
@@ -91,7 +90,8 @@ export function runInProcessGroup(command: string, args: string[], options: Grou
         spawnError,
         lost: null,
         idle: null,
-      });
+      };
+      void killing.then(() => resolve(result));
     });
   });
 }
