@@ -47,6 +47,8 @@ export function runInProcessGroup(command: string, args: string[], options: Grou
     let timedOut = false;
     let cancelled = false;
     let spawnError: string | null = null;
+    let finished = false;
+    let outputWait: NodeJS.Timeout | undefined;
     const exited = new Promise<void>((done) => child.once('close', () => done()));
     // A kill under way is awaited before the result is given, so no process of the group outlives it.
     let killing: Promise<void> = Promise.resolve();
@@ -70,14 +72,23 @@ export function runInProcessGroup(command: string, args: string[], options: Grou
       void options.onSpawn?.(child.pid!);
     });
     // Background children that outlive the leader would hold the pipes open and linger as orphans.
-    child.once('exit', () => {
+    child.once('exit', (exitCode: number | null, signal: NodeJS.Signals | null) => {
+      clearTimeout(timer);
       if (child.pid && isGroupAlive(child.pid)) kill();
+      // A process that left the group and outlived its parent is out of the kill's reach, and may
+      // hold the output open for as long as it runs: past a grace, the result does not wait for it.
+      void killing.then(() => {
+        if (!finished) outputWait = setTimeout(() => finish(exitCode, signal), KILL_GRACE_MS);
+      });
     });
     child.once('error', (error: Error) => {
       spawnError = error.message;
     });
-    child.once('close', (exitCode: number | null, signal: NodeJS.Signals | null) => {
+    const finish = (exitCode: number | null, signal: NodeJS.Signals | null) => {
+      if (finished) return;
+      finished = true;
       clearTimeout(timer);
+      clearTimeout(outputWait);
       options.signal?.removeEventListener('abort', onAbort);
       const result: GroupRunResult = {
         pgid: child.pid ?? null,
@@ -92,7 +103,8 @@ export function runInProcessGroup(command: string, args: string[], options: Grou
         idle: null,
       };
       void killing.then(() => resolve(result));
-    });
+    };
+    child.once('close', finish);
   });
 }
 

@@ -64,6 +64,22 @@ describe('killing a process group', () => {
     assertGone(strays);
   });
 
+  it('gives the result of a command that ended, though a stray that outlived it keeps its output open', { timeout: 60_000 }, async () => {
+    const dir = scratch();
+    const result = await runInProcessGroup('bash', ['-c', 'setsid sleep 300 & echo $! > outer; echo done'], {
+      cwd: dir,
+      env: process.env,
+      timeoutMs: 60_000,
+    });
+    const stray = Number(readFileSync(path.join(dir, 'outer'), 'utf8'));
+    try {
+      assert.deepEqual([result.exitCode, result.stdout, result.timedOut], [0, 'done\n', false]);
+      assert.ok(identify(stray), 'the stray, out of reach once its parent ended, still runs');
+    } finally {
+      process.kill(stray, 'SIGKILL');
+    }
+  });
+
   it('ends them for a group a dead worker left behind, with no process of its own to wait on', async () => {
     const dir = scratch();
     const leader = spawn('bash', ['-c', STRAYS], { cwd: dir, detached: true, stdio: 'ignore' });
