@@ -38,7 +38,8 @@ export function commandLine(pid: number): string[] | null {
  */
 export function groupHasLiveMember(pgid: number): boolean {
   if (!hasProc()) return true;
-  return liveProcesses().some((entry) => entry.pgid === pgid);
+  for (const entry of liveProcesses()) if (entry.pgid === pgid) return true;
+  return false;
 }
 
 /**
@@ -49,9 +50,13 @@ export function groupHasLiveMember(pgid: number): boolean {
  */
 export function groupsDescendedFrom(pgid: number): number[] {
   if (!hasProc()) return [];
-  const processes = liveProcesses();
+  const processes = [...liveProcesses()];
   const childrenOf = new Map<number, ProcessEntry[]>();
-  for (const entry of processes) childrenOf.set(entry.ppid, [...(childrenOf.get(entry.ppid) ?? []), entry]);
+  for (const entry of processes) {
+    const siblings = childrenOf.get(entry.ppid);
+    if (siblings) siblings.push(entry);
+    else childrenOf.set(entry.ppid, [entry]);
+  }
   const seen = new Set<number>();
   const groups = new Set<number>();
   const queue = processes.filter((entry) => entry.pgid === pgid);
@@ -70,15 +75,13 @@ interface ProcessEntry {
   pgid: number;
 }
 
-/** Every process but the zombies, from /proc. */
-function liveProcesses(): ProcessEntry[] {
-  const entries: ProcessEntry[] = [];
+/** Every process but the zombies, from /proc, read one by one so a search can stop at what it looks for. */
+function* liveProcesses(): Generator<ProcessEntry> {
   for (const name of readdirSync('/proc')) {
     if (name.charCodeAt(0) > 57) continue;
     const fields = statFields(Number(name));
-    if (Array.isArray(fields) && fields[0] !== 'Z') entries.push({ pid: Number(name), ppid: Number(fields[1]), pgid: Number(fields[2]) });
+    if (Array.isArray(fields) && fields[0] !== 'Z') yield { pid: Number(name), ppid: Number(fields[1]), pgid: Number(fields[2]) };
   }
-  return entries;
 }
 
 /** The fields of /proc/<pid>/stat after the command name (which may hold spaces and parentheses). */
