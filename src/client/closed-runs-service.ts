@@ -2,7 +2,7 @@
 // cancelled, timed out or failed outside canopy) is recorded as failed, so it can be reset; one
 // whose status still says a run is open after that run recorded its outcome takes the outcome.
 import { killProcessGroups } from '../process/process-group';
-import type { Loop, LoopStatus } from '../domain/loop';
+import { OPEN_RUN_STATUSES, type Loop, type LoopStatus } from '../domain/loop';
 import type { FailureKind } from '../domain/node-run';
 import { insertLoopRun, latestLoopRun, updateLoopRun, type LoopRun } from '../store/loop-runs-repository';
 import { getLoop, setLoopStatus } from '../store/loops-repository';
@@ -14,7 +14,7 @@ import { LIVE_STATE_CONNECT_TIMEOUT_MS, type ClientContext } from './context';
 
 /** Store statuses that mean a workflow of the loop should be open in Temporal. */
 export function hasOpenRun(loop: Loop): boolean {
-  return loop.status === 'running' || loop.status === 'paused' || loop.status === 'blocked';
+  return OPEN_RUN_STATUSES.includes(loop.status);
 }
 
 /** Ends the loop's open records as failed with `reason`, and kills process groups a dead run left behind on this machine. */

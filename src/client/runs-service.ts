@@ -33,12 +33,15 @@ import {
   type LoopRunResult,
   type ResumePoint,
   type LoopRunWorkflow,
+  type WorkdirWait,
 } from '../contract';
 import { LIVE_STATE_CONNECT_TIMEOUT_MS, onThisHost, type ClientContext } from './context';
 import { hasOpenRun, reconcileLoop, recordHooksStopped, recordRunClosed } from './closed-runs-service';
 import { requireLoop } from './design-service';
 import { countWorkflowPollers, unservedHostWarning } from './pollers-service';
 import { temporalClientSdk } from '../temporal/sdk';
+import type { WorkdirPlace } from '../store/workdir-claims-repository';
+import { closingDeadHolder, holdWorkdir, WorkdirBusyError, workdirToClaim, workdirWait } from './workdir-claim-service';
 
 export interface StartedRun {
   loop_id: string;
@@ -219,7 +222,10 @@ async function startWorkflow(ctx: ClientContext, loop: Loop, input: Omit<LoopRun
     ensembleConcurrency: memberCap(ctx.config.home),
   };
   // A loop the store shows with an open run is not touched: its workflow, if it is still open, owns its status.
-  const requested = hasOpenRun(loop) ? null : await recordRequestedRun(ctx, loop, input.queueId ?? null);
+  const place = await workdirToClaim(ctx, loop, input);
+  const requested = hasOpenRun(loop)
+    ? null
+    : await closingDeadHolder(ctx, () => recordRequestedRun(ctx, loop, input.queueId ?? null, place));
   // On its host's queue the run is beside its nodes, and Temporal hands each one over in its reply to the workflow task.
   const taskQueue = runTaskQueue(ctx.config.taskQueue, loop.host);
   const start = () =>
@@ -270,13 +276,15 @@ async function startWorkflow(ctx: ClientContext, loop: Loop, input: Omit<LoopRun
 }
 
 /**
- * The run's record and the loop's `running`, written together before Temporal is asked to start
- * the run: the run's own bookkeeping, which may end it before the start is even answered, then
- * always has the last word on the loop's status. Returns the record's id, which the run takes.
+ * The run's record, its claim on the workdir and the loop's `running`, written together before
+ * Temporal is asked to start the run: the run's own bookkeeping, which may end it before the start
+ * is even answered, then always has the last word on the loop's status, and a workdir another
+ * loop's run holds refuses the run with nothing written. Returns the record's id, which the run takes.
  */
-async function recordRequestedRun(ctx: ClientContext, loop: Loop, queueId: string | null): Promise<string> {
+async function recordRequestedRun(ctx: ClientContext, loop: Loop, queueId: string | null, place: WorkdirPlace | null): Promise<string> {
   return ctx.db.transaction().execute(async (tx) => {
     const run = await insertLoopRun(tx, { loop_id: loop.id, workflow_id: loopWorkflowId(loop.id), queue_id: queueId });
+    if (place) await holdWorkdir(tx, loop, place, run.id);
     await setLoopStatus(tx, loop.id, 'running');
     return run.id;
   });
@@ -398,8 +406,18 @@ async function unpolledWarning(ctx: ClientContext, client: Client, loop: Loop): 
   return `no worker polls task queue '${ctx.config.taskQueue}'; the run waits until one starts (\`canopy up\` or \`canopy worker\`).`;
 }
 
-/** What an autorun does when it fires: start a pending loop, continue a failed, paused or blocked one. */
-export async function resumeLoop(ctx: ClientContext, loopId: string): Promise<string> {
+/**
+ * What an autorun does when it fires: start a pending loop, continue a failed, paused or blocked one.
+ * Told to wait for the workdir, a start that finds it held by another loop's run says what holds it.
+ */
+export async function resumeLoop(ctx: ClientContext, loopId: string, waitForWorkdir = false): Promise<string | WorkdirWait> {
+  return resumeLoopNow(ctx, loopId).catch((error: unknown) => {
+    if (error instanceof WorkdirBusyError && waitForWorkdir) return workdirWait(error);
+    throw error;
+  });
+}
+
+async function resumeLoopNow(ctx: ClientContext, loopId: string): Promise<string> {
   const loop = await requireLoop(ctx.db, loopId);
   switch (loop.status) {
     case 'pending':

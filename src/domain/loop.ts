@@ -18,6 +18,8 @@ import { LoopHooks } from './hooks';
 export const LOOP_STATUSES = ['pending', 'running', 'paused', 'blocked', 'failed', 'completed'] as const;
 export const LoopStatus = z.enum(LOOP_STATUSES);
 export type LoopStatus = z.infer<typeof LoopStatus>;
+/** The statuses of a loop whose run is open: its workflow should be running in Temporal. */
+export const OPEN_RUN_STATUSES: readonly LoopStatus[] = ['running', 'paused', 'blocked'];
 
 export const DEFAULT_MAX_ITERATIONS = 5;
 export const DEFAULT_SPEC_ATTEMPT_LIMIT = 3;
@@ -69,6 +71,12 @@ export const LoopSettings = z
     idle_timeout_minutes: IdleTimeoutMinutes.optional().describe(
       'Kill any agent, check, member or hook of this loop that printed nothing (stdout or stderr) this long, unless it sets its own: it fails as idle (default: never)',
     ),
+    share_workdir: z
+      .boolean({ error: 'must be true or false' })
+      .optional()
+      .describe(
+        "Run in the workdir while another loop's run is open there, and let others run beside this loop's runs (default false: a run is refused, naming the loop whose run holds the workdir; a scheduled or autorun start waits for it)",
+      ),
   })
   .strict();
 export type LoopSettings = z.infer<typeof LoopSettings>;

@@ -182,6 +182,16 @@ export interface SandboxesTable {
   updated_at: string;
 }
 
+export interface WorkdirClaimsTable {
+  /** The host id of the loop whose run holds the workdir; '' for a loop any worker runs. */
+  host: string;
+  /** The workdir's real path. */
+  workdir: string;
+  loop_id: string;
+  loop_run_id: string;
+  claimed_at: string;
+}
+
 export interface Database {
   loops: LoopsTable;
   nodes: NodesTable;
@@ -195,6 +205,7 @@ export interface Database {
   loop_runs: LoopRunsTable;
   loop_schedules: LoopSchedulesTable;
   sandboxes: SandboxesTable;
+  workdir_claims: WorkdirClaimsTable;
 }
 
 export type LoopRow = Selectable<LoopsTable>;

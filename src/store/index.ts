@@ -13,3 +13,4 @@ export * from './node-runs-repository';
 export * from './loop-runs-repository';
 export * from './schedules-repository';
 export * from './sandboxes-repository';
+export * from './workdir-claims-repository';

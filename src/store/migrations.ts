@@ -340,6 +340,24 @@ const specBudgets: Migration = {
   },
 };
 
+/**
+ * Which loop's run holds each workdir (by host and real path): a run claims its workdir by adding the
+ * row, which the primary key lets only one run do at a time; the row of a run that has ended is taken over.
+ */
+const workdirClaims: Migration = {
+  async up(db: Kysely<any>): Promise<void> {
+    await db.schema
+      .createTable('workdir_claims')
+      .addColumn('host', 'text', (col) => col.notNull())
+      .addColumn('workdir', 'text', (col) => col.notNull())
+      .addColumn('loop_id', 'text', (col) => col.notNull().references('loops.id').onDelete('cascade'))
+      .addColumn('loop_run_id', 'text', (col) => col.notNull().references('loop_runs.id').onDelete('cascade'))
+      .addColumn('claimed_at', 'text', (col) => col.notNull())
+      .addPrimaryKeyConstraint('workdir_claims_pk', ['host', 'workdir'])
+      .execute();
+  },
+};
+
 /** Every migration by name; the order prefix is the order they run in. */
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -358,6 +376,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '013_ensemble_idle_timeout': ensembleIdleTimeout,
   '014_ensemble_isolation': ensembleIsolation,
   '015_spec_budgets': specBudgets,
+  '016_workdir_claims': workdirClaims,
 };
 
 /** The migrations a store up to date has run, in order. */

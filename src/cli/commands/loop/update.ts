@@ -15,6 +15,7 @@ interface UpdateOptions {
   infraRetries?: number;
   infraBackoffSeconds?: number;
   allowDirtyStart?: boolean;
+  shareWorkdir?: boolean;
   idleTimeoutMinutes?: number;
   budgetUsd?: number;
   budgetTokens?: number;
@@ -26,7 +27,7 @@ export function registerLoopUpdate(loop: Command): void {
   const command = loop
     .command('update <loop_id>')
     .description(
-      'Change a loop’s name, description, workdir, host, round budget, spec attempt limit, infra retries and their backoff, dirty start, idle timeout, budgets or on_completed hook',
+      'Change a loop’s name, description, workdir, host, round budget, spec attempt limit, infra retries and their backoff, dirty start, workdir sharing, idle timeout, budgets or on_completed hook',
     )
     .option('--name <name>', 'new name, unique within the workdir')
     .option('--description <text>', 'new description')
@@ -39,6 +40,8 @@ export function registerLoopUpdate(loop: Command): void {
     .option('--infra-backoff-seconds <n>', 'wait before the first infra retry, doubling before each one after (1 to 60, default 5)', Number)
     .option('--allow-dirty-start', 'let a spec start on uncommitted changes a failed run left in the workdir')
     .option('--no-allow-dirty-start', 'block the loop instead when a spec would start on them (the default)')
+    .option('--share-workdir', 'let the loop run in its workdir while another loop’s run is open there, and others beside it')
+    .option('--no-share-workdir', 'one loop at a time in the workdir: a run is refused while another loop’s is open there (the default)')
     .option(
       '--idle-timeout-minutes <n>',
       'kill any agent, check, member or hook that sets none when it printed nothing this long; it fails as idle (default: never)',
@@ -75,6 +78,7 @@ export function registerLoopUpdate(loop: Command): void {
           infra_retries: options.infraRetries,
           infra_backoff_seconds: options.infraBackoffSeconds,
           allow_dirty_start: options.allowDirtyStart,
+          share_workdir: options.shareWorkdir,
           idle_timeout_minutes: options.idleTimeoutMinutes,
           budget_usd: options.budgetUsd,
           budget_tokens: options.budgetTokens,
