@@ -116,9 +116,9 @@ export function activityDeps(ctx: ClientContext, mcpUrl: string): ActivityDeps {
     hostId: ctx.config.hostId,
     mcpUrl,
     temporalAddress: ctx.config.temporalAddress,
-    resumeLoop: (loopId) => resumeLoop(ctx, loopId),
+    resumeLoop: (loopId, waitForWorkdir) => resumeLoop(ctx, loopId, waitForWorkdir),
     scheduleAutorun: async (loopId, at) => void (await scheduleAutorun(ctx, loopId, at)),
-    startScheduledRun: (loopId, queueId) => startScheduledRun(ctx, loopId, queueId),
+    startScheduledRun: (loopId, queueId, waitForWorkdir) => startScheduledRun(ctx, loopId, queueId, waitForWorkdir),
     loopRunEnd: (run, signal) => loopRunEnd(ctx, run, signal),
     workdirScans: workdirScans((message) => console.warn(message)),
   };

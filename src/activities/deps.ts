@@ -1,7 +1,7 @@
 // What activities need from the process that hosts them.
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/database';
-import type { ScheduledStart } from '../contract';
+import type { ScheduledStart, WorkdirWait } from '../contract';
 import type { WorkdirScans } from './workdir-scans';
 
 export interface ActivityDeps {
@@ -16,12 +16,12 @@ export interface ActivityDeps {
   mcpUrl: string;
   /** Passed to agents so `canopy node …` calls they make reach the same Temporal server. */
   temporalAddress: string;
-  /** Starts or continues a loop as `canopy loop continue` would (wired by the host to the run service). */
-  resumeLoop(loopId: string): Promise<string>;
+  /** Starts or continues a loop as `canopy loop continue` would (wired by the host to the run service); see LoopActivities. */
+  resumeLoop(loopId: string, waitForWorkdir?: boolean): Promise<string | WorkdirWait>;
   /** Resumes the loop by itself at `at` (ISO-8601), as `loop_schedule_autorun` would. */
   scheduleAutorun(loopId: string, at: string): Promise<void>;
   /** Starts the loop's run (its own specs, or a queue's) as `canopy loop run` would, or says why it does not. */
-  startScheduledRun(loopId: string, queueId: string | null): Promise<ScheduledStart>;
+  startScheduledRun(loopId: string, queueId: string | null, waitForWorkdir?: boolean): Promise<ScheduledStart | WorkdirWait>;
   /** The uncommitted-paths scans still running after their nodes answered, which what touches a workdir next waits for. */
   workdirScans: WorkdirScans;
   /** Settles with how a loop run ended (following continue-as-new); rejects when `signal` aborts first. */

@@ -48,7 +48,7 @@ export function createActivities(deps: ActivityDeps): LoopActivities {
     ...eventHookActivities(deps),
     ...scheduleActivities(deps),
     ...specStartActivities(deps),
-    resumeLoop: ({ loopId }) => deps.resumeLoop(loopId),
+    resumeLoop: ({ loopId, waitForWorkdir }) => deps.resumeLoop(loopId, waitForWorkdir),
   };
   const entries = Object.entries(activities) as [string, Activity][];
   return Object.fromEntries(

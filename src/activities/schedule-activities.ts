@@ -5,7 +5,7 @@ import type { ActivityDeps } from './deps';
 
 export function scheduleActivities(deps: ActivityDeps): Pick<LoopActivities, 'startScheduledRun' | 'awaitLoopRunEnd'> {
   return {
-    startScheduledRun: ({ loopId, queueId }) => deps.startScheduledRun(loopId, queueId),
+    startScheduledRun: ({ loopId, queueId, waitForWorkdir }) => deps.startScheduledRun(loopId, queueId, waitForWorkdir),
     async awaitLoopRunEnd({ workflowId, runId, forSeconds }) {
       const activity = Context.current();
       const waited = AbortSignal.timeout(forSeconds * 1000);

@@ -4,7 +4,7 @@ import { CanopyError, invalidInput } from '../domain/errors';
 import type { ClientContext } from './context';
 import { requireLoop } from './design-service';
 import { temporalClientSdk } from '../temporal/sdk';
-import { createOrUpdateSchedule, ignoringMissing, specRefusal } from './temporal-schedules';
+import { createOrUpdateSchedule, ignoringMissing, lastFiring, specRefusal } from './temporal-schedules';
 
 export const autorunScheduleId = (loopId: string): string => `autorun-${loopId}`;
 
@@ -60,11 +60,20 @@ export async function scheduleAutorun(ctx: ClientContext, loopId: string, at?: s
   return { loop_id: loop.id, schedule_id: scheduleId, at: when.toISOString() };
 }
 
-/** When the loop's pending autorun fires, or null when none is pending. */
-export async function pendingAutorun(ctx: ClientContext, loopId: string): Promise<string | null> {
+export interface AutorunProgress {
+  /** When the loop's pending autorun fires, or null when none is pending. */
+  at: string | null;
+  /** What holds the workdir when the autorun has fired and waits for it, or null. */
+  waiting: string | null;
+}
+
+/** The loop's autorun: when it fires, or, once fired, whether it waits for the workdir. */
+export async function autorunProgress(ctx: ClientContext, loopId: string): Promise<AutorunProgress> {
   const client = await ctx.temporal();
   const described = await ignoringMissing(client.schedule.getHandle(autorunScheduleId(loopId)).describe());
-  return described?.info.nextActionTimes[0]?.toISOString() ?? null;
+  const at = described?.info.nextActionTimes[0]?.toISOString() ?? null;
+  const fired = described && !at ? await lastFiring(client, described) : null;
+  return { at, waiting: fired?.outcome === 'waiting' ? fired.detail : null };
 }
 
 /**

@@ -15,7 +15,7 @@ import type { ClientContext } from './context';
 import { hasOpenRun, reconcileLoop } from './closed-runs-service';
 import { hostWarnings } from './pollers-service';
 import { requireLoop } from './design-service';
-import { pendingAutorun } from './autorun-service';
+import { autorunProgress } from './autorun-service';
 import { loopPicture, type LoopPicture } from './loop-picture-service';
 import { readLiveState, resumePointOf } from './runs-service';
 import { describeLoopSchedule, type LoopScheduleReport } from './schedule-service';
@@ -69,6 +69,8 @@ export interface LoopStatusReport {
   autorun_at: string | null;
   /** The loop's recurring schedule, its next firings and its last firing's outcome; null when it has none. */
   schedule: LoopScheduleReport | null;
+  /** What holds the workdir while a scheduled or autorun start of the loop waits for another loop's run to end; null when none waits. */
+  waiting_for_workdir: string | null;
   /** The running workflow's own view; null when no run is open or Temporal did not answer. */
   live: LiveState | null;
   /** Why the live view is missing when Temporal did not answer; null when it did. */
@@ -107,7 +109,8 @@ export async function loopStatus(ctx: ClientContext, loopId: string): Promise<Lo
   const resume = resumePointOf(run);
   const hookRuns = run ? await hookRunsOf(ctx, run) : [];
   // Asked of Temporal only for loops an autorun would resume after a stop (a quota reset fails the loop).
-  const autorunAt = ['failed', 'paused', 'blocked'].includes(loop.status) ? await pendingAutorun(ctx, loop.id).catch(() => null) : null;
+  const autorun = ['failed', 'paused', 'blocked'].includes(loop.status) ? await autorunProgress(ctx, loop.id).catch(() => null) : null;
+  const firing = schedule?.last_firing;
   return {
     loop_id: loop.id,
     name: loop.name,
@@ -136,8 +139,9 @@ export async function loopStatus(ctx: ClientContext, loopId: string): Promise<Lo
     queue: run?.queue_id ? await queueProgress(ctx, run.queue_id) : null,
     agent_usage: await loopUsage(ctx, loop.id),
     budget: await budgetLine(ctx, loop, run),
-    autorun_at: autorunAt,
+    autorun_at: autorun?.at ?? null,
     schedule,
+    waiting_for_workdir: (firing?.outcome === 'waiting' ? firing.detail : null) ?? autorun?.waiting ?? null,
     live: live.state,
     live_unavailable: live.unavailable,
     picture: await loopPicture(ctx, loop.id, live),

@@ -1,6 +1,6 @@
 // Recurring schedules: a Temporal Schedule `schedule-<loop id>` that runs the loop's pending specs
 // (or a queue's) at cron times or at an interval, recorded in the store so reads know of it.
-import type { Client, ScheduleDescription } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import type { Duration } from '@temporalio/common';
 import { z } from 'zod';
 import { Id } from '../domain/common';
@@ -9,11 +9,10 @@ import type { Loop } from '../domain/loop';
 import { checkScheduleTiming, drainedText, timingText, type LoopSchedule, type ScheduleTiming } from '../domain/schedule';
 import { getQueue } from '../store/queues-repository';
 import { deleteSchedule, getSchedule, putSchedule } from '../store/schedules-repository';
-import { temporalClientSdk } from '../temporal/sdk';
 import type { ScheduledRunInput } from '../contract';
 import { LIVE_STATE_CONNECT_TIMEOUT_MS, type ClientContext } from './context';
 import { requireLoop } from './design-service';
-import { createOrUpdateSchedule, ignoringMissing, specRefusal } from './temporal-schedules';
+import { createOrUpdateSchedule, ignoringMissing, lastFiring, specRefusal, type LastFiring } from './temporal-schedules';
 
 export const loopScheduleId = (loopId: string): string => `schedule-${loopId}`;
 
@@ -125,17 +124,6 @@ export interface LoopScheduleReport extends ScheduledLoop {
   unavailable: string | null;
 }
 
-export interface LastFiring {
-  at: string;
-  workflow_id: string;
-  /**
-   * pending: its workflow has not decided yet (no worker has taken it); failed: it ended without
-   * deciding; unknown: Temporal no longer keeps its workflow.
-   */
-  outcome: 'started' | 'skipped' | 'pending' | 'failed' | 'unknown';
-  detail: string | null;
-}
-
 /** How long a read waits for Temporal to describe the schedule and its last firing. */
 const DESCRIBE_DEADLINE_MS = 1_500;
 const NEXT_FIRINGS_SHOWN = 5;
@@ -174,25 +162,4 @@ async function readFirings(client: Client, scheduleId: string) {
     last_firing: await lastFiring(client, described),
     skipped_while_running: described.info.numActionsSkippedOverlap,
   };
-}
-
-async function lastFiring(client: Client, described: ScheduleDescription): Promise<LastFiring | null> {
-  const last = described.info.recentActions.at(-1);
-  if (!last) return null;
-  const { workflowId, firstExecutionRunId } = last.action.workflow;
-  const firing = { at: last.takenAt.toISOString(), workflow_id: workflowId };
-  const { WorkflowNotFoundError } = temporalClientSdk();
-  const workflow = await client.workflow
-    .getHandle(workflowId, firstExecutionRunId)
-    .describe()
-    .catch((error: unknown) => {
-      if (error instanceof WorkflowNotFoundError) return null;
-      throw error;
-    });
-  // The schedule remembers its last firings longer than a cluster may keep their workflows.
-  if (!workflow) return { ...firing, outcome: 'unknown', detail: 'Temporal no longer keeps its workflow' };
-  const memo = (workflow.memo ?? {}) as { outcome?: 'started' | 'skipped'; detail?: string };
-  const outcome = memo.outcome ?? (workflow.status.name === 'RUNNING' ? 'pending' : 'failed');
-  const detail = memo.detail ?? (outcome === 'failed' ? `its workflow ${workflow.status.name.toLowerCase()} before deciding` : null);
-  return { ...firing, outcome, detail };
 }

@@ -2,26 +2,34 @@
 // does, unless a run of it is open or there is nothing to run, and then wait for that run to end.
 import { CanopyError } from '../domain/errors';
 import { temporalClientSdk } from '../temporal/sdk';
-import { loopWorkflowId, type ScheduledStart, type LoopRunWorkflow } from '../contract';
+import { loopWorkflowId, type ScheduledStart, type LoopRunWorkflow, type WorkdirWait } from '../contract';
 import type { ClientContext } from './context';
 import { hasOpenRun, reconcileLoop } from './closed-runs-service';
 import { requireLoop } from './design-service';
 import { startLoopRun } from './runs-service';
+import { WorkdirBusyError, workdirWait } from './workdir-claim-service';
 
 /**
  * Starts the run, or says why this firing starts none. A run the schedule started itself keeps its
  * firing's workflow open, so Temporal skips those firings before they get here: an open run met
  * here was started some other way (`loop run`, an autorun, `loop continue`).
  */
-export async function startScheduledRun(ctx: ClientContext, loopId: string, queueId: string | null): Promise<ScheduledStart> {
+export async function startScheduledRun(
+  ctx: ClientContext,
+  loopId: string,
+  queueId: string | null,
+  waitForWorkdir = false,
+): Promise<ScheduledStart | WorkdirWait> {
   try {
     const loop = await reconcileLoop(ctx, await requireLoop(ctx.db, loopId));
     if (hasOpenRun(loop)) return openRunSkipped(loop.id, loop.status);
     const started = await startLoopRun(ctx, loop.id, { queueId });
     return { outcome: 'started', detail: `started ${started.workflow_id}`, workflowId: started.workflow_id, runId: started.run_id };
   } catch (error) {
+    if (error instanceof WorkdirBusyError && waitForWorkdir) return workdirWait(error);
     if (!(error instanceof CanopyError)) throw error;
-    return error.code === 'conflict' ? openRunSkipped(loopId, 'running') : { outcome: 'skipped', detail: error.message };
+    if (error.code === 'conflict' && !(error instanceof WorkdirBusyError)) return openRunSkipped(loopId, 'running');
+    return { outcome: 'skipped', detail: error.message };
   }
 }
 

@@ -1,5 +1,5 @@
-// What the one-shot autorun and the recurring schedule share when they write Temporal Schedules.
-import type { Client, ScheduleUpdateOptions } from '@temporalio/client';
+// What the one-shot autorun and the recurring schedule share when they write and read Temporal Schedules.
+import type { Client, ScheduleDescription, ScheduleUpdateOptions } from '@temporalio/client';
 import { temporalClientSdk } from '../temporal/sdk';
 
 /** Resolves to undefined when the schedule does not exist. */
@@ -39,4 +39,42 @@ export function specRefusal(error: unknown): string | null {
   if (error instanceof TypeError) return error.message;
   if (error instanceof ServiceError && /spec/i.test(error.message)) return error.message;
   return null;
+}
+
+export interface LastFiring {
+  at: string;
+  workflow_id: string;
+  /**
+   * What its workflow's memo records: started or skipped (a recurring schedule's), resumed (an
+   * autorun's), or waiting: another loop's open run holds the workdir, and it waits for that run to
+   * end. pending: its workflow has not decided yet (no worker has taken it); failed: it ended
+   * without deciding, or while it waited; unknown: Temporal no longer keeps its workflow.
+   */
+  outcome: 'started' | 'skipped' | 'resumed' | 'waiting' | 'pending' | 'failed' | 'unknown';
+  detail: string | null;
+}
+
+/** The latest firing of the schedule that started a workflow, and what that workflow did; null before the first. */
+export async function lastFiring(client: Client, described: ScheduleDescription): Promise<LastFiring | null> {
+  const last = described.info.recentActions.at(-1);
+  if (!last) return null;
+  const { workflowId, firstExecutionRunId } = last.action.workflow;
+  const firing = { at: last.takenAt.toISOString(), workflow_id: workflowId };
+  const { WorkflowNotFoundError } = temporalClientSdk();
+  const workflow = await client.workflow
+    .getHandle(workflowId, firstExecutionRunId)
+    .describe()
+    .catch((error: unknown) => {
+      if (error instanceof WorkflowNotFoundError) return null;
+      throw error;
+    });
+  // The schedule remembers its last firings longer than a cluster may keep their workflows.
+  if (!workflow) return { ...firing, outcome: 'unknown', detail: 'Temporal no longer keeps its workflow' };
+  const memo = (workflow.memo ?? {}) as { outcome?: LastFiring['outcome']; detail?: string };
+  const status = workflow.status.name.toLowerCase();
+  if (memo.outcome === 'waiting' && workflow.status.name !== 'RUNNING')
+    return { ...firing, outcome: 'failed', detail: `its workflow ${status} while it waited: ${memo.detail}` };
+  const outcome = memo.outcome ?? (workflow.status.name === 'RUNNING' ? 'pending' : 'failed');
+  const detail = memo.detail ?? (outcome === 'failed' ? `its workflow ${status} before deciding` : null);
+  return { ...firing, outcome, detail };
 }

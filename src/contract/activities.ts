@@ -227,6 +227,12 @@ export interface HookPresence {
 export type ScheduledStart =
   { outcome: 'started'; detail: string; workflowId: string; runId: string } | { outcome: 'skipped'; detail: string };
 
+/** A start that found the loop's workdir held by another loop's open run, told to wait for it rather than give up: what holds it. */
+export interface WorkdirWait {
+  outcome: 'waiting';
+  detail: string;
+}
+
 export interface ClaimedSpec {
   specId: string;
   specName: string;
@@ -282,10 +288,13 @@ export interface LoopActivities {
   finishLoopRun(input: FinishLoopRunInput): Promise<HookPresence>;
   /** Runs each hook the loop has for the event, once, in order. */
   runHooks(input: RunHooksInput): Promise<void>;
-  /** What an autorun Schedule does when it fires; returns what it did, for the Temporal UI. */
-  resumeLoop(input: { loopId: string }): Promise<string>;
-  /** What a recurring Schedule does when it fires: start the run as `canopy loop run` would, unless one is open or there is no work. */
-  startScheduledRun(input: { loopId: string; queueId: string | null }): Promise<ScheduledStart>;
+  /** What an autorun Schedule does when it fires; returns what it did, for the Temporal UI, or what holds the workdir when told to wait for it. */
+  resumeLoop(input: { loopId: string; waitForWorkdir?: boolean }): Promise<string | WorkdirWait>;
+  /**
+   * What a recurring Schedule does when it fires: start the run as `canopy loop run` would, unless one is open
+   * or there is no work; a workdir another loop's run holds skips the firing, or, told to wait for it, says what holds it.
+   */
+  startScheduledRun(input: { loopId: string; queueId: string | null; waitForWorkdir?: boolean }): Promise<ScheduledStart | WorkdirWait>;
   /** Waits, heartbeating, for the run a firing started to end; says how it ended, or null when it still runs after `forSeconds`. */
   awaitLoopRunEnd(input: { workflowId: string; runId: string; forSeconds: number }): Promise<string | null>;
 }

@@ -24,4 +24,9 @@ export const PATCHES = {
    * node to the worker in its reply to the workflow task; the input names the shared queue.
    */
   hostWorkflows: 'host-workflows',
+  /**
+   * A scheduled or autorun start that finds its loop's workdir held by another loop's open run waits
+   * for it (a timer, trying again) and says so in its memo, instead of skipping the firing or failing.
+   */
+  workdirWaits: 'workdir-waits',
 } as const satisfies Record<string, string>;

@@ -1,7 +1,10 @@
 // Started by a loop's recurring Schedule at each firing: starts the loop's run unless one is open,
-// then stays open until that run ends, so the Schedule's overlap policy skips the firings meanwhile.
-import { proxyActivities, upsertMemo } from '@temporalio/workflow';
-import type { LoopActivities, ScheduledRunInput } from '../contract';
+// waiting first while another loop's run holds its workdir, then stays open until that run ends, so
+// the Schedule's overlap policy skips the firings meanwhile.
+import { patched, proxyActivities, upsertMemo } from '@temporalio/workflow';
+import type { LoopActivities, ScheduledRunInput, ScheduledStart } from '../contract';
+import { PATCHES } from './patches';
+import { untilWorkdirFree } from './workdir-wait';
 
 /** The longest one wait for the run lasts before the workflow asks again (a run may go on for days). */
 const WAIT_SECONDS = 3600;
@@ -18,7 +21,9 @@ const { awaitLoopRunEnd } = proxyActivities<LoopActivities>({
 });
 
 export async function scheduledRunWorkflow(input: ScheduledRunInput): Promise<string> {
-  const firing = await startScheduledRun(input);
+  const firing = patched(PATCHES.workdirWaits)
+    ? await untilWorkdirFree(() => startScheduledRun({ ...input, waitForWorkdir: true }))
+    : ((await startScheduledRun(input)) as ScheduledStart);
   // In the memo, so `loop info` reads the outcome while this workflow still waits, without a worker.
   upsertMemo({ outcome: firing.outcome, detail: firing.detail });
   if (firing.outcome === 'skipped') return `skipped: ${firing.detail}`;

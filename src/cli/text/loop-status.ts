@@ -48,6 +48,7 @@ export function describeStatus(report: LoopStatusReport): string {
   }
   if (report.autorun_at) lines.push(`resumes by itself at ${report.autorun_at} (autorun)`);
   if (report.schedule) lines.push(...scheduleLines(report.schedule));
+  if (report.waiting_for_workdir) lines.push(`waiting  ${report.waiting_for_workdir}`);
   if (report.agent_usage.total.agent_runs) lines.push(`agents   ${usageText(report.agent_usage.total)}`);
   if (report.budget) lines.push(`budget   ${budgetText(report.budget)}`);
   if (report.live_unavailable) lines.push(report.live_unavailable);
