@@ -18,7 +18,7 @@ async function record(server: TestServer, scenarios: Scenario[], outDir: string)
     await h.withWorker(async () => {
       for (const scenario of scenarios) {
         const loopId = await scenario.play(h);
-        const runs = await closedRuns(client, loopWorkflowId(loopId), scenario.runs);
+        const runs = await closedRuns(client, scenario.workflowId?.(loopId) ?? loopWorkflowId(loopId), scenario.runs);
         const files = historyFiles(scenario.name, scenario.runs);
         for (const [index, run] of runs.entries()) {
           const history = await client.workflow.getHandle(run.workflowId, run.runId).fetchHistory();

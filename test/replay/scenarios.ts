@@ -1,5 +1,6 @@
 // The loop runs whose histories are recorded for replay: one per way the workflow can walk, each
-// small (few nodes, short outputs) so the histories stay readable.
+// small (few nodes, short outputs) so the histories stay readable; and the scheduled and autorun
+// starts where they do more than start a run.
 import { updateEnsemble } from '../../src/client/graph-service';
 import { updateLoop } from '../../src/client/loops-service';
 import { addQueueSpec, createQueue } from '../../src/client/queues-service';
@@ -30,6 +31,8 @@ export interface Scenario {
   name: string;
   /** Workflow runs the scenario leaves behind (a continued or continued-as-new loop has several). */
   runs: number;
+  /** The workflow whose runs are recorded, when it is not the loop's run (a scheduled or autorun start of it). */
+  workflowId?: (loopId: string) => string;
   /** Whether it needs a server that suggests continue-as-new after a few events. */
   continueAsNew?: boolean;
   /** Runs the loop to its end and returns the loop's id; the harness's worker is polling. */
@@ -45,6 +48,25 @@ function expectStatus(loopId: string, status: string, want: string): string {
 async function runOne(h: EngineHarness, shape: LoopShape, specs: { name: string; content?: string }[], want = 'completed') {
   const loopId = await loopWithSpecs(h.ctx, scratchDir(), shape, specs);
   return expectStatus(loopId, (await runToEnd(h.ctx, loopId)).status, want);
+}
+
+/**
+ * Starts `workflowType` for the loop as its Schedule would, while another loop's run holds the
+ * workdir: it waits (its memo says so) until that run ends, then resumes or runs the loop.
+ */
+async function startedOnceWorkdirFree(h: EngineHarness, loopId: string, workdir: string, workflowType: string, workflowId: string) {
+  const gateFile = path.join(scratchDir(), 'open');
+  const holder = await loopWithSpecs(h.ctx, workdir, chain(['hold', `while [ ! -e '${gateFile}' ]; do sleep 0.1; done`]), [{ name: 'spec' }]);
+  await startLoopRun(h.ctx, holder);
+  await untilLoopStatus(h.ctx, holder, 'running');
+  const client = await h.ctx.temporal();
+  const start = workflowType === 'autorunWorkflow' ? { loopId } : { loopId, queueId: null };
+  const handle = await client.workflow.start(workflowType, { taskQueue: h.config.taskQueue, workflowId, args: [start] });
+  await waitUntil('the start to wait for the workdir', async () => (await handle.describe()).memo?.outcome === 'waiting');
+  writeFileSync(gateFile, '');
+  await handle.result();
+  expectStatus(holder, (await waitForLoopRun(h.ctx, holder)).status, 'completed');
+  return expectStatus(loopId, (await waitForLoopRun(h.ctx, loopId)).status, 'completed');
 }
 
 /** An ensemble `reviewers` of members that print ok, whose pass goes on to a check. */
@@ -351,5 +373,31 @@ export const SCENARIOS: Scenario[] = [
     runs: 2,
     continueAsNew: true,
     play: (h) => runOne(h, fixLoop('test -f fixed.txt'), [{ name: 'spec' }]),
+  },
+  {
+    // A recurring schedule's firing on a workdir another loop's run holds waits for it, then runs the loop and waits for its end.
+    name: 'scheduled-run-waits-for-workdir',
+    runs: 1,
+    workflowId: (loopId) => `schedule-${loopId}`,
+    async play(h) {
+      const workdir = scratchDir();
+      const loopId = await loopWithSpecs(h.ctx, workdir, chain(['only', 'true']), [{ name: 'spec' }]);
+      return startedOnceWorkdirFree(h, loopId, workdir, 'scheduledRunWorkflow', `schedule-${loopId}`);
+    },
+  },
+  {
+    // An autorun of a failed loop on a workdir another loop's run holds waits for it, then continues the loop.
+    name: 'autorun-waits-for-workdir',
+    runs: 1,
+    workflowId: (loopId) => `autorun-${loopId}`,
+    async play(h) {
+      const workdir = scratchDir();
+      const flag = path.join(scratchDir(), 'failed-once');
+      const loopId = await loopWithSpecs(h.ctx, workdir, chain(['flaky', `test -e '${flag}' || { touch '${flag}'; exit 1; }`]), [
+        { name: 'spec' },
+      ]);
+      expectStatus(loopId, (await runToEnd(h.ctx, loopId)).status, 'failed');
+      return startedOnceWorkdirFree(h, loopId, workdir, 'autorunWorkflow', `autorun-${loopId}`);
+    },
   },
 ];
