@@ -56,7 +56,9 @@ async function runOne(h: EngineHarness, shape: LoopShape, specs: { name: string;
  */
 async function startedOnceWorkdirFree(h: EngineHarness, loopId: string, workdir: string, workflowType: string, workflowId: string) {
   const gateFile = path.join(scratchDir(), 'open');
-  const holder = await loopWithSpecs(h.ctx, workdir, chain(['hold', `while [ ! -e '${gateFile}' ]; do sleep 0.1; done`]), [{ name: 'spec' }]);
+  const holder = await loopWithSpecs(h.ctx, workdir, chain(['hold', `while [ ! -e '${gateFile}' ]; do sleep 0.1; done`]), [
+    { name: 'spec' },
+  ]);
   await startLoopRun(h.ctx, holder);
   await untilLoopStatus(h.ctx, holder, 'running');
   const client = await h.ctx.temporal();
