@@ -1,14 +1,15 @@
 // One workdir runs one loop at a time: a run claims its loop's workdir when it is requested, and a
 // request that finds another loop's open run there is refused, naming that loop and its run.
 import { realpath } from 'node:fs/promises';
-import type { WorkdirWait } from '../contract';
+import { loopWorkflowId, type WorkdirWait } from '../contract';
 import { CanopyError } from '../domain/errors';
 import type { Loop } from '../domain/loop';
 import { getLoop } from '../store/loops-repository';
 import { claimWorkdir, type WorkdirHolder, type WorkdirPlace } from '../store/workdir-claims-repository';
 import type { DatabaseOrTransaction } from '../store/database';
+import { temporalClientSdk } from '../temporal/sdk';
 import { hasOpenRun, reconcileLoop } from './closed-runs-service';
-import { onThisHost, type ClientContext } from './context';
+import { LIVE_STATE_CONNECT_TIMEOUT_MS, onThisHost, type ClientContext } from './context';
 
 /** A run refused because another loop's open run holds the workdir; a scheduled or autorun start waits instead. */
 export class WorkdirBusyError extends CanopyError {
@@ -58,17 +59,35 @@ export async function holdWorkdir(tx: DatabaseOrTransaction, loop: Loop, place: 
 }
 
 /**
- * Runs `request`, which claims a workdir; when the claim is refused by a run whose workflow Temporal
- * says has closed (its worker never recorded the end), that run is recorded closed and `request` runs
- * once more. A holder still open, or a Temporal that does not answer, leaves the refusal as it was.
+ * How long after its claim a run's workflow may still be unknown to Temporal: the request records the
+ * run, then connects (up to a minute) and starts the workflow. A holder is judged only after this.
+ */
+const START_GRACE_MS = 2 * 60_000;
+
+/**
+ * Runs `request`, which claims a workdir; when the claim is refused by a run claimed over two minutes
+ * ago whose workflow Temporal has closed or does not know (its end was never recorded: terminated
+ * outside canopy, or its request died before the start), that run is recorded closed and `request`
+ * runs once more. A holder still open, or a Temporal that does not answer, leaves the refusal as it was.
  */
 export async function closingDeadHolder<T>(ctx: ClientContext, request: () => Promise<T>): Promise<T> {
   try {
     return await request();
   } catch (error) {
-    if (!(error instanceof WorkdirBusyError)) throw error;
+    if (!(error instanceof WorkdirBusyError) || !(await workflowGone(ctx, error.holder))) throw error;
     const holder = await getLoop(ctx.db, error.holder.loop_id);
     if (holder && hasOpenRun(await reconcileLoop(ctx, holder))) throw error;
     return request();
+  }
+}
+
+async function workflowGone(ctx: ClientContext, holder: WorkdirHolder): Promise<boolean> {
+  if (Date.now() - Date.parse(holder.claimed_at) < START_GRACE_MS) return false;
+  const { WorkflowNotFoundError } = temporalClientSdk();
+  try {
+    const client = await ctx.temporal(LIVE_STATE_CONNECT_TIMEOUT_MS);
+    return (await client.workflow.getHandle(loopWorkflowId(holder.loop_id)).describe()).status.name !== 'RUNNING';
+  } catch (error) {
+    return error instanceof WorkflowNotFoundError;
   }
 }

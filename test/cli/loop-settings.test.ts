@@ -1,4 +1,4 @@
-// infra_retries and allow_dirty_start through `canopy loop update` child processes and `canopy mcp`
+// infra_retries, allow_dirty_start and share_workdir through `canopy loop update` child processes and `canopy mcp`
 // with the SDK's client: each option changes only its own setting, and every bad value is refused
 // naming the field, changing nothing.
 import assert from 'node:assert/strict';
@@ -43,6 +43,23 @@ describe(
       }
       const shown = JSON.parse(canopy('loop', 'get', loopId, '--json').stdout);
       assert.deepEqual(shown.settings, { max_iterations: 4, infra_retries: 3, allow_dirty_start: false, infra_backoff_seconds: 2 });
+    });
+
+    it('sets and clears --share-workdir, and refuses a share_workdir over MCP that is not true or false', async () => {
+      const loopId = await loopWithSpecs(h.ctx, scratchDir(), { settings: { max_iterations: 4 }, nodes: [check('tests', 1, 'true')] }, []);
+      for (const [flag, shared] of [
+        ['--share-workdir', true],
+        ['--no-share-workdir', false],
+      ] as const) {
+        const updated = canopy('loop', 'update', loopId, flag);
+        assert.equal(updated.status, 0, updated.stderr);
+        assert.deepEqual(await settingsOf(loopId), { max_iterations: 4, share_workdir: shared }, flag);
+      }
+      assert.match(
+        await callRefused(session.client, 'loop_update', { loop_id: loopId, settings: { share_workdir: 'yes' } }),
+        /must be true or false[^\n]* at settings\.share_workdir/,
+      );
+      assert.deepEqual(await settingsOf(loopId), { max_iterations: 4, share_workdir: false });
     });
 
     it('refuses bad values through the CLI, naming the field, and changes nothing', async () => {

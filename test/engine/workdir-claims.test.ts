@@ -19,9 +19,9 @@ import { describeEngineOnEachDialect } from '../helpers/engine-dialects';
 import { childEnv, useEngineHarness, type EngineHarness } from '../helpers/engine';
 import { tempGitRepo } from '../helpers/git';
 import { callRefused, connectStdio } from '../helpers/mcp-client';
-import { check, loopWithSpecs, scratchDir, untilLoopStatus } from '../helpers/loops';
+import { check, loopWithSpecs, runsOf, scratchDir, untilLoopStatus } from '../helpers/loops';
 import { runCanopy } from '../helpers/processes';
-import { assertRefusedUnchanged, storeSnapshot } from '../helpers/store';
+import { assertRefused, assertRefusedUnchanged, storeSnapshot } from '../helpers/store';
 import { waitUntil } from '../helpers/wait';
 
 const needsServer = { skip: !process.env.CANOPY_TEST_TEMPORAL_ADDRESS && 'needs the dev server `npm test` starts' };
@@ -69,7 +69,8 @@ describe('one loop at a time in a workdir', needsServer, () => {
     try {
       await h.withWorker(async () => {
         await startLoopRun(h.ctx, holder);
-        await untilLoopStatus(h.ctx, holder, 'running');
+        // Its check running, the holder writes nothing more until the gate opens: what changes after is the refusals'.
+        await waitUntil('the holder’s check to run', async () => (await runsOf(h.ctx, holder)).some((run) => run.pgid !== null));
         const refusal = holderPattern(holder, await runIdOf(h.ctx, holder));
 
         const error = await assertRefusedUnchanged(h.ctx, () => startLoopRun(h.ctx, second), { code: 'conflict', message: refusal });
@@ -200,7 +201,8 @@ describeEngineOnEachDialect('starts on one workdir at the same instant', (h) => 
     mkdirSync(linkParent, { recursive: true });
     const link = path.join(linkParent, 'link');
     symlinkSync(workdir, link);
-    const loops = await Promise.all([workdir, link, workdir, link].map((dir) => loopOf(h.ctx, dir, 'sleep 300')));
+    const loops: string[] = [];
+    for (const dir of [workdir, link, workdir, link]) loops.push(await loopOf(h.ctx, dir, 'sleep 300'));
     // No worker: each start only records its run and asks Temporal to start the workflow.
     const starts = await Promise.allSettled(loops.map((loopId) => startLoopRun(h.ctx, loopId)));
     const winners = loops.filter((_, index) => starts[index].status === 'fulfilled');
@@ -222,12 +224,18 @@ describeEngineOnEachDialect('starts on one workdir at the same instant', (h) => 
     await stopLoop(h.ctx, next, 1_000);
   });
 
-  it('does not let a run whose workflow was ended outside canopy hold the workdir', async () => {
+  it('does not let a run whose workflow was ended outside canopy hold the workdir once its start is well past', async () => {
     const workdir = scratchDir();
-    const [gone, next] = await Promise.all([loopOf(h.ctx, workdir, 'sleep 300'), loopOf(h.ctx, workdir, 'sleep 300')]);
+    const gone = await loopOf(h.ctx, workdir, 'sleep 300');
+    const next = await loopOf(h.ctx, workdir, 'sleep 300');
     await startLoopRun(h.ctx, gone);
     await (await h.ctx.temporal()).workflow.getHandle(loopWorkflowId(gone)).terminate('ended outside canopy');
     assert.equal(await statusOf(h.ctx, gone), 'running', 'the store still shows its run open');
+    // Just claimed, it may be a start still on its way to Temporal: it holds the workdir.
+    await assertRefused(startLoopRun(h.ctx, next), { code: 'conflict', message: holderPattern(gone, await runIdOf(h.ctx, gone)) });
+    assert.equal(await statusOf(h.ctx, gone), 'running');
+    const threeMinutesAgo = new Date(Date.now() - 3 * 60_000).toISOString();
+    await h.ctx.db.updateTable('workdir_claims').set({ claimed_at: threeMinutesAgo }).where('loop_id', '=', gone).execute();
     await startLoopRun(h.ctx, next);
     assert.equal(await statusOf(h.ctx, gone), 'failed');
     assert.equal(await statusOf(h.ctx, next), 'running');
