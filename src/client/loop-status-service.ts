@@ -16,6 +16,7 @@ import { hasOpenRun, reconcileLoop } from './closed-runs-service';
 import { hostWarnings } from './pollers-service';
 import { requireLoop } from './design-service';
 import { autorunProgress } from './autorun-service';
+import { heldByAnotherLoop } from './workdir-claim-service';
 import { loopPicture, type LoopPicture } from './loop-picture-service';
 import { readLiveState, resumePointOf } from './runs-service';
 import { describeLoopSchedule, type LoopScheduleReport } from './schedule-service';
@@ -108,8 +109,11 @@ export async function loopStatus(ctx: ClientContext, loopId: string): Promise<Lo
   ]);
   const resume = resumePointOf(run);
   const hookRuns = run ? await hookRunsOf(ctx, run) : [];
-  // Asked of Temporal only for loops an autorun would resume after a stop (a quota reset fails the loop).
-  const autorun = ['failed', 'paused', 'blocked'].includes(loop.status) ? await autorunProgress(ctx, loop.id).catch(() => null) : null;
+  // Asked of Temporal only for loops an autorun would resume after a stop (a quota reset fails the loop), and for a
+  // pending loop whose workdir another loop's run holds, where an autorun that fired waits.
+  const askAutorun =
+    ['failed', 'paused', 'blocked'].includes(loop.status) || (loop.status === 'pending' && (await heldByAnotherLoop(ctx, loop)));
+  const autorun = askAutorun ? await autorunProgress(ctx, loop.id).catch(() => null) : null;
   const firing = schedule?.last_firing;
   return {
     loop_id: loop.id,

@@ -5,7 +5,7 @@ import { loopWorkflowId, type WorkdirWait } from '../contract';
 import { CanopyError } from '../domain/errors';
 import type { Loop } from '../domain/loop';
 import { getLoop } from '../store/loops-repository';
-import { claimWorkdir, type WorkdirHolder, type WorkdirPlace } from '../store/workdir-claims-repository';
+import { claimWorkdir, workdirHolder, type WorkdirHolder, type WorkdirPlace } from '../store/workdir-claims-repository';
 import type { DatabaseOrTransaction } from '../store/database';
 import { temporalClientSdk } from '../temporal/sdk';
 import { hasOpenRun, reconcileLoop } from './closed-runs-service';
@@ -50,6 +50,13 @@ export async function workdirToClaim(ctx: ClientContext, loop: Loop, run: { sand
   if (run.sandbox || loop.settings.share_workdir) return null;
   const workdir = onThisHost(ctx, loop.host) ? await realpath(loop.workdir).catch(() => loop.workdir) : loop.workdir;
   return { host: loop.host ?? '', workdir };
+}
+
+/** Whether another loop's open run holds the loop's workdir, so that a start of it would be refused or wait; from the store alone. */
+export async function heldByAnotherLoop(ctx: ClientContext, loop: Loop): Promise<boolean> {
+  const place = await workdirToClaim(ctx, loop, {});
+  const holder = place && (await workdirHolder(ctx.db, place));
+  return holder !== null && holder !== undefined && holder.loop_id !== loop.id;
 }
 
 /** Claims the place for the run inside the caller's transaction, or throws WorkdirBusyError, which rolls it back. */

@@ -53,6 +53,12 @@ export async function claimWorkdir(db: DatabaseOrTransaction, claim: WorkdirClai
   throw new Error(`The claim of workdir ${claim.workdir} kept changing under ${CLAIM_ATTEMPTS} attempts to take it; try again.`);
 }
 
+/** The open run that holds the workdir, if any. */
+export async function workdirHolder(db: DatabaseOrTransaction, place: WorkdirPlace): Promise<WorkdirHolder | undefined> {
+  const claim = await holderOf(db, place);
+  return claim?.open ? claim.holder : undefined;
+}
+
 /** The run whose claim is on the workdir, and whether it is still open: its record is, and its loop shows it. */
 async function holderOf(db: DatabaseOrTransaction, place: WorkdirPlace): Promise<{ holder: WorkdirHolder; open: boolean } | undefined> {
   const row = await db

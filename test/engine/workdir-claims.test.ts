@@ -168,6 +168,29 @@ describe('one loop at a time in a workdir', needsServer, () => {
     });
   });
 
+  it('makes an autorun of a pending loop wait while another loop’s run holds the workdir, saying so in loop info, then start it', async () => {
+    const workdir = scratchDir();
+    const hold = gate();
+    const holder = await loopOf(h.ctx, workdir, hold.command);
+    const pending = await loopOf(h.ctx, workdir, 'echo started');
+    await h.withWorker(async () => {
+      await startLoopRun(h.ctx, holder);
+      await untilLoopStatus(h.ctx, holder, 'running');
+      await scheduleAutorun(h.ctx, pending, new Date(Date.now() + 2_000).toISOString());
+      const waiting = await waitUntil(
+        'the autorun to wait for the workdir',
+        async () => (await loopStatus(h.ctx, pending)).waiting_for_workdir,
+      );
+      assert.match(waiting, new RegExp(`held by loop .* \\(${holder}\\)`));
+      assert.equal(await statusOf(h.ctx, pending), 'pending');
+      assert.equal(await loopRunCount(h.ctx, pending), 0);
+
+      hold.open();
+      await waitUntil('the autorun to start the loop', async () => (await statusOf(h.ctx, pending)) === 'completed', 60_000);
+      assert.equal((await loopStatus(h.ctx, pending)).waiting_for_workdir, null);
+    });
+  });
+
   it('makes an autorun of a failed loop wait while another loop’s run holds the workdir, then continue it', async () => {
     const workdir = scratchDir();
     const hold = gate();
