@@ -85,8 +85,9 @@ export function registerRunTools(server: McpServer, ctx: ClientContext): void {
       title: 'Run a loop',
       description:
         'Start a durable run that drains the loop’s pending specs in order (or a queue’s, with queue_id) through its graph, spawning agents and ' +
-        'commands in its workdir. Returns at once; follow it with loop_info. One run per loop at a time; refused for archived loops and without ' +
-        'pending specs. workers_polling 0 means no worker executes it yet (start `canopy up`); warnings also says when no worker serves ' +
+        'commands in its workdir. Returns at once; follow it with loop_info. One run per loop at a time; refused for archived loops, without ' +
+        'pending specs, and while another loop’s run is open in the same workdir (naming it), unless the loop’s settings say share_workdir. ' +
+        'workers_polling 0 means no worker executes it yet (start `canopy up`); warnings also says when no worker serves ' +
         'the loop’s host, whose runs wait until one with that CANOPY_HOST_ID starts. With sandbox the run works in a worktree of its own ' +
         '(sandbox_list shows it). Needs Temporal.',
       inputSchema: RunRequest,
