@@ -4,7 +4,7 @@ import { CanopyError, invalidInput } from '../domain/errors';
 import type { ClientContext } from './context';
 import { requireLoop } from './design-service';
 import { temporalClientSdk } from '../temporal/sdk';
-import { createOrUpdateSchedule, ignoringMissing, lastFiring, specRefusal } from './temporal-schedules';
+import { createOrUpdateSchedule, ignoringMissing, lastFiring, removeTemporalSchedule, specRefusal } from './temporal-schedules';
 
 export const autorunScheduleId = (loopId: string): string => `autorun-${loopId}`;
 
@@ -25,9 +25,8 @@ export async function scheduleAutorun(ctx: ClientContext, loopId: string, at?: s
   const scheduleId = autorunScheduleId(loop.id);
   const when = at ? parseAutorunTime(at) : null;
   const client = await ctx.temporal();
-  const handle = client.schedule.getHandle(scheduleId);
   if (!when) {
-    await ignoringMissing(handle.delete());
+    await removeTemporalSchedule(client, scheduleId);
     return { loop_id: loop.id, schedule_id: scheduleId, at: null };
   }
   const { MONTHS } = temporalClientSdk();

@@ -12,7 +12,14 @@ import { deleteSchedule, getSchedule, putSchedule } from '../store/schedules-rep
 import type { ScheduledRunInput } from '../contract';
 import { LIVE_STATE_CONNECT_TIMEOUT_MS, type ClientContext } from './context';
 import { requireLoop } from './design-service';
-import { createOrUpdateSchedule, ignoringMissing, lastFiring, specRefusal, type LastFiring } from './temporal-schedules';
+import {
+  createOrUpdateSchedule,
+  ignoringMissing,
+  lastFiring,
+  removeTemporalSchedule,
+  specRefusal,
+  type LastFiring,
+} from './temporal-schedules';
 
 export const loopScheduleId = (loopId: string): string => `schedule-${loopId}`;
 
@@ -76,7 +83,7 @@ export async function unscheduleLoop(
 export async function removeSchedule(ctx: ClientContext, loopId: string): Promise<boolean> {
   if (!(await getSchedule(ctx.db, loopId))) return false;
   const client = await ctx.temporal();
-  await ignoringMissing(client.schedule.getHandle(loopScheduleId(loopId)).delete());
+  await removeTemporalSchedule(client, loopScheduleId(loopId));
   return deleteSchedule(ctx.db, loopId);
 }
 

@@ -78,3 +78,24 @@ export async function lastFiring(client: Client, described: ScheduleDescription)
   const detail = memo.detail ?? (outcome === 'failed' ? `its workflow ${status} before deciding` : null);
   return { ...firing, outcome, detail };
 }
+
+/**
+ * Deletes the schedule, ending first a firing of it that still waits for the loop's workdir: with the
+ * schedule gone, nothing should start the loop once the workdir is free.
+ */
+export async function removeTemporalSchedule(client: Client, scheduleId: string): Promise<void> {
+  const handle = client.schedule.getHandle(scheduleId);
+  const described = await ignoringMissing(handle.describe());
+  if (!described) return;
+  const firing = await lastFiring(client, described);
+  if (firing?.outcome === 'waiting') {
+    const { WorkflowNotFoundError } = temporalClientSdk();
+    await client.workflow
+      .getHandle(firing.workflow_id)
+      .terminate(`its schedule ${scheduleId} was removed while it waited for the workdir`)
+      .catch((error: unknown) => {
+        if (!(error instanceof WorkflowNotFoundError)) throw error;
+      });
+  }
+  await ignoringMissing(handle.delete());
+}

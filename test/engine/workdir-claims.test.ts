@@ -168,6 +168,47 @@ describe('one loop at a time in a workdir', needsServer, () => {
     });
   });
 
+  it('ends a start that waits for the workdir when its schedule is removed or its autorun cancelled, so it starts nothing later', async () => {
+    const workdir = scratchDir();
+    const hold = gate();
+    const holder = await loopOf(h.ctx, workdir, hold.command);
+    const scheduled = await loopOf(h.ctx, workdir, 'echo scheduled');
+    const autorun = await loopOf(h.ctx, workdir, 'echo autorun');
+    await h.withWorker(async () => {
+      await startLoopRun(h.ctx, holder);
+      await untilLoopStatus(h.ctx, holder, 'running');
+      await scheduleLoop(h.ctx, { loop_id: scheduled, every: '2s' });
+      await scheduleAutorun(h.ctx, autorun, new Date(Date.now() + 2_000).toISOString());
+      const waitingFirings = await Promise.all(
+        [scheduled, autorun].map((loopId) =>
+          waitUntil(`the start of ${loopId} to wait`, async () => {
+            const report = await loopStatus(h.ctx, loopId);
+            return report.waiting_for_workdir !== null && (report.schedule?.last_firing?.workflow_id ?? report.loop_id);
+          }),
+        ),
+      );
+      await unscheduleLoop(h.ctx, scheduled);
+      await scheduleAutorun(h.ctx, autorun, null);
+      const client = await h.ctx.temporal();
+      const [scheduledFiring] = waitingFirings;
+      assert.equal((await client.workflow.getHandle(scheduledFiring).describe()).status.name, 'TERMINATED');
+      // Visibility lists a change a moment after it.
+      await waitUntil('the autorun’s firing to be listed terminated', async () => {
+        const statuses: string[] = [];
+        for await (const run of client.workflow.list({ query: `TemporalScheduledById = "autorun-${autorun}"` }))
+          statuses.push(run.status.name);
+        return statuses.join() === 'TERMINATED';
+      });
+
+      hold.open();
+      assert.equal((await waitForLoopRun(h.ctx, holder)).status, 'completed');
+      for (const loopId of [scheduled, autorun]) {
+        assert.equal(await statusOf(h.ctx, loopId), 'pending');
+        assert.equal(await loopRunCount(h.ctx, loopId), 0);
+      }
+    });
+  });
+
   it('makes an autorun of a pending loop wait while another loop’s run holds the workdir, saying so in loop info, then start it', async () => {
     const workdir = scratchDir();
     const hold = gate();
