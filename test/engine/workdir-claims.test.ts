@@ -155,6 +155,8 @@ describe('one loop at a time in a workdir', needsServer, () => {
         ),
       );
       assert.equal(waiting.schedule!.last_firing!.outcome, 'waiting');
+      const info = await runCanopy(childEnv(h.config), 'loop', 'info', scheduled);
+      assert.match(info.stdout, new RegExp(`^waiting {2}Workdir .* is held by loop .* \\(${holder}\\)`, 'm'));
       assert.equal(waiting.status, 'pending');
       assert.equal(await loopRunCount(h.ctx, scheduled), 0, 'nothing started while it waits');
 
