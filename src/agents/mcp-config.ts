@@ -25,5 +25,7 @@ export function canopyStdioServer(run: Pick<AgentRun, 'mcpUrl' | 'runDir'>): Std
 export function mcpConfigFile(run: Pick<AgentRun, 'mcpUrl' | 'runDir' | 'tokenEnv'>): string {
   const server = canopyStdioServer(run);
   const env = { ...server.env, [run.tokenEnv]: `\${${run.tokenEnv}}` };
-  return JSON.stringify({ mcpServers: { canopy: { type: 'stdio', command: server.command, args: server.args, env } } });
+  // claude starts its first turn without waiting for a stdio server unless it is `alwaysLoad`: the model would not see the tools.
+  const canopy = { type: 'stdio', command: server.command, args: server.args, env, alwaysLoad: true };
+  return JSON.stringify({ mcpServers: { canopy } });
 }

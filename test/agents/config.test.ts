@@ -48,6 +48,7 @@ describe('agent platform configuration', () => {
       type: 'stdio',
       ...STDIO_SERVER,
       env: { ...STDIO_ENV, CANOPY_RUN_TOKEN: '${CANOPY_RUN_TOKEN}' },
+      alwaysLoad: true,
     });
     assert.deepEqual(invocationOf(home, 'claude', { model: 'sonnet', asRoot: false }).args.slice(-5, -3), ['--model', 'sonnet']);
     assert.deepEqual(invocationOf(home, 'claude', { asRoot: false }).env, {});
