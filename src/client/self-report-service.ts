@@ -1,5 +1,4 @@
 // Agents reporting on their own run, authorised by the run token canopy gave them and nothing else.
-import { existsSync } from 'node:fs';
 import { hashRunToken } from '../run-token';
 import { notifyHuman } from '../notify';
 import { CanopyError } from '../domain/errors';
@@ -62,10 +61,16 @@ async function blockAfterRun(ctx: ClientContext, run: NodeRun, reason: string): 
   return { loop_id: loop.id, status: 'blocked' };
 }
 
-/** Writes into the run's directory when it is on this machine (a report over stdio may come from anywhere). */
+/**
+ * Writes into the run's directory where it is: not on another machine (a report over stdio may come from
+ * anywhere), nor once it went with its run.
+ */
 function keepInRunDirectory(ctx: ClientContext, run: NodeRun, keep: (dir: string) => void): void {
-  const dir = runDirectoryPath(ctx.config.home, run.id);
-  if (existsSync(dir)) keep(dir);
+  try {
+    keep(runDirectoryPath(ctx.config.home, run.id));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
 }
 
 async function runOfToken(ctx: ClientContext, token: string): Promise<NodeRun> {
