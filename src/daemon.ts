@@ -7,6 +7,7 @@ import { sweepRunDirectories } from './activities/run-directory-sweep';
 import { workdirScans } from './activities/workdir-scans';
 import { openContext, type ClientContext } from './client/context';
 import { scheduleAutorun } from './client/autorun-service';
+import { blockForKeptReport } from './client/self-report-service';
 import { refuseUnreplayableRuns } from './client/run-versions-service';
 import { resumeLoop } from './client/runs-service';
 import { loopRunEnd, startScheduledRun } from './client/scheduled-run-service';
@@ -117,6 +118,7 @@ export function activityDeps(ctx: ClientContext, mcpUrl: string): ActivityDeps {
     mcpUrl,
     temporalAddress: ctx.config.temporalAddress,
     resumeLoop: (loopId, waitForWorkdir) => resumeLoop(ctx, loopId, waitForWorkdir),
+    blockForKeptReport: (nodeRunId, reason) => blockForKeptReport(ctx, nodeRunId, reason),
     scheduleAutorun: async (loopId, at) => void (await scheduleAutorun(ctx, loopId, at)),
     startScheduledRun: (loopId, queueId, waitForWorkdir) => startScheduledRun(ctx, loopId, queueId, waitForWorkdir),
     loopRunEnd: (run, signal) => loopRunEnd(ctx, run, signal),

@@ -2,6 +2,7 @@
 // its CLI for this run, spawn it in its own process group, then let the adapter read its output, usage and
 // limits. CLI-agnostic.
 import path from 'node:path';
+import { Context } from '@temporalio/activity';
 import { loadPlatforms, platformModel, type Platform } from '../agents';
 import { prepareLaunch } from '../agents/launch';
 import { withRecoveryNote } from '../agents/recovery-note';
@@ -15,6 +16,8 @@ import { agentVerdict, type Verdict } from '../graph/verdicts';
 import { hashRunToken, newRunToken } from '../run-token';
 import { getNodeRun, updateNodeRun } from '../store/node-runs-repository';
 import type { GroupRunResult } from '../process/process-group';
+import { runDirectoryPath } from '../process/run-directory';
+import { readKeptBlocker, readKeptReport } from '../process/run-reports';
 import { startSupervised, type SupervisionOptions } from '../process/supervision';
 import { traceAgentProcess } from '../telemetry/spans';
 import { writeCanopyShim } from './canopy-shim';
@@ -49,8 +52,7 @@ export async function executeAgent(deps: ActivityDeps, execution: Execution): Pr
   const judge = async (result: GroupRunResult): Promise<ExecutionResult> => {
     const reading = platform.adapter.read(result.stdout, result.stderr);
     const stdout = reading.finalMessage ?? result.stdout;
-    const reported = await getNodeRun(deps.db, run.id);
-    const report = reported?.reported_status ? { status: reported.reported_status, output: reported.reported_output } : null;
+    const report = await takeReport(deps, run.id);
     const elapsedMs = Date.now() - Date.parse(run.started_at);
     let verdict = agentVerdict({ ...result, stdout, limitMinutes, straggler, elapsedMs }, report, config.require_report ?? false);
     // A usage limit may leave no stdout (gemini says it on stderr), which would read as an early crash.
@@ -98,6 +100,7 @@ async function startAgent(deps: ActivityDeps, start: AgentStart): Promise<GroupR
         CANOPY_RUN_ID: run.id,
         [TOKEN_ENV]: token,
         CANOPY_MCP_URL: deps.mcpUrl,
+        CANOPY_RUN_DIR: supervision.runDir,
         PATH: `${writeCanopyShim(supervision.runDir)}${path.delimiter}${process.env.PATH ?? ''}`,
       },
     },
@@ -108,6 +111,34 @@ async function startAgent(deps: ActivityDeps, start: AgentStart): Promise<GroupR
     env: launch.env,
     onSpawn: execution.recordProcessGroup,
   });
+}
+
+/**
+ * The agent's own report: the one kept in its run directory, which is the newest whichever way it came
+ * (it outlives a worker that was down when the agent reported), else the store's; a blocker the loop
+ * was never told of blocks it now.
+ */
+async function takeReport(deps: ActivityDeps, runId: string): Promise<{ status: 'pass' | 'fail'; output: string | null } | null> {
+  const runDir = runDirectoryPath(deps.home, runId);
+  const kept = readKept(() => readKeptReport(runDir));
+  const blocker = readKept(() => readKeptBlocker(runDir));
+  if (blocker && !blocker.delivered) await deps.blockForKeptReport(runId, blocker.reason);
+  if (kept) {
+    await updateNodeRun(deps.db, runId, { reported_status: kept.status, reported_output: kept.output });
+    return kept;
+  }
+  const stored = await getNodeRun(deps.db, runId);
+  return stored?.reported_status ? { status: stored.reported_status, output: stored.reported_output } : null;
+}
+
+/** A kept file that is not a report (the agent wrote over it) counts as none, said in the worker's log. */
+function readKept<T>(read: () => T | null): T | null {
+  try {
+    return read();
+  } catch (error) {
+    Context.current().log.warn(`${(error as Error).message}; the store's report is used instead`);
+    return null;
+  }
 }
 
 /** A usage limit fails the node as `quota`; when its message says when the limit lifts, the loop resumes itself then. */

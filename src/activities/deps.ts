@@ -18,6 +18,8 @@ export interface ActivityDeps {
   temporalAddress: string;
   /** Starts or continues a loop as `canopy loop continue` would (wired by the host to the run service); see LoopActivities. */
   resumeLoop(loopId: string, waitForWorkdir?: boolean): Promise<string | WorkdirWait>;
+  /** Blocks the loop after a node run, as `loop_report_blocker` would, for a blocker kept while no worker could take it. */
+  blockForKeptReport(nodeRunId: string, reason: string): Promise<void>;
   /** Resumes the loop by itself at `at` (ISO-8601), as `loop_schedule_autorun` would. */
   scheduleAutorun(loopId: string, at: string): Promise<void>;
   /** Starts the loop's run (its own specs, or a queue's) as `canopy loop run` would, or says why it does not. */

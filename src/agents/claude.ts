@@ -1,5 +1,5 @@
 // Claude Code (`@anthropic-ai/claude-code`): `claude -p` headless, JSON result on stdout, canopy's MCP
-// server from a per-run --mcp-config file whose header names the token variable (claude expands it).
+// server from a per-run --mcp-config file whose env names the token variable (claude expands it).
 import { lastJsonDocument, numberOrNull } from './json-lines';
 import { mcpConfigFile } from './mcp-config';
 import { firstMatch } from './outage';

@@ -1,6 +1,7 @@
 // Codex (`@openai/codex`): `codex exec --json` headless, JSONL events on stdout, canopy's MCP server
 // wired for this run only by `-c` overrides that name the token variable instead of copying it.
 import { jsonLines, numberOrNull } from './json-lines';
+import { canopyStdioServer } from './mcp-config';
 import { CONNECTION_FAILURE, firstMatch } from './outage';
 import { resetTimeOf } from './reset-time';
 import type { AgentAdapter, AgentInvocation, AgentRun, PlatformSettings, QuotaHit } from './types';
@@ -10,19 +11,24 @@ export const MCP_STARTUP_TIMEOUT_SECONDS = 60;
 export const codex: AgentAdapter = {
   binary: 'codex',
   invocation(run: AgentRun, settings: PlatformSettings): AgentInvocation {
+    const server = canopyStdioServer(run);
+    const env = Object.entries(server.env).map(([name, value]) => `${name}=${JSON.stringify(value)}`);
     const overrides = [
-      `mcp_servers.canopy.url=${JSON.stringify(run.mcpUrl)}`,
-      `mcp_servers.canopy.bearer_token_env_var=${JSON.stringify(run.tokenEnv)}`,
+      `mcp_servers.canopy.command=${JSON.stringify(server.command)}`,
+      `mcp_servers.canopy.args=${JSON.stringify(server.args)}`,
+      `mcp_servers.canopy.env={${env.join(',')}}`,
+      // codex gives a stdio server a few variables of its own environment only: the token is passed on by name.
+      `mcp_servers.canopy.env_vars=${JSON.stringify([run.tokenEnv])}`,
       // With approvals off ("never"), a tool that needs approval is cancelled instead of asked about.
       'mcp_servers.canopy.default_tools_approval_mode="approve"',
       // Codex starts its first turn about a second after launch without waiting for an optional server: when
-      // canopy's endpoint had not listed its tools by then (a busy machine), the model never saw them and the
+      // canopy's server had not listed its tools by then (a busy machine), the model never saw them and the
       // run ended unreported. A required server is waited for, up to its start-up timeout, before the turn,
-      // and one that cannot be reached stops codex with an error instead of a run without canopy's tools.
-      // A probe has no endpoint to wait for.
+      // and one that cannot start stops codex with an error instead of a run without canopy's tools.
+      // A probe has nothing to report to.
       ...(run.probe ? [] : ['mcp_servers.canopy.required=true']),
-      // Codex gives a server 10 s to answer by default: on a machine busy with a fleet, canopy's endpoint can
-      // take longer.
+      // Codex gives a server 10 s to answer by default: on a machine busy with a fleet, canopy's server can
+      // take longer to start.
       `mcp_servers.canopy.startup_timeout_sec=${MCP_STARTUP_TIMEOUT_SECONDS}`,
       // A login shell rereads /etc/profile, which resets PATH and hides canopy's `canopy` shim.
       'allow_login_shell=false',

@@ -1,8 +1,9 @@
 // Gemini CLI (`@google/gemini-cli`): `gemini -p` headless with `-o json`, canopy's MCP server in the
 // user settings of a home made for the run (a system settings file is skipped unless root owns it and
-// every directory above it), whose header names the token variable, which gemini expands.
+// every directory above it), whose env names the token variable, which gemini expands.
 import { lastJsonDocument, numberOrNull } from './json-lines';
 import { CONNECTION_FAILURE, firstMatch } from './outage';
+import { canopyStdioServer } from './mcp-config';
 import { isObject } from './private-home';
 import { afterDuration } from './reset-time';
 import type { AgentAdapter, AgentInvocation, AgentRun, PlatformSettings, QuotaHit } from './types';
@@ -13,7 +14,9 @@ const SERVER = 'canopy';
 export const gemini: AgentAdapter = {
   binary: 'gemini',
   invocation(run: AgentRun, settings: PlatformSettings): AgentInvocation {
-    const canopy = { httpUrl: run.mcpUrl, headers: { Authorization: `Bearer $${run.tokenEnv}` } };
+    const server = canopyStdioServer(run);
+    // gemini expands `$NAME` when it reads its settings (later it hides variables named like a token from a server).
+    const canopy = { command: server.command, args: server.args, env: { ...server.env, [run.tokenEnv]: `$${run.tokenEnv}` } };
     return {
       command: settings.command ?? 'gemini',
       // Headless gemini exits 55 in a workdir it was never told to trust.

@@ -1,6 +1,7 @@
 // opencode (`opencode-ai`): `opencode run --format json` headless, JSON events on stdout, canopy's MCP
 // server added through OPENCODE_CONFIG_CONTENT (merged into any the user sets), token read by `{env:…}`.
 import { jsonLines, numberOrNull } from './json-lines';
+import { canopyStdioServer } from './mcp-config';
 import { CONNECTION_FAILURE, firstMatch } from './outage';
 import type { AgentAdapter, AgentInvocation, AgentRun, PlatformSettings } from './types';
 
@@ -8,7 +9,12 @@ export const opencode: AgentAdapter = {
   binary: 'opencode',
   invocation(run: AgentRun, settings: PlatformSettings): AgentInvocation {
     const given = settings.env.OPENCODE_CONFIG_CONTENT ? (JSON.parse(settings.env.OPENCODE_CONFIG_CONTENT) as Record<string, unknown>) : {};
-    const canopy = { type: 'remote', url: run.mcpUrl, headers: { Authorization: `Bearer {env:${run.tokenEnv}}` }, oauth: false };
+    const server = canopyStdioServer(run);
+    const canopy = {
+      type: 'local',
+      command: [server.command, ...server.args],
+      environment: { ...server.env, [run.tokenEnv]: `{env:${run.tokenEnv}}` },
+    };
     // Snapshots off unless the user's content turns them on: opencode copies the workdir into a git
     // repository of its own for its undo, which a headless run never uses (a sixth of a short run's CPU).
     const content = { snapshot: false, ...given, mcp: { ...(given.mcp ?? {}), canopy } };

@@ -8,5 +8,8 @@ export const mcpHttpModule = (): typeof import('../mcp/http') => require('../mcp
 
 export const mcpServerModule = (): typeof import('../mcp/server') => require('../mcp/server') as typeof import('../mcp/server');
 
+export const reportForwarderModule = (): typeof import('../mcp/report-forwarder') =>
+  require('../mcp/report-forwarder') as typeof import('../mcp/report-forwarder');
+
 export const mcpStdioSdk = (): typeof import('@modelcontextprotocol/sdk/server/stdio.js') =>
   require('@modelcontextprotocol/sdk/server/stdio.js') as typeof import('@modelcontextprotocol/sdk/server/stdio.js');

@@ -4,8 +4,10 @@ import { notifyHuman } from '../notify';
 import { CanopyError } from '../domain/errors';
 import type { NodeRun } from '../domain/node-run';
 import { redact } from '../graph/redact';
+import { runDirectoryPath } from '../process/run-directory';
+import { keepBlocker, keepReport, type KeptBlocker } from '../process/run-reports';
 import { getLoop, setLoopStatus } from '../store/loops-repository';
-import { getNodeRunByTokenHash, updateNodeRun } from '../store/node-runs-repository';
+import { getNodeRun, getNodeRunByTokenHash, updateNodeRun } from '../store/node-runs-repository';
 import { blockSignal, loopWorkflowId } from '../contract';
 import type { ClientContext } from './context';
 
@@ -21,7 +23,10 @@ export async function completeNode(
   input: CompleteNodeInput,
 ): Promise<{ run_id: string; node: string; status: 'pass' | 'fail' }> {
   const run = await runOfToken(ctx, input.run_token);
-  await updateNodeRun(ctx.db, run.id, { reported_status: input.status, reported_output: input.output ?? null });
+  const report = { status: input.status, output: input.output ?? null };
+  // The run directory holds the newest report, whichever way it came: the judge reads it there first.
+  keepInRunDirectory(ctx, run, (dir) => keepReport(dir, report));
+  await updateNodeRun(ctx.db, run.id, { reported_status: report.status, reported_output: report.output });
   return { run_id: run.id, node: run.node_name, status: input.status };
 }
 
@@ -30,15 +35,42 @@ export async function reportBlocker(
   ctx: ClientContext,
   input: { run_token: string; reason: string },
 ): Promise<{ loop_id: string; status: 'blocked' }> {
-  const run = await runOfToken(ctx, input.run_token);
+  return blockAfterRun(ctx, await runOfToken(ctx, input.run_token), input.reason);
+}
+
+/**
+ * The blocker an agent kept in its run directory while its worker could not be told, read when its
+ * process ended: the loop blocks after the node as if the report had arrived.
+ */
+export async function blockForKeptReport(ctx: ClientContext, nodeRunId: string, reason: string): Promise<void> {
+  const run = await getNodeRun(ctx.db, nodeRunId);
+  if (!run) throw new CanopyError('not_found', `Node run ${nodeRunId} no longer exists.`);
+  await blockAfterRun(ctx, run, reason);
+}
+
+async function blockAfterRun(ctx: ClientContext, run: NodeRun, reason: string): Promise<{ loop_id: string; status: 'blocked' }> {
   const loop = await getLoop(ctx.db, run.loop_id);
   if (!loop) throw new CanopyError('not_found', `The loop of run ${run.id} no longer exists.`);
   const client = await ctx.temporal();
   // The signal is kept in Temporal's history, which the Temporal UI shows to anyone.
-  await client.workflow.getHandle(loopWorkflowId(loop.id)).signal(blockSignal, { reason: redact(input.reason) });
+  await client.workflow.getHandle(loopWorkflowId(loop.id)).signal(blockSignal, { reason: redact(reason) });
   await setLoopStatus(ctx.db, loop.id, 'blocked');
-  notifyHuman(`Loop blocked: ${loop.name}`, `${run.node_name}: ${input.reason}`);
+  notifyHuman(`Loop blocked: ${loop.name}`, `${run.node_name}: ${reason}`);
+  const delivered: KeptBlocker = { reason, delivered: true };
+  keepInRunDirectory(ctx, run, (dir) => keepBlocker(dir, delivered));
   return { loop_id: loop.id, status: 'blocked' };
+}
+
+/**
+ * Writes into the run's directory where it is: not on another machine (a report over stdio may come from
+ * anywhere), nor once it went with its run.
+ */
+function keepInRunDirectory(ctx: ClientContext, run: NodeRun, keep: (dir: string) => void): void {
+  try {
+    keep(runDirectoryPath(ctx.config.home, run.id));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
 }
 
 async function runOfToken(ctx: ClientContext, token: string): Promise<NodeRun> {

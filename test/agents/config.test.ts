@@ -6,6 +6,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { loadPlatforms, platformModel } from '../../src/agents';
 import type { AgentRun } from '../../src/agents/types';
+import { CANOPY_BIN } from '../../src/project';
 import { tempDir } from '../helpers/store';
 
 function homeWith(config: unknown): string {
@@ -24,6 +25,10 @@ const RUN: AgentRun = {
   asRoot: true,
 };
 
+/** canopy's stdio MCP server for RUN: `canopy node mcp`, told where to keep reports and where to send them. */
+const STDIO_SERVER = { command: process.execPath, args: [CANOPY_BIN, 'node', 'mcp'] };
+const STDIO_ENV = { CANOPY_MCP_URL: RUN.mcpUrl, CANOPY_RUN_DIR: RUN.runDir };
+
 function invocationOf(home: string, name: string, run: Partial<AgentRun> = {}) {
   const platform = loadPlatforms(home).get(name)!;
   return platform.adapter.invocation({ ...RUN, ...run, model: platformModel(platform, run.model) }, platform.settings);
@@ -39,7 +44,12 @@ describe('agent platform configuration', () => {
     assert.deepEqual(args.slice(-5), ['--model', 'opus', '--verbose', '--', 'do it']);
     assert.ok(args.includes('--dangerously-skip-permissions'));
     assert.deepEqual(env, { IS_SANDBOX: '1' });
-    assert.deepEqual(JSON.parse(files['claude-mcp.json']).mcpServers.canopy.headers, { Authorization: 'Bearer ${CANOPY_RUN_TOKEN}' });
+    assert.deepEqual(JSON.parse(files['claude-mcp.json']).mcpServers.canopy, {
+      type: 'stdio',
+      ...STDIO_SERVER,
+      env: { ...STDIO_ENV, CANOPY_RUN_TOKEN: '${CANOPY_RUN_TOKEN}' },
+      alwaysLoad: true,
+    });
     assert.deepEqual(invocationOf(home, 'claude', { model: 'sonnet', asRoot: false }).args.slice(-5, -3), ['--model', 'sonnet']);
     assert.deepEqual(invocationOf(home, 'claude', { asRoot: false }).env, {});
   });
@@ -47,14 +57,22 @@ describe('agent platform configuration', () => {
   it('keeps every other built-in as shipped, with canopy’s MCP server wired for the run', () => {
     const home = homeWith({});
     assert.deepEqual([...loadPlatforms(home).keys()], ['claude', 'codex', 'opencode', 'gemini']);
-    assert.ok(invocationOf(home, 'codex').args.includes('mcp_servers.canopy.bearer_token_env_var="CANOPY_RUN_TOKEN"'));
+    const codexArgs = invocationOf(home, 'codex').args;
+    assert.ok(codexArgs.includes(`mcp_servers.canopy.command=${JSON.stringify(process.execPath)}`));
+    assert.ok(codexArgs.includes(`mcp_servers.canopy.args=${JSON.stringify(STDIO_SERVER.args)}`));
+    assert.ok(codexArgs.includes(`mcp_servers.canopy.env={CANOPY_MCP_URL="${RUN.mcpUrl}",CANOPY_RUN_DIR="/runs/r1"}`));
+    assert.ok(codexArgs.includes('mcp_servers.canopy.env_vars=["CANOPY_RUN_TOKEN"]'));
     const opencode = JSON.parse(invocationOf(home, 'opencode').env.OPENCODE_CONFIG_CONTENT);
-    assert.deepEqual(opencode.mcp.canopy.headers, { Authorization: 'Bearer {env:CANOPY_RUN_TOKEN}' });
+    assert.deepEqual(opencode.mcp.canopy, {
+      type: 'local',
+      command: [STDIO_SERVER.command, ...STDIO_SERVER.args],
+      environment: { ...STDIO_ENV, CANOPY_RUN_TOKEN: '{env:CANOPY_RUN_TOKEN}' },
+    });
     const gemini = invocationOf(home, 'gemini').home!;
     assert.equal(gemini.variable, 'GEMINI_CLI_HOME');
     assert.deepEqual((gemini.settings({}).mcpServers as Record<string, unknown>).canopy, {
-      httpUrl: RUN.mcpUrl,
-      headers: { Authorization: 'Bearer $CANOPY_RUN_TOKEN' },
+      ...STDIO_SERVER,
+      env: { ...STDIO_ENV, CANOPY_RUN_TOKEN: '$CANOPY_RUN_TOKEN' },
     });
   });
 
@@ -99,7 +117,7 @@ describe('agent platform configuration', () => {
     const { command, args, files } = invocationOf(home, 'mine');
     assert.equal(command, 'my-agent');
     assert.deepEqual(args, ['--mcp', RUN.mcpUrl, '--token-env=CANOPY_RUN_TOKEN', '/runs/r1/mcp-config.json', 'do it']);
-    assert.equal(JSON.parse(files['mcp-config.json']).mcpServers.canopy.url, RUN.mcpUrl);
+    assert.deepEqual(JSON.parse(files['mcp-config.json']).mcpServers.canopy.env, { ...STDIO_ENV, CANOPY_RUN_TOKEN: '${CANOPY_RUN_TOKEN}' });
   });
 
   const refusals: [string, unknown, RegExp][] = [

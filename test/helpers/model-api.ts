@@ -24,6 +24,8 @@ export interface ModelScript {
    * it, as a model that follows its instructions would.
    */
   strict?: boolean;
+  /** The tool call is answered only once this settles, so a test can act while the CLI waits for its model. */
+  heldUntil?: Promise<void>;
 }
 
 export interface LoggedRequest {
@@ -39,6 +41,8 @@ export interface ModelApi {
   script(next: ModelScript): void;
   /** Requests held open by a `hang`, right now. */
   hanging(): number;
+  /** Tool calls waiting for their script's `heldUntil`, right now. */
+  held(): number;
   close(): Promise<void>;
 }
 
@@ -52,6 +56,7 @@ export async function startModelApi(): Promise<ModelApi> {
   let current: ModelScript = { action: { kind: 'text' }, final: 'done' };
   const requests: LoggedRequest[] = [];
   const hanging = new Set<http.ServerResponse>();
+  let held = 0;
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -65,7 +70,15 @@ export async function startModelApi(): Promise<ModelApi> {
       }
       const url = new URL(request.url ?? '/', 'http://localhost');
       requests.push({ method: request.method ?? '', path: url.pathname + url.search, headers: request.headers, body });
-      answer(url, body ?? {}, response, current, hanging);
+      const script = current;
+      const { heldUntil } = script;
+      if (heldUntil && callsTool(url, body ?? {}, script)) {
+        held++;
+        void heldUntil.then(() => {
+          held--;
+          answer(url, body ?? {}, response, script, hanging);
+        });
+      } else answer(url, body ?? {}, response, script, hanging);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -74,6 +87,7 @@ export async function startModelApi(): Promise<ModelApi> {
     requests,
     script: (next) => void (current = next),
     hanging: () => hanging.size,
+    held: () => held,
     close: () =>
       new Promise((resolve) => {
         for (const response of hanging) response.destroy();
@@ -89,6 +103,12 @@ function vendorOf(path: string): Vendor | null {
   if (path.endsWith('/chat/completions')) return 'chat';
   if (/:(stream)?generateContent$/i.test(path)) return 'gemini';
   return null;
+}
+
+/** Whether the answer to this request is the script's tool call. */
+function callsTool(url: URL, body: Json, script: ModelScript): boolean {
+  const vendor = vendorOf(url.pathname);
+  return vendor !== null && script.action.kind === 'tool' && toolNames(vendor, body).length > 0 && !hasToolResult(vendor, body);
 }
 
 function answer(url: URL, body: Json, response: http.ServerResponse, script: ModelScript, hanging: Set<http.ServerResponse>): void {

@@ -1,14 +1,18 @@
 // The endpoint every worker serves for its own agents: run tokens only (the operator's is refused), and the
-// `canopy node` shell fallback refuses to run without the run's URL and token, or with a token of no running run.
+// `canopy node` shell fallback and stdio server refuse to run without the run's URL and token, or with a token of
+// no running run.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { openContext, type ClientContext } from '../../src/client/context';
 import { startAgentEndpoint } from '../../src/daemon';
 import type { McpHttpServer } from '../../src/mcp/http';
 import { operatorToken } from '../../src/mcp/operator-token';
 import { CANOPY_BIN, tempHome, testConfig } from '../helpers/engine';
+import { tempDir } from '../helpers/store';
 
 const run = promisify(execFile);
 
@@ -53,10 +57,31 @@ describe(
       assert.match(stderr, /CANOPY_MCP_URL and CANOPY_RUN_TOKEN must be set/);
     });
 
-    it('canopy node complete fails with a token of no running run', async () => {
-      const { code, stderr } = await nodeComplete({ ...process.env, CANOPY_MCP_URL: endpoint.url, CANOPY_RUN_TOKEN: 'not-a-run-token' });
+    it('canopy node complete fails at once with a token of no running run: a refusal is not tried again', async () => {
+      const runDir = tempDir();
+      const env = { ...process.env, CANOPY_MCP_URL: endpoint.url, CANOPY_RUN_TOKEN: 'not-a-run-token', CANOPY_RUN_DIR: runDir };
+      const { code, stderr } = await nodeComplete(env);
       assert.notEqual(code, 0);
       assert.match(stderr, /401|unauthorized/i);
+      assert.doesNotMatch(stderr, /offered again/);
+    });
+
+    it('canopy node mcp answers a report with a token of no running run as a refusal', async () => {
+      const client = new Client({ name: 'test', version: '1' });
+      const env = {
+        PATH: process.env.PATH ?? '',
+        CANOPY_MCP_URL: endpoint.url,
+        CANOPY_RUN_TOKEN: 'not-a-run-token',
+        CANOPY_RUN_DIR: tempDir(),
+      };
+      await client.connect(new StdioClientTransport({ command: process.execPath, args: [CANOPY_BIN, 'node', 'mcp'], env }));
+      try {
+        const result = await client.callTool({ name: 'loop_complete_node', arguments: { status: 'pass' } });
+        assert.equal(result.isError, true);
+        assert.match((result.content as { text: string }[])[0].text, /401|unauthorized/i);
+      } finally {
+        await client.close();
+      }
     });
   },
 );

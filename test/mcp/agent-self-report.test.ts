@@ -1,5 +1,6 @@
-// End to end over the real engine: an agent canopy starts finds the MCP endpoint and its run token in the
-// config canopy wrote for it, sees only the self-report tools, and its loop_complete_node decides the node.
+// End to end over the real engine: an agent canopy starts finds canopy's stdio server for its run, which
+// reaches the worker's endpoint with the run token, in the config canopy wrote for it; it sees only the
+// self-report tools, and its loop_complete_node decides the node.
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -18,7 +19,7 @@ import { SELF_REPORT_TOOLS } from '../helpers/mcp-client';
 const MCP_AGENT = path.join(__dirname, 'mcp-agent.js');
 
 it(
-  'an agent reports fail over MCP HTTP with the run token from its MCP config, and the node fails with its output',
+  'an agent reports fail over MCP through the server in its MCP config, and the node fails with its output',
   { skip: !process.env.CANOPY_TEST_TEMPORAL_ADDRESS && 'needs the dev server that `npm test` (test/run-all.js) starts' },
   async () => {
     const config = testConfig(tempHome());
