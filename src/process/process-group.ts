@@ -4,7 +4,7 @@ import { groupHasLiveMember, groupsDescendedFrom } from './process-identity';
 
 export const KILL_GRACE_MS = 3_000;
 /** Output kept per stream; the rest is dropped with a marker so a runaway process cannot exhaust memory. */
-export const MAX_CAPTURE_BYTES = 8 * 1024 * 1024;
+const MAX_CAPTURE_BYTES = 8 * 1024 * 1024;
 
 export interface GroupRunOptions {
   cwd: string;

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { identify } from '../../src/process/process-identity';
 import { adoptSupervised, findEarlierProcess, startSupervised } from '../../src/process/supervision';
+import { KEPT_OUTPUT_BYTES } from '../../src/process/supervision/records';
 import { launcherPids } from '../helpers/processes';
 import { waitUntil } from '../helpers/wait';
 
@@ -138,5 +139,16 @@ describe('supervised processes', () => {
     const ended = await result;
     assert.deepEqual([ended.exitCode, ended.spawnError, ended.stdout], [null, null, 'begun\n']);
     assert.match(ended.lost ?? '', new RegExp(`^its supervisor \\(pid ${pid}\\) was killed by SIGKILL before it recorded the exit status`));
+  });
+
+  it('keeps the head and the tail of an output over the bound, with a line saying how much was cut', async () => {
+    const size = KEPT_OUTPUT_BYTES * 3;
+    const result = await start(runDir(), `head -c ${size - 4} /dev/zero | tr '\\0' x; echo END; exit 3`);
+    const half = KEPT_OUTPUT_BYTES / 2;
+    assert.equal(
+      result.stdout,
+      `${'x'.repeat(half)}\n[canopy: ${size - KEPT_OUTPUT_BYTES} bytes of ${size} cut here]\n${'x'.repeat(half - 4)}END\n`,
+    );
+    assert.equal(result.exitCode, 3);
   });
 });
