@@ -11,9 +11,10 @@ import { placeholderEnvironment } from './large-values';
 export async function executeCheck(deps: ActivityDeps, execution: Execution): Promise<ExecutionResult> {
   const config = CheckConfig.parse(execution.scene.node.config);
   await execution.recordInput(renderTemplate(config.command, execution.values));
+  const script = toShellScript(config.command);
   return executeShell(deps, execution, {
-    script: toShellScript(config.command),
-    env: placeholderEnvironment({ home: deps.home, nodeRunId: execution.run.id }, execution.values),
+    script,
+    env: placeholderEnvironment({ home: deps.home, nodeRunId: execution.run.id }, execution.values, script),
     limits: {
       minutes: config.timeout_minutes ?? DEFAULT_CHECK_TIMEOUT_MINUTES,
       idleMinutes: idleLimit(execution, config.idle_timeout_minutes),

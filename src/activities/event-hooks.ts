@@ -78,9 +78,10 @@ export function eventHookActivities(deps: ActivityDeps) {
     const hookValues: Record<string, string> = { hook_event: event };
     for (const [name, value] of Object.entries(values)) hookValues[`hook_${name}`] = value;
     await execution.recordInput(renderTemplate(hook.command, values));
+    const script = toShellScript(hook.command, hookVariable);
     return executeShell(deps, execution, {
-      script: toShellScript(hook.command, hookVariable),
-      env: placeholderEnvironment({ home: deps.home, nodeRunId: run.id }, hookValues),
+      script,
+      env: placeholderEnvironment({ home: deps.home, nodeRunId: run.id }, hookValues, script),
       limits: {
         minutes: hook.timeout_minutes ?? DEFAULT_CHECK_TIMEOUT_MINUTES,
         idleMinutes: idleLimit(execution, hook.idle_timeout_minutes),

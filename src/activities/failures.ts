@@ -4,6 +4,7 @@ import { ApplicationFailure, CancelledFailure } from '@temporalio/activity';
 import { ZodError } from 'zod';
 import { CanopyError } from '../domain/errors';
 import type { FailureKind } from '../domain/node-run';
+import { DISK_FULL_FIX } from '../graph/verdicts';
 import { RunDirectoryError } from '../process/run-directory';
 import { isConstraintViolation } from '../store/constraint-errors';
 
@@ -11,6 +12,8 @@ export interface DeterministicFailure {
   kind: FailureKind;
   reason: string;
 }
+
+const NO_SPACE = 'ENOSPC';
 
 /** Errno and Node argument codes a spawn or a file access keeps returning however often it is tried. */
 const LASTING_CODES = new Set([
@@ -36,11 +39,13 @@ export function deterministicFailure(error: unknown): DeterministicFailure | nul
     return { kind: 'invalid_config', reason: `Stored data does not fit its schema: ${issues.join('; ')}` };
   }
   if (!(error instanceof Error)) return null;
+  const code = (error as { code?: unknown }).code;
+  // A full disk stays full until a person frees space: running the node again would meet it as it is.
+  if (code === NO_SPACE) return { kind: 'disk_full', reason: `${error.message}. ${DISK_FULL_FIX}` };
   // A disk that refuses now may take it later: an infrastructure failure, which the workflow runs
   // again after its backoff, where an immediate retry of the activity would meet the same disk.
   if (error instanceof RunDirectoryError) return { kind: 'infra_disk', reason: error.message };
   if (isConstraintViolation(error)) return { kind: 'store_constraint', reason: error.message };
-  const code = (error as { code?: unknown }).code;
   return typeof code === 'string' && LASTING_CODES.has(code) ? { kind: 'spawn_error', reason: error.message } : null;
 }
 
@@ -72,8 +77,9 @@ export function nonRetryableWhenDeterministic<A extends unknown[], R>(name: stri
   };
 }
 
+/** The kinds a non-retryable failure's type names, as nonRetryableWhenDeterministic gives them. */
+const DETERMINISTIC_KINDS: readonly FailureKind[] = ['invalid_config', 'spawn_error', 'store_constraint', 'infra_disk', 'disk_full'];
+
 function kindOf(type: string | undefined | null): FailureKind {
-  return type === 'invalid_config' || type === 'spawn_error' || type === 'store_constraint' || type === 'infra_disk'
-    ? type
-    : 'invalid_config';
+  return DETERMINISTIC_KINDS.find((kind) => kind === type) ?? 'invalid_config';
 }

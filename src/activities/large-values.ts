@@ -13,17 +13,21 @@ export interface RunFiles {
 }
 
 /**
- * The environment carrying placeholder values into a check: each value over the bound is written to
+ * The environment carrying placeholder values into `script` (a check's or a hook's): each value over
+ * the bound that the script names (its variable, or that variable's `_FILE`) is written to
  * `<name>.txt` in the run directory, its variable holds a marked excerpt and `CANOPY_<NAME>_FILE`
- * the file's path.
+ * the file's path. One the script does not name gets the excerpt alone: a file nobody reads could
+ * be megabytes on a disk with no room for them.
  */
-export function placeholderEnvironment(run: RunFiles, values: Record<string, string>): Record<string, string> {
+export function placeholderEnvironment(run: RunFiles, values: Record<string, string>, script: string): Record<string, string> {
   const entries = Object.entries(values);
   const env = placeholderEnv(Object.fromEntries(entries.filter(([, value]) => fitsInline(value))));
   for (const [name, value] of entries.filter(([, value]) => !fitsInline(value))) {
     const variable = placeholderVariable(name);
-    env[`${variable}_FILE`] = writeRunFile(openRunDirectory(run.home, run.nodeRunId), `${name}.txt`, value);
-    env[variable] = `${excerptOf(value)}\n[canopy: truncated; the full value (${Buffer.byteLength(value)} bytes) is in $${variable}_FILE]`;
+    const named = script.includes(variable);
+    if (named) env[`${variable}_FILE`] = writeRunFile(openRunDirectory(run.home, run.nodeRunId), `${name}.txt`, value);
+    const where = named ? `is in $${variable}_FILE` : 'is not written, as the command does not name it';
+    env[variable] = `${excerptOf(value)}\n[canopy: truncated; the full value (${Buffer.byteLength(value)} bytes) ${where}]`;
   }
   return env;
 }

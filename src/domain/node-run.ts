@@ -34,6 +34,7 @@ export const FAILURE_KINDS = [
   'infra_lost',
   'infra_disk',
   'idle',
+  'disk_full',
 ] as const;
 export const FailureKind = z.enum(FAILURE_KINDS);
 export type FailureKind = z.infer<typeof FailureKind>;

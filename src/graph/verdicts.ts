@@ -17,6 +17,8 @@ export interface ProcessEnd {
   spawnError: string | null;
   /** Why the end of a process that started is unknown. */
   lost: string | null;
+  /** Where it found no space left: the file system its output goes to was full when it failed. */
+  noSpace: string | null;
   stdout: string;
   /** The limit that killed it, in minutes, when it timed out. */
   limitMinutes: number;
@@ -80,6 +82,9 @@ export function headMoveVerdict(input: { subject: string; hasCommitRights: boole
   };
 }
 
+/** What a person does about a full disk: running the node again on it would only fill it again. */
+export const DISK_FULL_FIX = 'Free space there (or make the command print less), then continue the loop.';
+
 /** Spawn errors that come back however often the spawn is tried: the argv itself is refused. */
 const LASTING_SPAWN_ERRORS = /null bytes|E2BIG|ENAMETOOLONG/;
 
@@ -88,6 +93,8 @@ function processFailure(end: ProcessEnd): Verdict | null {
     const kind = LASTING_SPAWN_ERRORS.test(end.spawnError) ? 'spawn_error' : 'infra_spawn';
     return fail(kind, `Could not start the process: ${end.spawnError}`);
   }
+  // Before `lost`: a full disk is also why the supervisor could not record the exit status.
+  if (end.noSpace) return fail('disk_full', `No space left on device (ENOSPC): ${end.noSpace}. ${DISK_FULL_FIX}`);
   if (end.lost) return fail('infra_lost', `The process was lost while it ran: ${end.lost}.`);
   if (end.timedOut && end.straggler)
     return fail('straggler', `Ensemble member still running after straggler_timeout_minutes (${end.limitMinutes}); killed.`);

@@ -4,7 +4,7 @@ import { groupHasLiveMember, groupsDescendedFrom } from './process-identity';
 
 export const KILL_GRACE_MS = 3_000;
 /** Output kept per stream; the rest is dropped with a marker so a runaway process cannot exhaust memory. */
-export const MAX_CAPTURE_BYTES = 8 * 1024 * 1024;
+const MAX_CAPTURE_BYTES = 8 * 1024 * 1024;
 
 export interface GroupRunOptions {
   cwd: string;
@@ -27,6 +27,8 @@ export interface GroupRunResult {
   spawnError: string | null;
   /** Why the process's end is unknown though it started: its supervisor ended before recording it. */
   lost: string | null;
+  /** Where it found no space left: it failed, or its end went unrecorded, with the file system its output goes to full. */
+  noSpace: string | null;
   /** Set when canopy killed it for printing nothing for its idle limit. */
   idle: IdleEnd | null;
 }
@@ -100,6 +102,7 @@ export function runInProcessGroup(command: string, args: string[], options: Grou
         cancelled,
         spawnError,
         lost: null,
+        noSpace: null,
         idle: null,
       };
       void killing.then(() => resolve(result));

@@ -31,7 +31,15 @@ export function openRunDirectory(home: string, nodeRunId: string): string {
 /** Writes one owner-only file into the run's directory; returns its path. */
 export function writeRunFile(dir: string, name: string, content: string): string {
   const file = path.join(dir, name);
-  refusedAs('write the run file', file, () => writeFileSync(file, content, { mode: 0o600 }));
+  refusedAs('write the run file', file, () => {
+    try {
+      writeFileSync(file, content, { mode: 0o600 });
+    } catch (error) {
+      // What a full disk took of it goes back, so the failure can still be recorded; the first error says why.
+      tryToRemove(file);
+      throw error;
+    }
+  });
   return file;
 }
 
@@ -47,6 +55,14 @@ export function runDirectoryIds(home: string): string[] {
   return refusedAs('list the run directories in', runs, () => readdirSync(runs, { withFileTypes: true }))
     .filter((entry) => entry.isDirectory())
     .map((entry) => entry.name);
+}
+
+function tryToRemove(file: string): void {
+  try {
+    rmSync(file, { force: true });
+  } catch {
+    // The disk refuses this too: the sweep at a worker's start removes the directory.
+  }
 }
 
 function runsPath(home: string): string {

@@ -6,6 +6,7 @@ import { ApplicationFailure, CancelledFailure } from '@temporalio/activity';
 import { z } from 'zod';
 import { deterministicFailure, nodeFailure } from '../../src/activities/failures';
 import { CanopyError } from '../../src/domain/errors';
+import { RunDirectoryError } from '../../src/process/run-directory';
 
 const errnoError = (code: string) => Object.assign(new Error(`spawn ${code}`), { code });
 
@@ -30,6 +31,23 @@ it('classifies lasting errors by kind and leaves transient ones to retries', () 
   ]);
   assert.equal(deterministicFailure(ApplicationFailure.nonRetryable('gone', 'missing'))?.reason, 'gone');
   assert.equal(deterministicFailure(ApplicationFailure.retryable('again')), null);
+});
+
+it('fails a node at once on a full disk, saying where, and leaves a disk that refuses otherwise to infra retries', () => {
+  const full = deterministicFailure(
+    Object.assign(new Error("ENOSPC: no space left on device, open '/h/runs/nrun_1/process.json.part'"), { code: 'ENOSPC' }),
+  );
+  assert.equal(full?.kind, 'disk_full');
+  assert.match(full?.reason ?? '', /^ENOSPC: no space left on device, open '\/h\/runs\/nrun_1\/process\.json\.part'\. Free space there/);
+  const file = '/h/runs/nrun_1/previous_output.txt';
+  assert.deepEqual(
+    ['ENOSPC', 'EPERM', 'EROFS'].map((code) => deterministicFailure(new RunDirectoryError('write the run file', file, code))?.kind),
+    ['disk_full', 'infra_disk', 'infra_disk'],
+  );
+  assert.match(
+    deterministicFailure(new RunDirectoryError('write the run file', file, 'ENOSPC'))?.reason ?? '',
+    /^Could not write the run file \/h\/runs\/nrun_1\/previous_output\.txt: ENOSPC \(no space left on device\)\. Free space there/,
+  );
 });
 
 it('recognises what Node throws for a NUL byte in argv', () => {

@@ -1,6 +1,6 @@
 // Values over the inline bound become files in the run directory; small ones travel as they are.
 import assert from 'node:assert/strict';
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { it } from 'node:test';
 import { agentPrompt, INLINE_VALUE_BYTES, placeholderEnvironment } from '../../src/activities/large-values';
@@ -9,7 +9,11 @@ import { tempDir } from '../helpers/store';
 it('writes a value over the bound to <name>.txt and passes a marked excerpt and the path', () => {
   const home = tempDir();
   const content = 'é'.repeat(INLINE_VALUE_BYTES); // two bytes each: over the bound in bytes, not in characters
-  const env = placeholderEnvironment({ home, nodeRunId: 'nrun_1' }, { spec_content: content, round: '2' });
+  const env = placeholderEnvironment(
+    { home, nodeRunId: 'nrun_1' },
+    { spec_content: content, round: '2' },
+    'wc -c "${CANOPY_SPEC_CONTENT}"',
+  );
   assert.equal(env.CANOPY_ROUND, '2');
   assert.equal(env.CANOPY_ROUND_FILE, undefined);
   const file = path.join(home, 'runs', 'nrun_1', 'spec_content.txt');
@@ -19,6 +23,22 @@ it('writes a value over the bound to <name>.txt and passes a marked excerpt and 
   assert.equal(statSync(path.dirname(file)).mode & 0o777, 0o700);
   assert.match(env.CANOPY_SPEC_CONTENT, /\n\[canopy: truncated; the full value \(131072 bytes\) is in \$CANOPY_SPEC_CONTENT_FILE\]$/);
   assert.ok(Buffer.byteLength(env.CANOPY_SPEC_CONTENT) < INLINE_VALUE_BYTES);
+});
+
+it('writes a large value only for a script that names its variable or its file', () => {
+  const home = tempDir();
+  const values = { previous_output: 'o'.repeat(INLINE_VALUE_BYTES + 1) };
+  const dir = path.join(home, 'runs', 'nrun_3');
+  const unread = placeholderEnvironment({ home, nodeRunId: 'nrun_3' }, values, 'make test');
+  assert.equal(unread.CANOPY_PREVIOUS_OUTPUT_FILE, undefined);
+  assert.equal(existsSync(dir), false, 'no file, nor the directory for it');
+  assert.match(
+    unread.CANOPY_PREVIOUS_OUTPUT,
+    /^o{8192}\n\[canopy: truncated; the full value \(65537 bytes\) is not written, as the command does not name it\]$/,
+  );
+
+  const read = placeholderEnvironment({ home, nodeRunId: 'nrun_3' }, values, 'tail -c 7 "$CANOPY_PREVIOUS_OUTPUT_FILE"');
+  assert.equal(readFileSync(read.CANOPY_PREVIOUS_OUTPUT_FILE, 'utf8'), values.previous_output);
 });
 
 it('keeps a prompt that fits in argv, and points the agent at prompt.md otherwise', () => {

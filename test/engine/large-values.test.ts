@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { temporal } from '@temporalio/proto';
 import { loopWorkflowId } from '../../src/contract';
+import { KEPT_OUTPUT_BYTES } from '../../src/process/supervision/records';
 import { useEngineHarness } from '../helpers/engine';
 import { agent, check, loopWithSpecs, runsOf, runToEnd, scratchDir } from '../helpers/loops';
 
@@ -40,9 +41,16 @@ describe('large values', () => {
     const elapsed = Date.now() - started;
     assert.equal(result.status, 'completed', result.reason ?? '');
     const runs = await runsOf(h.ctx, loopId);
-    assert.ok(runs.find((r) => r.node_name === 'relay')!.stdout.length > 8_000_000, 'the relay read the whole value from its file');
-    assert.match(runs.find((r) => r.node_name === 'reader')!.stdout, /^the agent read xxxx/);
-    assert.match(runs.find((r) => r.node_name === 'after')!.stdout, /^the agent read x/);
+    const stdoutOf = (name: string) => runs.find((r) => r.node_name === name)!.stdout;
+    const cut = '\n[canopy: 9475713 bytes of 10000001 cut here]\n';
+    assert.equal(
+      stdoutOf('big'),
+      `${'x'.repeat(KEPT_OUTPUT_BYTES / 2)}${cut}${'x'.repeat(KEPT_OUTPUT_BYTES / 2 - 1)}\n`,
+      'the store keeps its head and tail',
+    );
+    assert.ok(stdoutOf('relay').length >= KEPT_OUTPUT_BYTES, 'the relay read the whole value from its file');
+    assert.match(stdoutOf('reader'), /^the agent read xxxx/);
+    assert.match(stdoutOf('after'), /^the agent read x/);
 
     const history = await (await h.ctx.temporal()).workflow.getHandle(loopWorkflowId(loopId)).fetchHistory();
     const bytes = temporal.api.history.v1.History.encode(history).finish().length;

@@ -1,13 +1,15 @@
 // The supervisor: output to files, the exit status on record, and what a later attempt can tell
 // from what an earlier one left behind.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { identify } from '../../src/process/process-identity';
 import { adoptSupervised, findEarlierProcess, startSupervised } from '../../src/process/supervision';
+import { KEPT_OUTPUT_BYTES } from '../../src/process/supervision/records';
 import { launcherPids } from '../helpers/processes';
+import { onTmpfs, tmpfsUnavailable } from '../helpers/tmpfs';
 import { waitUntil } from '../helpers/wait';
 
 const runDir = () => mkdtempSync(path.join(os.tmpdir(), 'canopy-supervision-'));
@@ -139,4 +141,35 @@ describe('supervised processes', () => {
     assert.deepEqual([ended.exitCode, ended.spawnError, ended.stdout], [null, null, 'begun\n']);
     assert.match(ended.lost ?? '', new RegExp(`^its supervisor \\(pid ${pid}\\) was killed by SIGKILL before it recorded the exit status`));
   });
+
+  it('keeps the head and the tail of an output over the bound, with a line saying how much was cut', async () => {
+    const size = KEPT_OUTPUT_BYTES * 3;
+    const result = await start(runDir(), `head -c ${size - 4} /dev/zero | tr '\\0' x; echo END; exit 3`);
+    const half = KEPT_OUTPUT_BYTES / 2;
+    assert.equal(
+      result.stdout,
+      `${'x'.repeat(half)}\n[canopy: ${size - KEPT_OUTPUT_BYTES} bytes of ${size} cut here]\n${'x'.repeat(half - 4)}END\n`,
+    );
+    assert.deepEqual([result.exitCode, result.noSpace], [3, null], 'a failure with room on the disk is not a full disk');
+  });
+
+  it(
+    'says where it found no space left when the output filled the disk, though nothing could be written there',
+    { skip: tmpfsUnavailable() },
+    () =>
+      onTmpfs('2m', async (disk) => {
+        const dir = path.join(disk, 'nrun_1');
+        mkdirSync(dir);
+        // Once the worker has the process on record, which it could not write on the full disk.
+        const result = await start(dir, 'while [ ! -e process.json ]; do sleep 0.01; done; yes | head -c 5000000');
+        assert.ok(result.lost, 'the exit status had no room either');
+        assert.match(
+          result.noSpace ?? '',
+          new RegExp(
+            `^the file system holding ${dir} is full \\(\\d+ bytes free\\) after the command wrote \\d+ bytes to stdout and 0 to stderr there, and its exit status could not be recorded$`,
+          ),
+        );
+        assert.match(result.stdout, /^(y\n)+\n\[canopy: \d+ bytes of \d+ cut here\]\n/);
+      }),
+  );
 });

@@ -2,6 +2,7 @@
 // sends the command's output to files in the node run's directory and records its exit status
 // when it ends. The worker follows those files instead of pipes, so a worker that dies loses
 // nothing: its retry adopts the process while it runs, or takes the outcome it recorded.
+import { fullFileSystem } from '../disk-space';
 import { findOnPath } from '../find-on-path';
 import { launch } from '../launcher';
 import { isGroupAlive, killProcessGroup, type GroupRunResult, type IdleEnd } from '../process-group';
@@ -219,9 +220,11 @@ async function follow(record: ProcessRecord, ended: Promise<ExitStatus>, options
   // Background children the command left would run on unwatched.
   if (isGroupAlive(record.pid)) await killProcessGroup(record.pid);
   const status = readExitStatus(runDir);
+  const endedByCanopy = timedOut || cancelled || idle;
   // Without the status the command's end is unknown, unless canopy ended it: the supervisor's own
   // end (killed from outside, its record unwritable) says nothing about the command's.
-  const lost = status === null && !timedOut && !cancelled && !idle ? lostSupervisor(record.pid, supervisor) : null;
+  const lost = status === null && !endedByCanopy ? lostSupervisor(record.pid, supervisor) : null;
+  const noSpace = endedByCanopy || status?.exitCode === 0 ? null : noSpaceIn(runDir, lost !== null);
   const end = status ?? (lost ? { exitCode: null, signal: null } : supervisor);
   return {
     pgid: record.pid,
@@ -232,6 +235,7 @@ async function follow(record: ProcessRecord, ended: Promise<ExitStatus>, options
     cancelled,
     spawnError: null,
     lost,
+    noSpace,
     idle: idle ? idleEnd(runDir, options.idleMs!) : null,
   };
 }
@@ -255,6 +259,18 @@ function idleEnd(runDir: string, idleMs: number): IdleEnd {
   return { limitMinutes: idleMs / 60_000, lastLine: lastLine && lastLine.slice(0, 200) };
 }
 
+/**
+ * Why a command that failed, or whose end went unrecorded, may have: the file system of its run
+ * directory is full, so its output stopped there (and the error saying so had nowhere to go).
+ */
+function noSpaceIn(runDir: string, statusLost: boolean): string | null {
+  const free = fullFileSystem(runDir);
+  if (free === null) return null;
+  const wrote = `${outputSize(runDir, 'stdout')} bytes to stdout and ${outputSize(runDir, 'stderr')} to stderr`;
+  const unrecorded = statusLost ? ', and its exit status could not be recorded' : '';
+  return `the file system holding ${runDir} is full (${free} bytes free) after the command wrote ${wrote} there${unrecorded}`;
+}
+
 function lostSupervisor(pid: number, supervisor: ExitStatus): string {
   if (supervisor.signal) return `its supervisor (pid ${pid}) was killed by ${supervisor.signal} before it recorded the exit status`;
   if (supervisor.exitCode !== null)
@@ -273,6 +289,7 @@ function notStarted(spawnError: string): GroupRunResult {
     cancelled: false,
     spawnError,
     lost: null,
+    noSpace: null,
     idle: null,
   };
 }

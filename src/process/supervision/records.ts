@@ -5,7 +5,6 @@
 import { closeSync, openSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import path from 'node:path';
-import { MAX_CAPTURE_BYTES } from '../process-group';
 import type { ProcessIdentity } from '../process-identity';
 
 export type OutputStream = 'stdout' | 'stderr';
@@ -70,11 +69,19 @@ export function readExitStatus(runDir: string): ExitStatus | null {
   return signal ? { exitCode: null, signal } : { exitCode: status, signal: null };
 }
 
-/** A stream's text, up to the capture bound. */
+/**
+ * What is kept of each stream, the node run's record holding no more: half from its start and half
+ * from its end, where agents and test runners put what matters.
+ */
+export const KEPT_OUTPUT_BYTES = 512 * 1024;
+
+/** A stream's text, whole up to KEPT_OUTPUT_BYTES; past that its head and tail around a line saying how much was cut. */
 export function readOutput(runDir: string, stream: OutputStream): string {
+  const file = outputPath(runDir, stream);
   const size = outputSize(runDir, stream);
-  const kept = readBytes(outputPath(runDir, stream), 0, Math.min(size, MAX_CAPTURE_BYTES));
-  return size > MAX_CAPTURE_BYTES ? `${kept}\n[canopy: ${size - MAX_CAPTURE_BYTES} more bytes not kept]` : kept;
+  if (size <= KEPT_OUTPUT_BYTES) return readBytes(file, 0, size);
+  const half = KEPT_OUTPUT_BYTES / 2;
+  return `${readBytes(file, 0, half)}\n[canopy: ${size - 2 * half} bytes of ${size} cut here]\n${readBytes(file, size - half, half)}`;
 }
 
 /** The last `bytes` of a stream, from its first whole line. */
