@@ -5,6 +5,7 @@
 //   @commit <message>        git add -A && git commit
 //   @report pass|fail [text] report on itself through `canopy node complete`
 //   @block <reason>          report a blocker through `canopy node block`
+//   @read <path>             print whether it can read that file or list that directory ("read <path>: ok" or its error code)
 //   @sleep <seconds>         sleep
 //   @spawn-sleeper <seconds> leave a child process running (to test process-group cleanup)
 //   @exit <code>             exit now with that code
@@ -22,6 +23,16 @@ let printed = false;
 
 function run(file, args) {
   execFileSync(file, args, { stdio: ['ignore', 'inherit', 'inherit'] });
+}
+
+function readable(file) {
+  try {
+    if (fs.statSync(file).isDirectory()) fs.readdirSync(file);
+    else fs.readFileSync(file);
+    return 'ok';
+  } catch (error) {
+    return error.code || error.message;
+  }
 }
 
 for (const line of prompt.split('\n')) {
@@ -42,6 +53,9 @@ for (const line of prompt.split('\n')) {
     run(process.execPath, [canopy, 'node', 'complete', '--status', status, '--output', words.join(' ')]);
   } else if (verb === 'block') {
     run(process.execPath, [canopy, 'node', 'block', '--reason', rest]);
+  } else if (verb === 'read') {
+    console.log(`read ${rest}: ${readable(rest)}`);
+    printed = true;
   } else if (verb === 'sleep') {
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, Number(rest) * 1000);
   } else if (verb === 'spawn-sleeper') {

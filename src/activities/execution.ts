@@ -1,8 +1,11 @@
 // One process-backed node execution (agent or check), as the kind-specific executors see it.
 import { Context } from '@temporalio/activity';
+import { confinementPolicy } from '../confinement-policy';
 import type { NodeRun } from '../domain/node-run';
+import { gitMetadataDirs } from '../git/metadata-dirs';
 import type { Verdict } from '../graph/verdicts';
 import { updateNodeRun } from '../store/node-runs-repository';
+import type { Confinement } from '../process/confinement';
 import type { GroupRunResult } from '../process/process-group';
 import { openRunDirectory, removeRunDirectory } from '../process/run-directory';
 import { adoptSupervised, type ProcessRecord, type SupervisionOptions } from '../process/supervision';
@@ -81,7 +84,10 @@ export async function superviseInRunDirectory<T>(
   const runDir = openRunDirectory(deps.home, execution.run.id);
   let handedOn = false;
   try {
-    const supervision = supervisionOf(execution, runDir, limits, () => (handedOn = true));
+    const supervision = {
+      ...supervisionOf(execution, runDir, limits, () => (handedOn = true)),
+      confinement: confinementOf(deps, execution, runDir),
+    };
     const result = execution.adopted ? await adoptSupervised(execution.adopted, supervision) : await start(supervision);
     return await judge(result);
   } finally {
@@ -94,6 +100,14 @@ export async function superviseInRunDirectory<T>(
       }
     }
   }
+}
+
+/** Where the execution's process is confined, as its loop and config.json say; null when it runs unconfined. */
+function confinementOf(deps: ActivityDeps, execution: Execution, runDir: string): Confinement | null {
+  const policy = confinementPolicy(deps.home, execution.scene.loop.settings.confine);
+  if (!policy.confined) return null;
+  const { workdir } = execution.scene.loop;
+  return { bwrap: policy.bwrap, home: deps.home, runDir, writable: [workdir, ...gitMetadataDirs(workdir)] };
 }
 
 /** How long an attempt Temporal gave up on may take to learn whether a later one follows; past that it kills. */

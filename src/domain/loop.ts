@@ -69,6 +69,12 @@ export const LoopSettings = z
     idle_timeout_minutes: IdleTimeoutMinutes.optional().describe(
       'Kill any agent, check, member or hook of this loop that printed nothing (stdout or stderr) this long, unless it sets its own: it fails as idle (default: never)',
     ),
+    confine: z
+      .boolean({ error: 'must be true or false' })
+      .optional()
+      .describe(
+        "false runs this loop's agents, checks and hooks unconfined, able to read canopy's home and see other processes (default: confined by bubblewrap wherever it works, unless config.json says confine: false)",
+      ),
   })
   .strict();
 export type LoopSettings = z.infer<typeof LoopSettings>;
