@@ -23,6 +23,7 @@ const SETTINGS_KEYS_SINCE_VERSION_2 = [
   'idle_timeout_minutes',
   'budget_usd',
   'budget_tokens',
+  'confine',
 ] as const;
 /** The key version 2 added to the config of agent and check nodes. */
 const NODE_CONFIG_KEYS_SINCE_VERSION_2 = ['idle_timeout_minutes'] as const;

@@ -85,7 +85,9 @@ describe('sandboxed runs', () => {
   it('runs two loops of one repository at the same time, each in its own worktree, and lands both', async () => {
     const repo = tempGitRepo();
     const base = headOf(repo);
-    const markers = scratchDir();
+    // In the repository's git metadata, which both sandboxes' confined checks share: each one's /tmp is its own.
+    const markers = path.join(repo, '.git', 'canopy-test-markers');
+    mkdirSync(markers);
     const first = await loopWithSpecs(h.ctx, repo, committing('first.txt', 'one', [meeting(markers, 'first', 'second')]), [{ name: 's' }]);
     const second = await loopWithSpecs(h.ctx, repo, committing('second.txt', 'two', [meeting(markers, 'second', 'first')]), [
       { name: 's' },
