@@ -2,7 +2,7 @@
 import { Context } from '@temporalio/activity';
 import { confinementPolicy } from '../confinement-policy';
 import type { NodeRun } from '../domain/node-run';
-import { gitMetadataDirs } from '../git/metadata-dirs';
+import { repositoryDirs } from '../git/repository-dirs';
 import type { Verdict } from '../graph/verdicts';
 import { updateNodeRun } from '../store/node-runs-repository';
 import type { Confinement } from '../process/confinement';
@@ -102,12 +102,15 @@ export async function superviseInRunDirectory<T>(
   }
 }
 
-/** Where the execution's process is confined, as its loop and config.json say; null when it runs unconfined. */
+/**
+ * Where the execution's process is confined, as its loop and config.json say; null when it runs unconfined. It keeps
+ * its workdir and the repository that is in: the working tree's top, where git finds it, and a worktree's git directories.
+ */
 function confinementOf(deps: ActivityDeps, execution: Execution, runDir: string): Confinement | null {
   const policy = confinementPolicy(deps.home, execution.scene.loop.settings.confine);
   if (!policy.confined) return null;
   const { workdir } = execution.scene.loop;
-  return { bwrap: policy.bwrap, home: deps.home, runDir, writable: [workdir, ...gitMetadataDirs(workdir)] };
+  return { bwrap: policy.bwrap, home: deps.home, runDir, writable: [workdir, ...repositoryDirs(workdir)] };
 }
 
 /** How long an attempt Temporal gave up on may take to learn whether a later one follows; past that it kills. */

@@ -45,7 +45,8 @@ export function confinedArgv(
     { kind: 'tmpfs', at: home },
   ];
   const mounts = [...hidden, ...[...new Set(kept)].filter(isDirectory).map((at): Mount => ({ kind: 'bind', at }))].sort(
-    (a, b) => depth(a.at) - depth(b.at) || (a.kind === b.kind ? 0 : a.kind === 'tmpfs' ? -1 : 1),
+    // At one depth hiding comes last: a directory kept that is the home itself stays hidden.
+    (a, b) => depth(a.at) - depth(b.at) || (a.kind === b.kind ? 0 : a.kind === 'tmpfs' ? 1 : -1),
   );
   return [
     confinement.bwrap,
