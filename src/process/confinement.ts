@@ -50,13 +50,19 @@ export function confinedArgv(
   );
   return [
     confinement.bwrap,
-    '--dev-bind',
+    '--bind',
     '/',
     '/',
+    // Devices of its own (null, zero, random, tty, …): a disk's device node would let root read the home off the disk.
+    '--dev',
+    '/dev',
     '--proc',
     '/proc',
     ...mounts.flatMap((mount) => (mount.kind === 'tmpfs' ? ['--tmpfs', mount.at] : ['--bind', mount.at, mount.at])),
     '--unshare-pid',
+    // Run by root, bwrap would leave it every capability, among them unmounting what hides the home.
+    '--cap-drop',
+    'ALL',
     // The supervisor is bwrap's parent: a supervisor killed alone takes the command with it instead of leaving it unwatched.
     '--die-with-parent',
     '--chdir',

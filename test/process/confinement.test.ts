@@ -38,6 +38,8 @@ describe('confined supervised processes', { skip }, () => {
     const ownHome = mkdtempSync(path.join(os.tmpdir(), 'canopy-confinement-own-home-'));
     writeFileSync(path.join(ownHome, 'settings'), 'own\n');
     const script = [
+      // Run by root, it might have unmounted what hides them.
+      `umount -l '${home}' 2>/dev/null; umount -l /tmp 2>/dev/null`,
       `cat '${home}/mcp-token' 2>/dev/null || echo 'no token'`,
       `cat '${runDir}/input.txt'`,
       `cat '${outside}' 2>/dev/null || echo 'no outside /tmp file'`,
