@@ -53,7 +53,7 @@ export function confinedArgv(
     '--bind',
     '/',
     '/',
-    // Devices of its own (null, zero, random, tty, …): a disk's device node would let root read the home off the disk.
+    // Devices of its own (null, zero, random, tty and the like): a disk's device node would let root read the home off the disk.
     '--dev',
     '/dev',
     '--proc',
