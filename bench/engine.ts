@@ -8,11 +8,12 @@ import type { ClientContext } from '../src/client/context';
 import { importLoop } from '../src/client/export-import-service';
 import { startLoopRun, waitForLoopRun } from '../src/client/runs-service';
 import { createSpec } from '../src/client/specs-service';
+import type { LoopSettings } from '../src/domain/loop';
 import { listNodeRuns } from '../src/store/node-runs-repository';
 import type { Floor } from './floor';
 import { spread } from './stats';
 
-function chainDocument(length: number) {
+function chainDocument(length: number, settings: LoopSettings) {
   const nodes = Array.from({ length }, (_, i) => ({
     name: `step-${i + 1}`,
     kind: 'check',
@@ -20,7 +21,7 @@ function chainDocument(length: number) {
     config: { command: 'true', timeout_minutes: 1 },
   }));
   const edges = nodes.slice(1).map((node, i) => ({ source: nodes[i].name, target: node.name, condition: 'pass' }));
-  return { format_version: 1, name: `chain of ${length}`, description: '', nodes, edges, ensembles: [] };
+  return { format_version: 2, name: `chain of ${length}`, description: '', settings, nodes, edges, ensembles: [] };
 }
 
 /** A fresh git repository with one commit, as the workdir a user's loop runs in: every step then reads HEAD and the tree. */
@@ -33,10 +34,10 @@ function repositoryWorkdir(): string {
 }
 
 /** A loop of `length` checks with one pending spec, in a fresh repository; the workdirs go at the end. */
-export async function chainLoop(ctx: ClientContext, length: number, workdirs: string[]): Promise<string> {
+export async function chainLoop(ctx: ClientContext, length: number, workdirs: string[], settings: LoopSettings = {}): Promise<string> {
   const workdir = repositoryWorkdir();
   workdirs.push(workdir);
-  const { loop_id } = await importLoop(ctx, chainDocument(length), { workdir });
+  const { loop_id } = await importLoop(ctx, chainDocument(length, settings), { workdir });
   await createSpec(ctx, { loop_id, name: 'bench' });
   return loop_id;
 }
@@ -55,11 +56,11 @@ export async function stepGaps(ctx: ClientContext, loopId: string): Promise<numb
   return starts.slice(1).map((start, i) => start - starts[i]);
 }
 
-/** What the check activity does at its core, without the engine: spawn `bash -c true` with pipes and wait for it to close. */
-export async function plainSpawnMs(): Promise<number> {
+/** What the check activity does at its core, without the engine: spawn `bash -c true` (or `argv`) with pipes and wait for it to close. */
+export async function plainSpawnMs(argv = ['bash', '-c', 'true']): Promise<number> {
   const started = process.hrtime.bigint();
   await new Promise<void>((resolve, reject) => {
-    const child = spawn('bash', ['-c', 'true'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
     child.once('error', reject);
     child.once('close', () => resolve());
   });

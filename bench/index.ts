@@ -14,6 +14,7 @@ import { CANOPY_BIN } from '../src/project';
 import { startTestServer } from '../test/helpers/dev-server';
 import { measureCliStartup } from './cli-startup';
 import { codecRounds, startEncryptedWorker } from './codec';
+import { confinementRounds, type ConfinementRound } from './confinement';
 import { runAnatomy, type RunAnatomy } from './anatomy';
 import { chainLoop, removeWorkdirs, stepGaps, stepRounds, throughput } from './engine';
 import { fleetRound, type FleetRound } from './fleet';
@@ -94,6 +95,24 @@ async function codecFigures(plain: ClientContext, env: NodeJS.ProcessEnv, workdi
   } finally {
     await encrypted.close();
   }
+}
+
+/** The node step with and without bwrap around its process, side by side, and the bare spawn both ways. */
+async function confinementFigures({ ctx, workdirs }: Bench): Promise<void> {
+  const rounds = await confinementRounds(ctx, CHAIN_LENGTH, STEP_ROUNDS, workdirs);
+  if (typeof rounds === 'string') {
+    console.log(`(l) confinement: not measured: ${rounds}`);
+    return;
+  }
+  const figure = (pick: (round: ConfinementRound) => number, unit: string, digits?: number) =>
+    formatSpread(spread(rounds.map(pick)), unit, digits);
+  console.log(`(l) confinement, chains of ${CHAIN_LENGTH} checks, ${STEP_ROUNDS} rounds of unconfined then confined:`);
+  console.log(`    per step, confine: false:             ${figure((r) => r.unconfinedMs, 'ms')}`);
+  console.log(`    per step, confined (bwrap):           ${figure((r) => r.confinedMs, 'ms')}`);
+  console.log(`    confined over unconfined, per round:  ${figure((r) => r.confinedMs / r.unconfinedMs, 'x', 2)}`);
+  console.log(`    spawn of bash -c true:                ${figure((r) => r.spawnMs, 'ms')}`);
+  console.log(`    the same in bwrap:                    ${figure((r) => r.confinedSpawnMs, 'ms')}`);
+  console.log(`    bwrap over the bare spawn, per round: ${figure((r) => r.confinedSpawnMs / r.spawnMs, 'x', 2)}`);
 }
 
 interface Bench {
@@ -258,6 +277,7 @@ const SECTIONS: Record<string, (bench: Bench) => void | Promise<void>> = {
   cpu: cpuFigures,
   'member-cap': memberCapFigures,
   codec: ({ ctx, env, workdirs }) => codecFigures(ctx, env, workdirs),
+  confinement: confinementFigures,
   recovery: ({ env, workdirs }) => recoveryFigures(env, workdirs),
   fleet: fleetFigures,
 };

@@ -8,6 +8,7 @@
 //   @mcp-report pass|fail [text]  report through the MCP tool loop_complete_node, as a real CLI does
 //   @mcp-block <reason>      report a blocker through the MCP tool loop_report_blocker
 //   @wait-for <path>         wait until the file exists
+//   @read <path>             print whether it can read that file or list that directory ("read <path>: ok" or its error code)
 //   @sleep <seconds>         sleep
 //   @spawn-sleeper <seconds> leave a child process running (to test process-group cleanup)
 //   @exit <code>             exit now with that code
@@ -28,6 +29,16 @@ let printed = false;
 
 function run(file, args) {
   execFileSync(file, args, { stdio: ['ignore', 'inherit', 'inherit'] });
+}
+
+function readable(file) {
+  try {
+    if (fs.statSync(file).isDirectory()) fs.readdirSync(file);
+    else fs.readFileSync(file);
+    return 'ok';
+  } catch (error) {
+    return error.code || error.message;
+  }
 }
 
 const sleep = (seconds) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, seconds * 1000);
@@ -87,6 +98,9 @@ async function main() {
       await callMcpTool('loop_complete_node', { status, output: words.join(' ') });
     } else if (verb === 'mcp-block') {
       await callMcpTool('loop_report_blocker', { reason: rest });
+    } else if (verb === 'read') {
+      console.log(`read ${rest}: ${readable(rest)}`);
+      printed = true;
     } else if (verb === 'wait-for') {
       while (!fs.existsSync(rest)) sleep(0.1);
     } else if (verb === 'sleep') {

@@ -12,6 +12,7 @@ import { refuseUnreplayableRuns } from './client/run-versions-service';
 import { resumeLoop } from './client/runs-service';
 import { loopRunEnd, startScheduledRun } from './client/scheduled-run-service';
 import type { CanopyConfig } from './config';
+import { confinementPolicy, describeConfinement } from './confinement-policy';
 import { startMcpHttpServer, type McpHttpServer } from './mcp/http';
 import { seedBuiltinBlueprints } from './store/blueprints-repository';
 import { serveCanopyCodec } from './temporal/codec/canopy-codec-server';
@@ -73,6 +74,7 @@ export async function startDaemon(config: CanopyConfig, options: DaemonOptions):
   const workers = await createWorkers({ connection, config, activities: createActivities(deps) });
   const memberQueues = workers.members.map((worker) => worker.options.taskQueue);
   options.progress(`Ensemble members: at most ${workers.memberCap} at once on each of '${memberQueues.join("' and '")}'`);
+  options.progress(`Confinement: ${describeConfinement(confinementPolicy(config.home))}`);
   const gauges = config.metricsAddress ? startFleetGauges(ctx, memberQueues, options.progress) : null;
   if (config.metricsAddress) options.progress(`Metrics: http://${config.metricsAddress}/metrics (Prometheus)`);
   if (tracingEndpoint()) options.progress(`Tracing: spans to ${tracingEndpoint()} (OTLP over HTTP)`);

@@ -1,8 +1,11 @@
 // One process-backed node execution (agent or check), as the kind-specific executors see it.
 import { Context } from '@temporalio/activity';
+import { confinementPolicy } from '../confinement-policy';
 import type { NodeRun } from '../domain/node-run';
+import { repositoryDirs } from '../git/repository-dirs';
 import type { Verdict } from '../graph/verdicts';
 import { updateNodeRun } from '../store/node-runs-repository';
+import type { Confinement } from '../process/confinement';
 import type { GroupRunResult } from '../process/process-group';
 import { openRunDirectory, removeRunDirectory } from '../process/run-directory';
 import { adoptSupervised, type ProcessRecord, type SupervisionOptions } from '../process/supervision';
@@ -81,7 +84,10 @@ export async function superviseInRunDirectory<T>(
   const runDir = openRunDirectory(deps.home, execution.run.id);
   let handedOn = false;
   try {
-    const supervision = supervisionOf(execution, runDir, limits, () => (handedOn = true));
+    const supervision = {
+      ...supervisionOf(execution, runDir, limits, () => (handedOn = true)),
+      confinement: confinementOf(deps, execution, runDir),
+    };
     const result = execution.adopted ? await adoptSupervised(execution.adopted, supervision) : await start(supervision);
     return await judge(result);
   } finally {
@@ -94,6 +100,17 @@ export async function superviseInRunDirectory<T>(
       }
     }
   }
+}
+
+/**
+ * Where the execution's process is confined, as its loop and config.json say; null when it runs unconfined. It keeps
+ * its workdir and the repository that is in: the working tree's top, where git finds it, and a worktree's git directories.
+ */
+function confinementOf(deps: ActivityDeps, execution: Execution, runDir: string): Confinement | null {
+  const policy = confinementPolicy(deps.home, execution.scene.loop.settings.confine);
+  if (!policy.confined) return null;
+  const { workdir } = execution.scene.loop;
+  return { bwrap: policy.bwrap, home: deps.home, runDir, writable: [workdir, ...repositoryDirs(workdir)] };
 }
 
 /** How long an attempt Temporal gave up on may take to learn whether a later one follows; past that it kills. */

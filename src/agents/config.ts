@@ -62,6 +62,12 @@ export const CanopyFileConfig = z
       .max(64)
       .optional()
       .describe('Ensemble members running at once on this host, across every loop and ensemble; more wait queued (default 4)'),
+    confine: z
+      .boolean({ error: 'must be true or false' })
+      .optional()
+      .describe(
+        "Run every agent and check confined by bubblewrap: canopy's home hidden but for the run's own directory, a private /tmp, no other process visible (default true where bwrap works; false runs them unconfined)",
+      ),
   })
   .strict()
   .superRefine((config, ctx) => {

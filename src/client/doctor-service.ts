@@ -7,7 +7,8 @@ import { configFilePath } from '../agents/config-file';
 import { hostOfWorkerIdentity, type CanopyConfig } from '../config';
 import { LIVE_STATE_CONNECT_TIMEOUT_MS } from './context';
 import { openDatabase, storeLocation } from '../store/database';
-import { loopCountsByHost } from '../store/loops-repository';
+import { listLoops, loopCountsByHost } from '../store/loops-repository';
+import { confinementPolicy, describeConfinement } from '../confinement-policy';
 import { findOnPath } from '../process/find-on-path';
 import { resolveTemporalBinary } from '../temporal/binary';
 import { temporalClientSdk } from '../temporal/sdk';
@@ -41,6 +42,8 @@ export interface DoctorReport {
   platforms: { name: string; command: string; path: string | null }[];
   /** The ids of the keys that encrypt payloads in Temporal's history, the current one first; empty when nothing is encrypted. */
   payload_key_ids: string[];
+  /** Whether agents and checks run confined (bwrap) on this machine, and the loops whose settings turn it off. */
+  confinement: { confined: boolean; chosen: boolean; detail: string; unconfined_loops: string[] };
 }
 
 export interface HostReport {
@@ -78,7 +81,17 @@ export async function diagnose(config: CanopyConfig): Promise<DoctorReport> {
     config_file: configFileState(config.home),
     platforms: platformBinaries(config.home),
     payload_key_ids: config.payloadKeys.map((key) => key.id),
+    confinement: { ...confinementState(config.home), unconfined_loops: (await storeProbe).unconfinedLoops },
   };
+}
+
+function confinementState(home: string): Omit<DoctorReport['confinement'], 'unconfined_loops'> {
+  try {
+    const policy = confinementPolicy(home);
+    return { confined: policy.confined, chosen: !policy.confined && policy.chosen, detail: describeConfinement(policy) };
+  } catch (error) {
+    return { confined: false, chosen: false, detail: `unknown until config.json can be read: ${(error as Error).message}` };
+  }
 }
 
 /** The mode of config.json as found: doctor only reports it, while every other command narrows it to 0600 when it is ours. */
@@ -138,17 +151,21 @@ async function describeHosts(
   );
 }
 
-async function probeStore(config: CanopyConfig): Promise<{ store: DoctorReport['store']; loopHosts: Map<string, number> }> {
+async function probeStore(
+  config: CanopyConfig,
+): Promise<{ store: DoctorReport['store']; loopHosts: Map<string, number>; unconfinedLoops: string[] }> {
   const options = { url: config.databaseUrl, home: config.home };
   try {
     const db = await openDatabase(options);
     try {
-      return { store: { location: storeLocation(options), ok: true, error: null }, loopHosts: await loopCountsByHost(db) };
+      const unconfinedLoops = (await listLoops(db)).filter((loop) => loop.settings.confine === false).map((loop) => loop.name);
+      return { store: { location: storeLocation(options), ok: true, error: null }, loopHosts: await loopCountsByHost(db), unconfinedLoops };
     } finally {
       await db.destroy();
     }
   } catch (error) {
-    return { store: { location: storeLocation(options), ok: false, error: (error as Error).message }, loopHosts: new Map() };
+    const store = { location: storeLocation(options), ok: false, error: (error as Error).message };
+    return { store, loopHosts: new Map(), unconfinedLoops: [] };
   }
 }
 

@@ -24,6 +24,7 @@ const SETTINGS_KEYS_SINCE_VERSION_2 = [
   'budget_usd',
   'budget_tokens',
   'share_workdir',
+  'confine',
 ] as const;
 /** The key version 2 added to the config of agent and check nodes. */
 const NODE_CONFIG_KEYS_SINCE_VERSION_2 = ['idle_timeout_minutes'] as const;

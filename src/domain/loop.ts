@@ -77,6 +77,12 @@ export const LoopSettings = z
       .describe(
         "Run in the workdir while another loop's run is open there, and let others run beside this loop's runs (default false: a run is refused, naming the loop whose run holds the workdir; a scheduled or autorun start waits for it)",
       ),
+    confine: z
+      .boolean({ error: 'must be true or false' })
+      .optional()
+      .describe(
+        "false runs this loop's agents, checks and hooks unconfined, able to read canopy's home and see other processes (default: confined by bubblewrap wherever it works, unless config.json says confine: false)",
+      ),
   })
   .strict();
 export type LoopSettings = z.infer<typeof LoopSettings>;

@@ -283,7 +283,10 @@ describe('real agent CLIs through a `canopy worker`', { skip }, () => {
           return run?.pgid && api.hanging() > 0 ? run.pgid : undefined;
         });
         if (cli === 'gemini') {
-          const geminis = groupMembers(pgid).filter((argv) => argv.some((arg) => /\/gemini(\.js)?$/.test(arg)));
+          // bwrap, confining it, names it in its own argv.
+          const geminis = groupMembers(pgid).filter(
+            (argv) => !argv[0].endsWith('/bwrap') && argv.some((arg) => /\/gemini(\.js)?$/.test(arg)),
+          );
           assert.equal(geminis.length, 1, `gemini runs as one process, not relaunched: ${JSON.stringify(geminis)}`);
         }
         killGroupMembers(pgid, 'SIGKILL');

@@ -45,7 +45,9 @@ describe('crash safety', () => {
   ): Promise<NodeRun> {
     const home = tempHome();
     const config = testConfig(home);
-    const pids = path.join(scratch(), 'pids');
+    const workdir = scratch();
+    // In the workdir: a confined agent's /tmp is its own.
+    const pids = path.join(workdir, 'pids');
     // It reports after its worker is gone: to the address that worker gave it, which the next one takes over.
     const report = `"${process.execPath}" "${CANOPY_BIN}" node complete --status pass --output reported-after-adoption`;
     const script = `echo $$ >> "${pids}"; echo "started $$"; sleep 20; ${report}; echo "finished $$"`;
@@ -60,7 +62,7 @@ describe('crash safety', () => {
       await waitForOutput(workers[0], /Worker polling/);
       const loopId = await loopWithSpecs(
         ctx,
-        scratch(),
+        workdir,
         {
           nodes: [agent('long', 1, 'work', { platform: 'sleeper' }), check('after', 2, 'true')],
           edges: [{ source: 'long', target: 'after' }],

@@ -2,8 +2,7 @@
 // the environment (never in the shell text) and its agent hook with the event's placeholders filled;
 // a failed hook warns and never changes the loop's status.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { updateLoop } from '../../src/client/loops-service';
@@ -32,25 +31,33 @@ function hookRuns(runs: NodeRun[]): NodeRun[] {
 
 describe('event hooks', () => {
   const h = useEngineHarness();
-  const outDir = () => mkdtempSync(path.join(os.tmpdir(), 'canopy-hook-out-'));
-
-  async function hooked(shape: Parameters<typeof loopWithSpecs>[2], specs: { name: string; content?: string }[], hooks: LoopHooks) {
-    const workdir = scratchDir();
+  /** `workdir` also holds what the hooks write for the test to read: a confined hook's /tmp is its own. */
+  async function hooked(
+    shape: Parameters<typeof loopWithSpecs>[2],
+    specs: { name: string; content?: string }[],
+    hooks: LoopHooks,
+    workdir = scratchDir(),
+  ) {
     const loopId = await loopWithSpecs(h.ctx, workdir, shape, specs);
     await updateLoop(h.ctx, { loop_id: loopId, hooks });
     return { loopId, workdir };
   }
 
   it('on_failed: fires each hook once with the failing node, kind, reason and spec; spec text never becomes shell code', async () => {
-    const out = outDir();
+    const out = scratchDir();
     const specName = 'ship $(touch pwned) `touch pwned2`';
-    const { loopId, workdir } = await hooked({ nodes: [check('tests', 1, 'echo broken >&2; exit 3')] }, [{ name: specName }], {
-      on_failed: [
-        envDump(path.join(out, 'env.json')),
-        { command: `echo "{{spec_name}}" > ${JSON.stringify(path.join(out, 'echoed.txt'))}` },
-        { platform: 'fake', prompt: '@print {{loop_name}} failed at {{node}} [{{failure_kind}}] in {{spec_name}}: {{reason}}' },
-      ],
-    });
+    const { loopId, workdir } = await hooked(
+      { nodes: [check('tests', 1, 'echo broken >&2; exit 3')] },
+      [{ name: specName }],
+      {
+        on_failed: [
+          envDump(path.join(out, 'env.json')),
+          { command: `echo "{{spec_name}}" > ${JSON.stringify(path.join(out, 'echoed.txt'))}` },
+          { platform: 'fake', prompt: '@print {{loop_name}} failed at {{node}} [{{failure_kind}}] in {{spec_name}}: {{reason}}' },
+        ],
+      },
+      out,
+    );
     const result = await h.withWorker(() => runToEnd(h.ctx, loopId));
     assert.equal(result.status, 'failed');
     assert.equal((await getLoop(h.ctx.db, loopId))!.status, 'failed', 'the hooks leave the status as it was');
@@ -86,7 +93,7 @@ describe('event hooks', () => {
   });
 
   it('on_blocked: fires once per block, before the run waits, with the blocker, node and spec', async () => {
-    const out = outDir();
+    const out = scratchDir();
     const { loopId } = await hooked(
       {
         nodes: [agent('needs_human', 1, '@block add the API key'), check('next', 2, 'true')],
@@ -101,6 +108,7 @@ describe('event hooks', () => {
           { platform: 'fake', prompt: '@print {{node}} blocked {{spec_name}}: {{blocker}}' },
         ],
       },
+      out,
     );
     const blockHooks = async () => hookRuns(await runsOf(h.ctx, loopId)).filter((run) => run.ended_at);
     const result = await h.withWorker(async () => {
@@ -123,7 +131,7 @@ describe('event hooks', () => {
   });
 
   it('on_spec_completed and on_completed: once per spec and once per run, with the specs completed so far', async () => {
-    const out = outDir();
+    const out = scratchDir();
     const { loopId } = await hooked(
       { nodes: [check('only', 1, 'true')] },
       [
@@ -142,6 +150,7 @@ describe('event hooks', () => {
           { platform: 'fake', prompt: '@print {{loop_id}} {{workdir}}\n{{completed_specs}}' },
         ],
       },
+      out,
     );
     const result = await h.withWorker(() => runToEnd(h.ctx, loopId));
     assert.equal(result.status, 'completed');
@@ -173,13 +182,18 @@ describe('event hooks', () => {
   });
 
   it('a failing hook warns in loop info, the next hook still runs, and the loop stays completed', async () => {
-    const out = outDir();
-    const { loopId } = await hooked({ nodes: [check('only', 1, 'true')] }, [{ name: 'spec' }], {
-      on_completed: [
-        { command: 'echo token=ghp_abcdefghijklmnopqrstuvwxyz0123 >&2; exit 7' },
-        { command: `touch ${JSON.stringify(path.join(out, 'ran'))}` },
-      ],
-    });
+    const out = scratchDir();
+    const { loopId } = await hooked(
+      { nodes: [check('only', 1, 'true')] },
+      [{ name: 'spec' }],
+      {
+        on_completed: [
+          { command: 'echo token=ghp_abcdefghijklmnopqrstuvwxyz0123 >&2; exit 7' },
+          { command: `touch ${JSON.stringify(path.join(out, 'ran'))}` },
+        ],
+      },
+      out,
+    );
     const result = await h.withWorker(() => runToEnd(h.ctx, loopId));
     assert.equal(result.status, 'completed');
     const report = await loopStatus(h.ctx, loopId);

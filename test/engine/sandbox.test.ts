@@ -49,6 +49,12 @@ function meeting(markers: string, me: string, other: string) {
   );
 }
 
+/**
+ * A path the test and the confined checks of every run in `repo` see alike, each of which has a /tmp of its own: in the
+ * repository's git metadata, which the sandboxes' worktrees and a workdir below the top share.
+ */
+const sharedFile = (repo: string, name: string) => path.join(repo, '.git', name);
+
 async function refusal(work: Promise<unknown>): Promise<CanopyError> {
   const error = await work.then(
     () => assert.fail('expected a refusal'),
@@ -85,7 +91,8 @@ describe('sandboxed runs', () => {
   it('runs two loops of one repository at the same time, each in its own worktree, and lands both', async () => {
     const repo = tempGitRepo();
     const base = headOf(repo);
-    const markers = scratchDir();
+    const markers = sharedFile(repo, 'markers');
+    mkdirSync(markers);
     const first = await loopWithSpecs(h.ctx, repo, committing('first.txt', 'one', [meeting(markers, 'first', 'second')]), [{ name: 's' }]);
     const second = await loopWithSpecs(h.ctx, repo, committing('second.txt', 'two', [meeting(markers, 'second', 'first')]), [
       { name: 's' },
@@ -241,7 +248,7 @@ describe('sandboxed runs', () => {
 
   it('refuses to land or discard while the run is open, and to land into a workdir with uncommitted changes', async () => {
     const repo = tempGitRepo();
-    const gate = path.join(scratchDir(), 'go');
+    const gate = sharedFile(repo, 'go');
     const loopId = await loopWithSpecs(
       h.ctx,
       repo,
@@ -301,7 +308,7 @@ describe('sandboxed runs', () => {
     const repo = tempGitRepo();
     const sandboxed = await loopWithSpecs(h.ctx, repo, committing('work.txt', 'w'), [{ name: 's' }]);
     mkdirSync(path.join(repo, 'web'));
-    const gate = path.join(scratchDir(), 'go');
+    const gate = sharedFile(repo, 'go');
     const inPlace = await loopWithSpecs(
       h.ctx,
       path.join(repo, 'web'),
@@ -413,7 +420,7 @@ describe('sandboxed runs', () => {
 
   it('continues a failed sandboxed run in its own sandbox, keeping what it committed there', async () => {
     const repo = tempGitRepo();
-    const flag = path.join(scratchDir(), 'fixed');
+    const flag = sharedFile(repo, 'fixed');
     const shape = committing('kept.txt', 'k');
     shape.nodes.push(check('gate', 3, `test -f ${flag} && test -f kept.txt`));
     shape.edges!.push({ source: 'verify', target: 'gate' });

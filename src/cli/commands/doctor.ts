@@ -52,6 +52,7 @@ function describe(report: DoctorReport & { probes: PlatformProbe[] | null }): st
     `${mark(report.store.ok)}store        ${report.store.location}${report.store.error ? ` (${report.store.error})` : ''}`,
     ...configFileLine(report.config_file),
     payloadsLine(report.payload_key_ids),
+    ...confinementLines(report.confinement),
     // A platform not installed is information: a machine needs only the CLIs its loops use.
     ...report.platforms.map(
       (p) => `${p.path ? 'ok ' : '-- '}platform     ${p.name}: ${p.path ?? `not installed ('${p.command}' not on PATH)`}`,
@@ -75,6 +76,17 @@ function payloadsLine(keyIds: string[]): string {
               .join(', ')}`
           : ''
       }`;
+}
+
+/** Agents able to read the operator's token is a problem to fix where bwrap could confine them, a choice where they are turned off. */
+function confinementLines(confinement: DoctorReport['confinement']): string[] {
+  const loops = confinement.unconfined_loops;
+  return [
+    `${confinement.confined ? 'ok ' : confinement.chosen ? '-- ' : 'NO '}confinement  ${confinement.detail}`,
+    ...(loops.length
+      ? [`-- confinement  off in the settings of loop(s) ${loops.map((name) => `'${name}'`).join(', ')} (confine: false)`]
+      : []),
+  ];
 }
 
 /** config.json may hold API keys: a file others may open is a problem to fix, not information. */

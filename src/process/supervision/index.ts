@@ -3,6 +3,7 @@
 // when it ends. The worker follows those files instead of pipes, so a worker that dies loses
 // nothing: its retry adopts the process while it runs, or takes the outcome it recorded.
 import { fullFileSystem } from '../disk-space';
+import { confinedArgv, type Confinement } from '../confinement';
 import { findOnPath } from '../find-on-path';
 import { launch } from '../launcher';
 import { isGroupAlive, killProcessGroup, type GroupRunResult, type IdleEnd } from '../process-group';
@@ -58,6 +59,8 @@ export interface SupervisionOptions {
   letGo?: () => Promise<boolean>;
   /** Called with the newest lines of stdout while it grows. */
   onOutput?: (tail: string) => void | Promise<void>;
+  /** Where a process started (not one adopted) is confined; null runs it as the worker's user sees everything. */
+  confinement?: Confinement | null;
 }
 
 export interface StartOptions extends SupervisionOptions {
@@ -75,8 +78,11 @@ export function startSupervised(command: string, args: string[], options: StartO
   const executable = command.includes('/') ? command : findOnPath(command, options.env.PATH ?? '');
   if (!executable) return Promise.resolve(notStarted(`spawn ${command} ENOENT: '${command}' is not on the PATH the process gets`));
   const deadline = Date.now() + options.timeoutMs;
+  const argv = options.confinement
+    ? confinedArgv(options.confinement, { executable, args, cwd: options.cwd, env: options.env })
+    : [executable, ...args];
   return new Promise((resolve, reject) => {
-    const child = launch('sh', ['-c', SUPERVISOR_SCRIPT, SUPERVISOR_NAME, options.runDir, String(deadline), executable, ...args], {
+    const child = launch('sh', ['-c', SUPERVISOR_SCRIPT, SUPERVISOR_NAME, options.runDir, String(deadline), ...argv], {
       cwd: options.cwd,
       env: options.env,
       detached: true,
