@@ -85,6 +85,7 @@ async function startAgent(deps: ActivityDeps, start: AgentStart): Promise<GroupR
     platform,
     {
       prompt: inline.prompt,
+      promptFile: inline.file,
       model,
       workdir: scene.loop.workdir,
       runDir: supervision.runDir,
@@ -106,6 +107,7 @@ async function startAgent(deps: ActivityDeps, start: AgentStart): Promise<GroupR
     ...supervision,
     cwd: scene.loop.workdir,
     env: launch.env,
+    stdinFile: launch.stdinFile,
     onSpawn: execution.recordProcessGroup,
   });
 }
