@@ -19,6 +19,7 @@ import { serveCanopyCodec } from './temporal/codec/canopy-codec-server';
 import type { CodecServer } from './temporal/codec/codec-server';
 import { whileServerBusy } from './temporal/busy-server';
 import { ensureTemporal, type TemporalEndpoint } from './temporal/embedded';
+import { StartUp } from './start-up';
 import { ensureSearchAttributes } from './temporal/search-attributes';
 import { startFleetGauges } from './fleet-gauges';
 import { tracingEndpoint } from './telemetry/tracing';
@@ -43,56 +44,74 @@ export interface DaemonOptions {
   /** Start an embedded dev server when none answers (`canopy up`); a plain worker only connects. */
   embedded: boolean;
   progress: (line: string) => void;
+  /** A stop asked for while it starts: what was started is stopped again and the start-up throws. */
+  stop?: AbortSignal;
 }
 
 export async function startDaemon(config: CanopyConfig, options: DaemonOptions): Promise<Daemon> {
-  const codec = options.embedded && config.payloadKeys.length > 0 ? await serveCanopyCodec(config) : null;
-  const endpoint = options.embedded
-    ? await ensureTemporal(config, options.progress, codec?.endpointWithToken).catch(async (error: unknown) => {
-        await codec?.close();
-        throw error;
-      })
+  const startUp = new StartUp(options.stop);
+  const codec =
+    options.embedded && config.payloadKeys.length > 0
+      ? await startUp.stage(
+          () => serveCanopyCodec(config),
+          (c) => c.close(),
+        )
+      : null;
+  const endpoint: TemporalEndpoint = options.embedded
+    ? await startUp.stage(
+        () => ensureTemporal(config, options.progress, codec?.endpointWithToken, options.stop),
+        (started) => started.server?.stop(),
+      )
     : { address: config.temporalAddress, server: null, description: `server at ${config.temporalAddress}` };
-  const ctx = await openContext({ ...config, temporalAddress: endpoint.address });
-  const connection = await connectWorker(endpoint.address, config.metricsAddress);
-  try {
-    const wait = { address: endpoint.address, progress: options.progress };
-    await whileServerBusy(() => ensureSearchAttributes(connection, config.namespace), {
+  const ctx = await startUp.stage(
+    () => openContext({ ...config, temporalAddress: endpoint.address }),
+    (opened) => opened.close(),
+  );
+  const connection = await startUp.stage(
+    () => connectWorker(endpoint.address, config.metricsAddress),
+    (connected) => connected.close(),
+  );
+  const wait = { address: endpoint.address, progress: options.progress, stop: options.stop };
+  await startUp.stage(() =>
+    whileServerBusy(() => ensureSearchAttributes(connection, config.namespace), {
       ...wait,
       what: `register canopy's search attributes in namespace '${config.namespace}'`,
-    });
-    await whileServerBusy(() => refuseUnreplayableRuns(ctx), { ...wait, what: 'list the open loop runs' });
-  } catch (error) {
-    await Promise.all([connection.close(), ctx.close(), codec?.close()]);
-    await endpoint.server?.stop();
-    throw error;
-  }
-  await seedBuiltinBlueprints(ctx.db);
-  for (const refused of await sweepRunDirectories(ctx.db, config.home)) options.progress(`${refused}; a later start tries again`);
-  const agentEndpoint = await startAgentEndpoint(ctx);
-  const deps = activityDeps(ctx, agentEndpoint.url);
-  const workers = await createWorkers({ connection, config, activities: createActivities(deps) });
+    }),
+  );
+  await startUp.stage(() => whileServerBusy(() => refuseUnreplayableRuns(ctx), { ...wait, what: 'list the open loop runs' }));
+  await startUp.stage(() => seedBuiltinBlueprints(ctx.db));
+  await startUp.stage(async () => {
+    for (const refused of await sweepRunDirectories(ctx.db, config.home)) options.progress(`${refused}; a later start tries again`);
+  });
+  const agentEndpoint = await startUp.stage(
+    () => startAgentEndpoint(ctx),
+    (served) => served.close(),
+  );
+  const deps = await startUp.stage(
+    () => activityDeps(ctx, agentEndpoint.url),
+    (made) => made.workdirScans.drained(),
+  );
+  const workers = await startUp.stage(() => createWorkers({ connection, config, activities: createActivities(deps) }), stopWorkers);
   const memberQueues = workers.members.map((worker) => worker.options.taskQueue);
   options.progress(`Ensemble members: at most ${workers.memberCap} at once on each of '${memberQueues.join("' and '")}'`);
   options.progress(`Confinement: ${describeConfinement(confinementPolicy(config.home))}`);
-  const gauges = config.metricsAddress ? startFleetGauges(ctx, memberQueues, options.progress) : null;
-  if (config.metricsAddress) options.progress(`Metrics: http://${config.metricsAddress}/metrics (Prometheus)`);
+  if (config.metricsAddress) {
+    await startUp.stage(
+      () => startFleetGauges(ctx, memberQueues, options.progress),
+      (gauges) => gauges.stop(),
+    );
+    options.progress(`Metrics: http://${config.metricsAddress}/metrics (Prometheus)`);
+  }
   if (tracingEndpoint()) options.progress(`Tracing: spans to ${tracingEndpoint()} (OTLP over HTTP)`);
   const running = workers.run();
-  let stopping: Promise<void> | undefined;
-  const stop = () =>
-    (stopping ??= (async () => {
-      gauges?.stop();
-      workers.shutdown();
-      await running.catch(() => undefined);
-      await deps.workdirScans.drained();
-      await agentEndpoint.close();
-      await connection.close();
-      await ctx.close();
-      await codec?.close();
-      await endpoint.server?.stop();
-    })());
-  return { endpoint, workers, ctx, agentEndpoint, codec, running, stop };
+  return { endpoint, workers, ctx, agentEndpoint, codec, running, stop: () => startUp.unwind() };
+}
+
+/** Workers created are stopped by running them and asking them to stop at once: the SDK stops only running workers. */
+async function stopWorkers(workers: CanopyWorkers): Promise<void> {
+  const running = workers.run();
+  workers.shutdown();
+  await running.catch(() => undefined);
 }
 
 /**

@@ -72,7 +72,9 @@ function installQuietRuntime(metricsAddress: string | null = null): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
   const metrics = metricsAddress && { metrics: { prometheus: { bindAddress: metricsAddress, useSecondsForDurations: true } } };
-  Runtime.install({ logger: new QuietLogger('WARN'), ...(metrics && { telemetryOptions: metrics }) });
+  // No shutdownSignals: the commands stop on SIGINT and SIGTERM themselves, at every stage of their
+  // start-up, where the SDK's own handlers would swallow the signal with no worker running yet.
+  Runtime.install({ logger: new QuietLogger('WARN'), shutdownSignals: [], ...(metrics && { telemetryOptions: metrics }) });
 }
 
 /** The worker's connection; the quiet runtime must exist before the first native connection. */

@@ -87,6 +87,7 @@ async function startAgent(deps: ActivityDeps, start: AgentStart): Promise<GroupR
     platform,
     {
       prompt: inline.prompt,
+      promptFile: inline.file,
       model,
       workdir: scene.loop.workdir,
       runDir: supervision.runDir,
@@ -109,6 +110,7 @@ async function startAgent(deps: ActivityDeps, start: AgentStart): Promise<GroupR
     ...supervision,
     cwd: scene.loop.workdir,
     env: launch.env,
+    stdinFile: launch.stdinFile,
     onSpawn: execution.recordProcessGroup,
   });
 }

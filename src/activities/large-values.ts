@@ -33,15 +33,18 @@ export function placeholderEnvironment(run: RunFiles, values: Record<string, str
 }
 
 /**
- * The prompt an agent CLI receives in argv: the prompt itself when it fits, otherwise a short one
- * pointing at `prompt.md` in the run directory, whose path `CANOPY_PROMPT_FILE` also carries.
+ * An agent's prompt, written whole to `prompt.md` in the run directory (`file`, which the CLIs that take
+ * their prompt on standard input read, and `CANOPY_PROMPT_FILE` names), and as a command line may carry
+ * it (`prompt`): the prompt itself when it fits, otherwise a short one pointing at that file.
  */
-export function agentPrompt(run: RunFiles, prompt: string): { prompt: string; env: Record<string, string> } {
-  if (fitsInline(prompt)) return { prompt, env: {} };
+export function agentPrompt(run: RunFiles, prompt: string): { prompt: string; file: string; env: Record<string, string> } {
   const file = writeRunFile(openRunDirectory(run.home, run.nodeRunId), 'prompt.md', prompt);
+  const env = { CANOPY_PROMPT_FILE: file };
+  if (fitsInline(prompt)) return { prompt, file, env };
   return {
     prompt: `Your instructions are too long for the command line (${Buffer.byteLength(prompt)} bytes), so they are in the file ${file}. Read that whole file first and follow it as your prompt.`,
-    env: { CANOPY_PROMPT_FILE: file },
+    file,
+    env,
   };
 }
 

@@ -1,4 +1,4 @@
-// Claude Code (`@anthropic-ai/claude-code`): `claude -p` headless, JSON result on stdout, canopy's MCP
+// Claude Code (`@anthropic-ai/claude-code`): `claude -p` headless, prompt on stdin, JSON result on stdout, canopy's MCP
 // server from a per-run --mcp-config file whose env names the token variable (claude expands it).
 import { lastJsonDocument, numberOrNull } from './json-lines';
 import { mcpConfigFile } from './mcp-config';
@@ -22,9 +22,9 @@ export const claude: AgentAdapter = {
         `${run.runDir}/${MCP_CONFIG}`,
         ...(run.model ? ['--model', run.model] : []),
         ...settings.args,
-        '--',
-        run.prompt,
       ],
+      // `-p` with no prompt argument reads it from standard input.
+      stdinFile: run.promptFile,
       // As root claude refuses --dangerously-skip-permissions unless told it runs in a sandbox.
       env: run.asRoot ? { IS_SANDBOX: '1' } : {},
       files: { [MCP_CONFIG]: mcpConfigFile(run) },

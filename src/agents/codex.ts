@@ -43,11 +43,11 @@ export const codex: AgentAdapter = {
         ...overrides.flatMap((override) => ['-c', override]),
         ...(run.model ? ['--model', run.model] : []),
         ...settings.args,
-        '--',
-        run.prompt,
       ],
       env: {},
       files: {},
+      // `codex exec` with no prompt argument reads it from standard input.
+      stdinFile: run.promptFile,
     };
   },
   read(stdout) {

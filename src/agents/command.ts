@@ -1,11 +1,13 @@
 // Any agent CLI given by argv in config.json: a template whose placeholders canopy fills for the run.
 // An inner array is a group dropped whole when one of its placeholders has no value (e.g. no model).
+// `{{prompt}}` puts the prompt in argv, where any local user can read it; `{{prompt_file}}` names the
+// file holding it instead, for a CLI that can read its prompt from a file.
 import { mcpConfigFile } from './mcp-config';
 import type { AgentAdapter, AgentInvocation, AgentRun } from './types';
 
 export type ArgvEntry = string | string[];
 
-export const ARGV_PLACEHOLDERS = ['prompt', 'model', 'workdir', 'mcp_url', 'run_token_env', 'mcp_config'] as const;
+export const ARGV_PLACEHOLDERS = ['prompt', 'prompt_file', 'model', 'workdir', 'mcp_url', 'run_token_env', 'mcp_config'] as const;
 const PLACEHOLDER = /\{\{\s*(\w+)\s*\}\}/g;
 /** Written only when the template asks for {{mcp_config}}. */
 const MCP_CONFIG = 'mcp-config.json';
@@ -21,6 +23,7 @@ export function commandAdapter(argv: ArgvEntry[]): AgentAdapter {
     invocation(run: AgentRun): AgentInvocation {
       const values: Record<string, string> = {
         prompt: run.prompt,
+        prompt_file: run.promptFile,
         model: run.model ?? '',
         workdir: run.workdir,
         mcp_url: run.mcpUrl,

@@ -20,15 +20,9 @@ export const gemini: AgentAdapter = {
     return {
       command: settings.command ?? 'gemini',
       // Headless gemini exits 55 in a workdir it was never told to trust.
-      args: [
-        '--skip-trust',
-        '--yolo',
-        '--output-format',
-        'json',
-        ...(run.model ? ['--model', run.model] : []),
-        ...settings.args,
-        `--prompt=${run.prompt}`,
-      ],
+      args: ['--skip-trust', '--yolo', '--output-format', 'json', ...(run.model ? ['--model', run.model] : []), ...settings.args],
+      // With standard input not a terminal, gemini runs headless on what it reads there (`--prompt` is appended to it).
+      stdinFile: run.promptFile,
       // gemini starts a second node process of itself for a larger heap: a third of a short run's CPU.
       // A GEMINI_CLI_NO_RELAUNCH of the user's own (empty to relaunch) wins.
       env: 'GEMINI_CLI_NO_RELAUNCH' in settings.env ? {} : { GEMINI_CLI_NO_RELAUNCH: 'true' },

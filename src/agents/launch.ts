@@ -9,6 +9,8 @@ export interface AgentLaunch {
   command: string;
   args: string[];
   env: NodeJS.ProcessEnv;
+  /** The file the CLI reads as its standard input, if it reads one. */
+  stdinFile?: string;
 }
 
 /** `env` is added over the adapter's (`extra`) and over everything (`run`: the run's callback). */
@@ -21,7 +23,7 @@ export function prepareLaunch(
   for (const [name, content] of Object.entries(invocation.files)) writeRunFile(run.runDir, name, content);
   const agentEnv = agentEnvironment(platform, { ...invocation.env, ...env.extra }, env.run);
   if (invocation.home) Object.assign(agentEnv, makePrivateHome(invocation.home, run.runDir, agentEnv));
-  return { command: invocation.command, args: invocation.args, env: agentEnv };
+  return { command: invocation.command, args: invocation.args, env: agentEnv, stdinFile: invocation.stdinFile };
 }
 
 /**

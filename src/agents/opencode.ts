@@ -20,9 +20,11 @@ export const opencode: AgentAdapter = {
     const content = { snapshot: false, ...given, mcp: { ...(given.mcp ?? {}), canopy } };
     return {
       command: settings.command ?? 'opencode',
-      args: ['run', '--format', 'json', '--auto', ...(run.model ? ['--model', run.model] : []), ...settings.args, '--', run.prompt],
+      args: ['run', '--format', 'json', '--auto', ...(run.model ? ['--model', run.model] : []), ...settings.args],
       env: { OPENCODE_CONFIG_CONTENT: JSON.stringify(content) },
       files: {},
+      // `opencode run` reads standard input, when it is not a terminal, as the message (after any given in argv).
+      stdinFile: run.promptFile,
     };
   },
   read(stdout) {

@@ -3,7 +3,10 @@ import type { PrivateHome } from './private-home';
 
 /** One run as the adapter sees it: everything it may put into argv, env and the run's private files. */
 export interface AgentRun {
+  /** The prompt as a command line may carry it: whole, or, past the size argv allows, a note pointing at `promptFile`. */
   prompt: string;
+  /** The whole prompt, in a file of the run directory: the CLIs that read it on standard input get it from here. */
+  promptFile: string;
   /** The model to run, the platform's default already applied (`platformModel`); null leaves it to the CLI. */
   model: string | null;
   workdir: string;
@@ -36,6 +39,11 @@ export interface AgentInvocation {
   env: Record<string, string>;
   /** File name (inside the run directory) to content. */
   files: Record<string, string>;
+  /**
+   * The file the CLI reads as its standard input: the prompt, for every CLI that takes it there, since
+   * argv is readable by every local user (`ps`). Without, it reads nothing.
+   */
+  stdinFile?: string;
   /** A home of the CLI's own for this run, when canopy's settings must reach it as the user's. */
   home?: PrivateHome;
 }

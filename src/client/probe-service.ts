@@ -6,7 +6,7 @@ import { lastJsonDocument } from '../agents/json-lines';
 import { CanopyError } from '../domain/errors';
 import { prepareLaunch } from '../agents/launch';
 import { runInProcessGroup } from '../process/process-group';
-import { openRunDirectory, removeRunDirectory } from '../process/run-directory';
+import { openRunDirectory, removeRunDirectory, writeRunFile } from '../process/run-directory';
 
 export type ProbeState = 'reachable' | 'not installed' | 'misconfigured' | 'timed out';
 
@@ -42,6 +42,7 @@ async function probePlatform(home: string, platform: Platform, timeoutMs: number
       platform,
       {
         prompt: PROBE_PROMPT,
+        promptFile: writeRunFile(runDir, 'prompt.md', PROBE_PROMPT),
         model: platformModel(platform, null),
         workdir: runDir,
         runDir,
@@ -52,7 +53,12 @@ async function probePlatform(home: string, platform: Platform, timeoutMs: number
       },
       { run: { CANOPY_RUN_TOKEN: 'probe' } },
     );
-    const result = await runInProcessGroup(launch.command, launch.args, { cwd: runDir, env: launch.env, timeoutMs });
+    const result = await runInProcessGroup(launch.command, launch.args, {
+      cwd: runDir,
+      env: launch.env,
+      timeoutMs,
+      stdinFile: launch.stdinFile,
+    });
     if (result.spawnError) return done('not installed', result.spawnError);
     if (result.timedOut) return done('timed out', `no answer within ${Math.round(timeoutMs / 1000)} s`);
     const answer = platform.adapter.read(result.stdout, result.stderr).finalMessage;

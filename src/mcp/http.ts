@@ -11,6 +11,14 @@ import { createMcpServer } from './server';
 const LOOPBACK = '127.0.0.1';
 const MCP_PATH = '/mcp';
 
+/**
+ * How long a request may take to arrive whole (an MCP message is a few kilobytes on loopback): one
+ * whose body stops short of its Content-Length gets 408 and its connection closed instead of
+ * holding it for Node's default of five minutes. Node looks at open requests every
+ * `connectionsCheckingInterval`, 30 s by default, so that is shortened too.
+ */
+const REQUEST_ARRIVAL = { requestTimeout: 10_000, headersTimeout: 10_000, connectionsCheckingInterval: 1_000 };
+
 export interface McpHttpOptions {
   ctx: ClientContext;
   /** 0 picks a free port. */
@@ -32,7 +40,7 @@ export function mcpEndpointUrl(port: number): string {
 }
 
 export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHttpServer> {
-  const server = http.createServer((request, response) => {
+  const server = http.createServer(REQUEST_ARRIVAL, (request, response) => {
     serve(options, request, response).catch((error: unknown) => {
       console.error('canopy mcp: request failed:', error);
       if (!response.headersSent)
@@ -57,12 +65,7 @@ async function serve(options: McpHttpOptions, request: http.IncomingMessage, res
     return sendJson(
       response,
       401,
-      {
-        error: 'unauthorized',
-        message:
-          `Send the header "Authorization: Bearer <token>" with the operator token from ${operatorTokenPath(options.ctx.config.home)}, ` +
-          'or, from an agent canopy started, its run token (CANOPY_RUN_TOKEN), which is accepted while that run is running.',
-      },
+      { error: 'unauthorized', message: unauthorized(options) },
       { 'WWW-Authenticate': 'Bearer realm="canopy"' },
     );
   }
@@ -83,6 +86,15 @@ async function serve(options: McpHttpOptions, request: http.IncomingMessage, res
   });
   await mcp.connect(transport);
   await transport.handleRequest(request, response);
+}
+
+/** What a request without a valid token is told: an agents' endpoint asks for the run token alone, never naming the operator's file. */
+function unauthorized(options: McpHttpOptions): string {
+  const runToken = 'the run token canopy gave the agent in CANOPY_RUN_TOKEN, accepted while that run is running';
+  return options.operatorToken === null
+    ? `This endpoint serves the agents canopy starts: send the header "Authorization: Bearer $CANOPY_RUN_TOKEN", ${runToken}.`
+    : `Send the header "Authorization: Bearer <token>" with the operator token from ${operatorTokenPath(options.ctx.config.home)}, ` +
+        `or, from an agent canopy started, ${runToken}.`;
 }
 
 function sendJson(response: http.ServerResponse, status: number, body: unknown, headers: http.OutgoingHttpHeaders = {}): void {

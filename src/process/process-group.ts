@@ -14,6 +14,8 @@ export interface GroupRunOptions {
   signal?: AbortSignal;
   /** Called once the group exists, with its id, so it can be recorded for crash recovery. */
   onSpawn?: (pgid: number) => void | Promise<void>;
+  /** A file the process reads as its standard input; default /dev/null. */
+  stdinFile?: string;
 }
 
 export interface GroupRunResult {
@@ -41,7 +43,7 @@ export interface IdleEnd {
 
 export function runInProcessGroup(command: string, args: string[], options: GroupRunOptions): Promise<GroupRunResult> {
   return new Promise((resolve) => {
-    const child = launch(command, args, { cwd: options.cwd, env: options.env, detached: true });
+    const child = launch(command, args, { cwd: options.cwd, env: options.env, detached: true, stdinFile: options.stdinFile });
     const stdout = new Capture();
     const stderr = new Capture();
     child.on('stdout', (chunk: Buffer) => stdout.add(chunk));

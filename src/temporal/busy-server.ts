@@ -15,6 +15,8 @@ export interface BusyServerWait {
   address: string;
   progress: (line: string) => void;
   withinMs?: number;
+  /** Ends the wait once aborted (a stop asked for while the worker starts). */
+  stop?: AbortSignal;
 }
 
 /**
@@ -35,6 +37,7 @@ export async function whileServerBusy<T>(call: () => Promise<T>, wait: BusyServe
       if (!reported) wait.progress(`Temporal at ${wait.address} is busy (${reason}); asking again for up to ${withinMs / 1000} s…`);
     }
     await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
+    wait.stop?.throwIfAborted();
   }
 }
 

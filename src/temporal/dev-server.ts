@@ -6,6 +6,7 @@ import { devServerSearchAttributeFlags } from './search-attributes';
 import { temporalClientSdk } from './sdk';
 import { killProcessGroup } from '../process/process-group';
 import { ensurePrivateDirectory, ensurePrivateFile, narrowIfExists, withPrivateUmask } from '../private-files';
+import { whenStopped } from '../start-up';
 
 export interface DevServerOptions {
   binary: string;
@@ -70,8 +71,8 @@ export function devServerArgs(options: DevServerOptions): string[] {
   return args;
 }
 
-/** Spawns `temporal server start-dev` in its own process group and waits until it answers. */
-export async function startDevServer(options: DevServerOptions, timeoutMs = 60_000): Promise<DevServer> {
+/** Spawns `temporal server start-dev` in its own process group and waits until it answers; a stop while it waits kills it. */
+export async function startDevServer(options: DevServerOptions, timeoutMs = 60_000, stop?: AbortSignal): Promise<DevServer> {
   if (options.dbFile) ensurePrivateDirectory(path.dirname(options.dbFile));
   if (options.logFile) ensurePrivateFile(options.logFile);
   const output = options.logFile ? openSync(options.logFile, 'a') : 'ignore';
@@ -81,8 +82,14 @@ export async function startDevServer(options: DevServerOptions, timeoutMs = 60_0
     spawn(options.binary, devServerArgs(options), { detached: true, stdio: ['ignore', output, output] }),
   );
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const ready = waitForTemporal(options.address, timeoutMs).then(() => 'ready' as const);
-  const outcome = await Promise.race([ready, exited.then((code) => ({ code }))]);
+  const waitEnded = new AbortController();
+  const ready = waitForTemporal(options.address, timeoutMs, stop ? AbortSignal.any([stop, waitEnded.signal]) : waitEnded.signal);
+  const outcome = await Promise.race([ready.then(() => 'ready' as const), exited.then((code) => ({ code })), whenStopped(stop)])
+    .catch(async (error: unknown) => {
+      await stopGroup(child, exited);
+      throw error;
+    })
+    .finally(() => waitEnded.abort());
   if (outcome !== 'ready') {
     const where = options.logFile ? ` See ${options.logFile}.` : '';
     throw new Error(`temporal server start-dev exited with code ${outcome.code} before answering on ${options.address}.${where}`);
@@ -106,9 +113,11 @@ export async function isTemporalReachable(address: string, timeoutMs = 2_000): P
   }
 }
 
-export async function waitForTemporal(address: string, timeoutMs: number): Promise<void> {
+/** Asks until the server answers; throws after `timeoutMs`, or once `stop` is aborted. */
+export async function waitForTemporal(address: string, timeoutMs: number, stop?: AbortSignal): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await isTemporalReachable(address, 1_000))) {
+    stop?.throwIfAborted();
     if (Date.now() > deadline) throw new Error(`Temporal did not answer on ${address} within ${timeoutMs / 1000}s.`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }

@@ -12,16 +12,20 @@ export interface TemporalEndpoint {
   description: string;
 }
 
-/** `uiCodecEndpoint` is given to a dev server this starts, so its Web UI shows encrypted payloads decoded. */
+/**
+ * `uiCodecEndpoint` is given to a dev server this starts, so its Web UI shows encrypted payloads decoded;
+ * a `stop` while it waits for a server to answer ends the wait (and the server it was starting).
+ */
 export async function ensureTemporal(
   config: CanopyConfig,
   progress: (line: string) => void,
   uiCodecEndpoint?: string,
+  stop?: AbortSignal,
 ): Promise<TemporalEndpoint> {
   const address = config.temporalAddress;
   if (config.externalTemporal) {
     progress(`Waiting for Temporal at ${address} (TEMPORAL_ADDRESS)…`);
-    await waitForTemporal(address, 60_000);
+    await waitForTemporal(address, 60_000, stop);
     return { address, server: null, description: `external server at ${address}` };
   }
   const dbFile = path.join(config.home, 'temporal.db');
@@ -30,7 +34,7 @@ export async function ensureTemporal(
     const binary = resolveTemporalBinary();
     if (!binary) throw new Error(missingBinaryMessage());
     progress(`Starting Temporal dev server (${binary.path})…`);
-    return startDevServer({
+    const options = {
       binary: binary.path,
       address,
       uiPort: config.uiPort,
@@ -38,7 +42,8 @@ export async function ensureTemporal(
       sqlitePragmas: DATABASE_PRAGMAS,
       logFile: path.join(config.home, 'temporal.log'),
       uiCodecEndpoint,
-    });
+    };
+    return startDevServer(options, undefined, stop);
   };
   if (await isTemporalReachable(address)) {
     const orphan = orphanedServer(record, address);

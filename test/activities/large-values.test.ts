@@ -41,9 +41,11 @@ it('writes a large value only for a script that names its variable or its file',
   assert.equal(readFileSync(read.CANOPY_PREVIOUS_OUTPUT_FILE, 'utf8'), values.previous_output);
 });
 
-it('keeps a prompt that fits in argv, and points the agent at prompt.md otherwise', () => {
+it('writes the prompt to prompt.md, keeps one that fits in argv, and points the agent at the file otherwise', () => {
   const home = tempDir();
-  assert.deepEqual(agentPrompt({ home, nodeRunId: 'nrun_2' }, 'short'), { prompt: 'short', env: {} });
+  const short = agentPrompt({ home, nodeRunId: 'nrun_2' }, 'short');
+  assert.deepEqual(short, { prompt: 'short', file: short.file, env: { CANOPY_PROMPT_FILE: short.file } });
+  assert.equal(readFileSync(short.file, 'utf8'), 'short');
   const long = 'p'.repeat(INLINE_VALUE_BYTES + 1);
   const { prompt, env } = agentPrompt({ home, nodeRunId: 'nrun_2' }, long);
   assert.equal(readFileSync(env.CANOPY_PROMPT_FILE, 'utf8'), long);

@@ -24,14 +24,24 @@ function runCodex(
   mkdirSync(codexHome, { mode: 0o700 });
   try {
     const { args } = codex.invocation(
-      { prompt: 'unused', model: null, workdir: dir, runDir: dir, mcpUrl, tokenEnv: 'CANOPY_RUN_TOKEN', asRoot: false },
+      {
+        prompt: 'unused',
+        promptFile: path.join(dir, 'prompt.md'),
+        model: null,
+        workdir: dir,
+        runDir: dir,
+        mcpUrl,
+        tokenEnv: 'CANOPY_RUN_TOKEN',
+        asRoot: false,
+      },
       { command: null, args: [], env: {}, model: null },
     );
     return spawnSync(CODEX, extra(args), {
       encoding: 'utf8',
       cwd: dir,
       env: { ...process.env, CODEX_HOME: codexHome, OPENAI_API_KEY: 'unused', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      // The prompt, on standard input as canopy gives it.
+      input: 'unused',
       timeout: 30_000,
     });
   } finally {

@@ -17,6 +17,7 @@ function homeWith(config: unknown): string {
 
 const RUN: AgentRun = {
   prompt: 'do it',
+  promptFile: '/runs/r1/prompt.md',
   model: null,
   workdir: '/work/dir',
   runDir: '/runs/r1',
@@ -41,7 +42,7 @@ describe('agent platform configuration', () => {
     assert.deepEqual(platform.settings.env, { ANTHROPIC_BASE_URL: 'http://proxy' });
     const { command, args, env, files } = invocationOf(home, 'claude');
     assert.equal(command, 'claude');
-    assert.deepEqual(args.slice(-5), ['--model', 'opus', '--verbose', '--', 'do it']);
+    assert.deepEqual(args.slice(-3), ['--model', 'opus', '--verbose']);
     assert.ok(args.includes('--dangerously-skip-permissions'));
     assert.deepEqual(env, { IS_SANDBOX: '1' });
     assert.deepEqual(JSON.parse(files['claude-mcp.json']).mcpServers.canopy, {
@@ -50,8 +51,17 @@ describe('agent platform configuration', () => {
       env: { ...STDIO_ENV, CANOPY_RUN_TOKEN: '${CANOPY_RUN_TOKEN}' },
       alwaysLoad: true,
     });
-    assert.deepEqual(invocationOf(home, 'claude', { model: 'sonnet', asRoot: false }).args.slice(-5, -3), ['--model', 'sonnet']);
+    assert.deepEqual(invocationOf(home, 'claude', { model: 'sonnet', asRoot: false }).args.slice(-3, -1), ['--model', 'sonnet']);
     assert.deepEqual(invocationOf(home, 'claude', { asRoot: false }).env, {});
+  });
+
+  it('gives every built-in the prompt on standard input from its file, and none in argv, where any local user reads it', () => {
+    const home = homeWith({});
+    for (const name of loadPlatforms(home).keys()) {
+      const { args, stdinFile } = invocationOf(home, name, { prompt: 'a planted secret' });
+      assert.equal(stdinFile, RUN.promptFile, name);
+      assert.ok(!args.some((arg) => arg.includes('a planted secret')), `${name}: ${args.join(' ')}`);
+    }
   });
 
   it('keeps every other built-in as shipped, with canopy’s MCP server wired for the run', () => {
@@ -96,6 +106,13 @@ describe('agent platform configuration', () => {
     assert.equal(JSON.parse(invocationOf(asked, 'opencode').env.OPENCODE_CONFIG_CONTENT).snapshot, true);
     assert.deepEqual(invocationOf(asked, 'gemini').env, {});
     assert.deepEqual(invocationOf(homeWith({}), 'gemini').env, { GEMINI_CLI_NO_RELAUNCH: 'true' });
+  });
+
+  it('runs a custom argv with {{prompt_file}} filled with the file holding the prompt, and no standard input', () => {
+    const home = homeWith({ platforms: { mine: { argv: ['my-agent', '--prompt-file', '{{prompt_file}}'] } } });
+    const { args, stdinFile } = invocationOf(home, 'mine');
+    assert.deepEqual(args, ['--prompt-file', RUN.promptFile]);
+    assert.equal(stdinFile, undefined);
   });
 
   it('runs a custom argv with {{mcp_url}}, {{run_token_env}} and {{mcp_config}} filled, dropping groups without a value', () => {

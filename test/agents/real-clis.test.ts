@@ -3,6 +3,8 @@
 // fails, blocks, hits a usage limit, hangs; canopy records what it used. The worker is a `canopy worker`
 // process here, so the agents' callback is the endpoint that worker serves.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -308,6 +310,46 @@ describe('real agent CLIs through a `canopy worker`', { skip }, () => {
         ],
       );
       assert.match(runs[0].reason ?? '', /SIGKILL/);
+    });
+
+    it(`${cli}: the prompt and its spec text reach the CLI on standard input, in no process's argv, which another user's ps shows`, async () => {
+      const secret = `planted-secret-${randomBytes(8).toString('hex')}`;
+      api.script({ action: { kind: 'hang' }, final: '' });
+      const node = {
+        name: 'work',
+        kind: 'agent',
+        position: 1,
+        config: { platform: cli, prompt_template: 'Do this: {{spec_content}}', timeout_minutes: 1 },
+      };
+      const loopId = await loopWithSpecs(ctx, scratchDir(), { nodes: [node] }, [
+        { name: 'the spec', content: `The password is ${secret}.` },
+      ]);
+      await startLoopRun(ctx, loopId);
+      const pgid = await untilInLoop(loopId, 'the CLI to wait on the model', async () => {
+        const [run] = await runsOf(ctx, loopId);
+        return run?.pgid && api.hanging() > 0 ? run.pgid : undefined;
+      });
+      try {
+        assert.ok(
+          api.requests.some((request) => JSON.stringify(request.body).includes(secret)),
+          'the CLI read the prompt and sent it to the model',
+        );
+        const showing = livePidsWhere((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(secret));
+        assert.deepEqual(
+          showing,
+          [],
+          `processes with the secret in argv: ${showing.map((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8')).join('; ')}`,
+        );
+        if (process.getuid?.() === 0) {
+          const ps = spawnSync('su', ['nobody', '-s', '/bin/sh', '-c', 'ps -eo args'], { encoding: 'utf8' });
+          assert.equal(ps.status, 0, ps.stderr);
+          assert.match(ps.stdout, new RegExp(`${cli}`), 'the other user sees the CLI run');
+          assert.ok(!ps.stdout.includes(secret), 'the other user does not see the secret');
+        }
+      } finally {
+        await (await ctx.temporal()).workflow.getHandle(loopWorkflowId(loopId)).terminate('test done');
+        killGroupMembers(pgid, 'SIGKILL');
+      }
     });
 
     it(`${cli}: a hung CLI is killed at its timeout with no process left behind`, async () => {

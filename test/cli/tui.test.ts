@@ -328,6 +328,28 @@ describe('canopy tui', { skip: hasTmux ? false : NO_TMUX }, () => {
     }
   });
 
+  it('keeps a long loop name inside the sidebar, selected or not, its right border whole on every line', async () => {
+    const workdir = realpathSync(tempDir('canopy-tui-long-'));
+    const name = 'a-loop-whose-name-runs-well-past-the-width-of-the-sidebar';
+    await createLoop(engine.ctx, { name, workdir });
+    const session = `canopy-tui-long-${process.pid}`;
+    openInTmux({ session, cwd: workdir, size: [150, 30], env: appEnv(), command: `${process.execPath} ${CANOPY_BIN} tui` });
+    const { screen, shows, press } = paneOf(session);
+    const sidebarBorderBroken = () =>
+      screen()
+        .split('\n')
+        .filter((line) => line.startsWith('\u2502') && line.includes(name.slice(0, 20)) && line[37] !== '\u2502');
+    try {
+      await shows('the loop', new RegExp(name.slice(0, 20)));
+      assert.deepEqual(sidebarBorderBroken(), [], 'unselected');
+      await press('j');
+      await shows('the loop selected', new RegExp(`${name} \\(loop_\\w+\\)`));
+      assert.deepEqual(sidebarBorderBroken(), [], 'selected');
+    } finally {
+      tmux('kill-session', '-t', session);
+    }
+  });
+
   it('draws its first frame soon with 200 loops, and idles cheaply', async () => {
     const bulk = realpathSync(tempDir('canopy-tui-bulk-'));
     for (let i = 0; i < 200; i++) await createLoop(engine.ctx, { name: `bulk-${String(i).padStart(3, '0')}`, workdir: bulk });

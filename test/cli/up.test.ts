@@ -1,6 +1,6 @@
 // `canopy up` starts an embedded Temporal server and a worker, keeps the server alive, and Ctrl-C leaves nothing behind.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { it } from 'node:test';
 import { tempHome } from '../helpers/engine';
@@ -142,3 +142,37 @@ it('canopy up with payload keys serves the codec on loopback and gives the embed
   assert.equal(Buffer.from(plain.data, 'base64').toString('utf8'), '"hello"');
   await stopAndAssertClean(up, home);
 });
+
+it('canopy up with an invalid config.json exits non-zero at once, naming the problem, having started nothing', async () => {
+  const { home, env } = await upEnv();
+  writeFileSync(path.join(home, 'config.json'), JSON.stringify({ ensemble_concurency: 2 }), { mode: 0o600 });
+  const up = spawnCanopy(['up'], env);
+  assert.equal(await up.exited, 2, up.output());
+  assert.match(up.output(), /config\.json is invalid/);
+  assert.match(up.output(), /Unrecognized key.*ensemble_concurency/);
+  assert.doesNotMatch(up.output(), /Temporal|MCP|Ensemble/, 'nothing was started');
+  assert.deepEqual(processesMentioning(home), [], 'no dev server was started');
+  assert.ok(!existsSync(path.join(home, 'up.lock')), 'the home was not taken');
+});
+
+/** Lines `canopy up` prints as it starts, one per stage: a stop asked for just after any of them stops it cleanly. */
+const START_UP_STAGES: [RegExp, NodeJS.Signals][] = [
+  [/Starting Temporal dev server/, 'SIGTERM'],
+  [/Starting Temporal dev server/, 'SIGINT'],
+  [/Ensemble members:/, 'SIGTERM'],
+  [/Ensemble members:/, 'SIGINT'],
+  [/canopy is up/, 'SIGTERM'],
+];
+
+for (const [stage, signal] of START_UP_STAGES) {
+  it(`${signal} just after canopy up printed ${stage.source} stops it and everything it started`, async () => {
+    const { home, env } = await upEnv();
+    const up = spawnCanopy(['up'], env);
+    await waitForOutput(up, stage);
+    up.child.kill(signal);
+    assert.equal(await up.exited, 0, up.output());
+    assert.match(up.output(), /Stopped\./);
+    assert.deepEqual(processesMentioning(home), [], 'no temporal or worker process is left');
+    assert.ok(!existsSync(path.join(home, 'up.lock')), 'the home is free again');
+  });
+}

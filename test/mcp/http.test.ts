@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -88,6 +89,38 @@ describe('MCP over HTTP', () => {
     const body = (await response.json()) as { message: string };
     assert.match(body.message, /Authorization: Bearer <token>/);
     assert.ok(body.message.includes(path.join(home, 'mcp-token')), body.message);
+  });
+
+  it("answers 401 on the agents' endpoint by asking for the run token, never pointing at the operator's file", async () => {
+    const agents = await startMcpHttpServer({ ctx, port: 0, operatorToken: null });
+    try {
+      const response = await fetch(agents.url, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(INITIALIZE),
+      });
+      assert.equal(response.status, 401);
+      const body = (await response.json()) as { message: string };
+      assert.match(body.message, /Authorization: Bearer \$CANOPY_RUN_TOKEN/);
+      assert.doesNotMatch(body.message, /operator|mcp-token/, body.message);
+      assert.ok(!body.message.includes(home), body.message);
+    } finally {
+      await agents.close();
+    }
+  });
+
+  it('answers 408 and closes the connection when a body stops short of its Content-Length', { timeout: 60_000 }, async () => {
+    const socket = net.connect(port, '127.0.0.1');
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    const body = JSON.stringify(INITIALIZE);
+    socket.write(
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n` +
+        `Content-Length: ${body.length + 100}\r\n\r\n${body}`,
+    );
+    await closed;
+    assert.match(answer, /^HTTP\/1\.1 408 /, answer);
   });
 
   it('answers 401 to a wrong token and to a run token whose run has ended', async () => {

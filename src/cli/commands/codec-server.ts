@@ -15,15 +15,17 @@ export function registerCodecServer(program: Command): void {
         const { serveCanopyCodec } =
           require('../../temporal/codec/canopy-codec-server') as typeof import('../../temporal/codec/canopy-codec-server');
         const { codecUsage } = require('../text/codec-usage') as typeof import('../text/codec-usage');
-        const { waitForStopSignal } = require('../stop-signal') as typeof import('../stop-signal');
+        const { untilStopped, waitForStop } = require('../stop-signal') as typeof import('../stop-signal');
         const loaded = loadConfig();
         const address = options.address && listenAddressOf(options.address, '--address', 'serve the codec on', '127.0.0.1:8234');
         const config = address ? { ...loaded, codecAddress: address } : loaded;
-        const server = await serveCanopyCodec(config, options.uiOrigin);
-        for (const line of codecUsage(config, server)) console.log(line);
-        console.log('Press Ctrl-C to stop.');
-        await waitForStopSignal(new Promise(() => undefined));
-        await server.close();
+        await untilStopped(async (stop) => {
+          const server = await serveCanopyCodec(config, options.uiOrigin);
+          for (const line of codecUsage(config, server)) console.log(line);
+          console.log('Press Ctrl-C to stop.');
+          await waitForStop(stop, new Promise(() => undefined));
+          await server.close();
+        });
       }),
     );
 }

@@ -6,7 +6,7 @@ import { operatorToken, operatorTokenPath } from '../../mcp/operator-token';
 import { ensurePrivateDirectory } from '../../private-files';
 import { takePidLock, type PidLock } from '../../process/pid-lock';
 import { daemonModule, mcpHttpModule } from '../load-on-use';
-import { waitForStopSignal } from '../stop-signal';
+import { waitForStop } from '../stop-signal';
 
 /**
  * One `canopy up` per home: a second would take the first's dev server for one a crashed `up` left,
@@ -23,7 +23,7 @@ export function holdHome(home: string): PidLock {
   );
 }
 
-export async function runUp(config: CanopyConfig): Promise<void> {
+export async function runUp(config: CanopyConfig, stop: AbortSignal): Promise<void> {
   const { hostTaskQueue } = require('../../contract') as typeof import('../../contract');
   const { startDaemon } = daemonModule();
   const { startMcpHttpServer } = mcpHttpModule();
@@ -31,6 +31,7 @@ export async function runUp(config: CanopyConfig): Promise<void> {
   const daemon = await startDaemon(config, {
     embedded: true,
     progress: (line) => console.log(line),
+    stop,
   });
   const mcp = await startMcpHttpServer({ ctx: daemon.ctx, port: config.mcpPort, operatorToken: token }).catch(async (error: unknown) => {
     await daemon.stop();
@@ -49,7 +50,7 @@ export async function runUp(config: CanopyConfig): Promise<void> {
     if (!daemon.endpoint.server) console.log('  (this Temporal server was not started here: give its UI the codec endpoint yourself)');
   }
   console.log('canopy is up. Press Ctrl-C to stop.');
-  await waitForStopSignal(daemon.running);
+  await waitForStop(stop, daemon.running);
   console.log('Stopping…');
   await mcp.close();
   await daemon.stop();

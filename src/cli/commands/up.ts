@@ -12,11 +12,15 @@ export function registerUp(program: Command): void {
     .action(
       action(async (options: { metrics?: string }) => {
         const { loadConfig, withMetrics } = require('../../config') as typeof import('../../config');
+        const { loadFileConfig } = require('../../agents/config') as typeof import('../../agents/config');
         const { holdHome, runUp } = require('./up-daemon') as typeof import('./up-daemon');
+        const { untilStopped } = require('../stop-signal') as typeof import('../stop-signal');
         const config = withMetrics(loadConfig(), options.metrics);
+        // Refused before the home is taken or anything is started (the daemon reads it again as it starts).
+        loadFileConfig(config.home);
         const lock = holdHome(config.home);
         try {
-          await runUp(config);
+          await untilStopped((stop) => runUp(config, stop));
         } finally {
           lock.release();
         }

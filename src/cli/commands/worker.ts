@@ -12,18 +12,23 @@ export function registerWorker(program: Command): void {
         const { loadConfig, withMetrics } = require('../../config') as typeof import('../../config');
         const { hostTaskQueue } = require('../../contract') as typeof import('../../contract');
         const { daemonModule } = require('../load-on-use') as typeof import('../load-on-use');
-        const { waitForStopSignal } = require('../stop-signal') as typeof import('../stop-signal');
+        const { untilStopped, waitForStop } = require('../stop-signal') as typeof import('../stop-signal');
         const { startDaemon } = daemonModule();
+        const { loadFileConfig } = require('../../agents/config') as typeof import('../../agents/config');
         const config = withMetrics(loadConfig(), options.metrics);
-        const daemon = await startDaemon(config, { embedded: false, progress: (line) => console.log(line) });
-        console.log(
-          `Worker polling task queue '${config.taskQueue}' and host ${config.hostId}'s '${hostTaskQueue(config.taskQueue, config.hostId)}' on ${daemon.endpoint.address}. Press Ctrl-C to stop.`,
-        );
-        console.log(`Agents report to ${daemon.agentEndpoint.url} (run tokens only).`);
-        await waitForStopSignal(daemon.running);
-        console.log('Stopping…');
-        await daemon.stop();
-        console.log('Stopped.');
+        // Refused before anything is started (the workers read it again as they start).
+        loadFileConfig(config.home);
+        await untilStopped(async (stop) => {
+          const daemon = await startDaemon(config, { embedded: false, progress: (line) => console.log(line), stop });
+          console.log(
+            `Worker polling task queue '${config.taskQueue}' and host ${config.hostId}'s '${hostTaskQueue(config.taskQueue, config.hostId)}' on ${daemon.endpoint.address}. Press Ctrl-C to stop.`,
+          );
+          console.log(`Agents report to ${daemon.agentEndpoint.url} (run tokens only).`);
+          await waitForStop(stop, daemon.running);
+          console.log('Stopping…');
+          await daemon.stop();
+          console.log('Stopped.');
+        });
       }),
     );
 }

@@ -57,16 +57,19 @@ export function SidebarView(props: {
   return h(
     Box,
     { flexDirection: 'column' },
-    ...rows
-      .slice(start, start + height)
-      .map((row) =>
+    ...rows.slice(start, start + height).map((row) =>
+      h(
+        Box,
+        { key: row.key },
+        // A Text shrinks as a Box does: the marker must not, or the truncated text gets its column too and overflows the border.
         h(
           Box,
-          { key: row.key },
+          { flexShrink: 0 },
           h(Text, { inverse: row.key === cursor && focused, bold: row.key === cursor }, row.key === cursor ? '›' : ' '),
-          h(Box, { flexShrink: 1 }, h(Text, { wrap: 'truncate' }, rowText(row, autoruns))),
         ),
+        h(Box, { flexShrink: 1 }, h(Text, { wrap: 'truncate' }, rowText(row, autoruns))),
       ),
+    ),
   );
 }
 

@@ -2,6 +2,7 @@
 // and how they end. A process costs a fork of whoever starts it, and a fork costs in proportion to
 // the parent's memory: from this small process it is a few times cheaper than from the worker.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
 import type { LaunchEvent, LaunchRequest } from './protocol';
 
 function send(event: LaunchEvent): void {
@@ -11,12 +12,15 @@ function send(event: LaunchEvent): void {
 function launch(request: LaunchRequest): void {
   const { id } = request;
   let child: ChildProcess;
+  let stdin: number | undefined;
   try {
+    stdin = request.stdinFile === undefined ? undefined : openSync(request.stdinFile, 'r');
+    const output = request.captureOutput ? 'pipe' : 'ignore';
     child = spawn(request.command, request.args, {
       cwd: request.cwd,
       env: request.env,
       detached: request.detached,
-      stdio: request.captureOutput ? ['ignore', 'pipe', 'pipe'] : 'ignore',
+      stdio: [stdin ?? 'ignore', output, output],
     });
   } catch (error) {
     // E2BIG, a NUL byte, a cwd that is a file: spawn throws instead of emitting 'error', and
@@ -25,6 +29,9 @@ function launch(request: LaunchRequest): void {
     send({ type: 'error', id, message, code: code ?? null });
     send({ type: 'close', id, exitCode: null, signal: null });
     return;
+  } finally {
+    // The process has its own copy of the file; the launcher keeps none open.
+    if (stdin !== undefined) closeSync(stdin);
   }
   child.once('spawn', () => send({ type: 'spawn', id, pid: child.pid! }));
   child.once('error', (error: NodeJS.ErrnoException) => send({ type: 'error', id, message: error.message, code: error.code ?? null }));

@@ -12,6 +12,8 @@ export interface LaunchOptions {
   detached?: boolean;
   /** False sends what the process prints nowhere, sparing a pipe per stream (default true). */
   captureOutput?: boolean;
+  /** A file the process reads as its standard input (default: nothing, /dev/null). */
+  stdinFile?: string;
 }
 
 export interface LaunchedProcess extends EventEmitter {
@@ -96,6 +98,7 @@ export function launch(command: string, args: string[], options: LaunchOptions):
     env: options.env,
     detached: options.detached ?? false,
     captureOutput: options.captureOutput ?? true,
+    stdinFile: options.stdinFile,
   };
   target.send(request);
   return handle;

@@ -12,6 +12,8 @@ export interface LaunchRequest {
   detached: boolean;
   /** Pass on what the process prints; without, it goes nowhere and spares the pipes. */
   captureOutput: boolean;
+  /** A file the process reads as its standard input; without, it reads nothing (/dev/null). */
+  stdinFile?: string;
 }
 
 export type LaunchEvent =

@@ -66,6 +66,8 @@ export interface SupervisionOptions {
 export interface StartOptions extends SupervisionOptions {
   cwd: string;
   env: NodeJS.ProcessEnv;
+  /** A file the command reads as its standard input (the supervisor's own, which the command inherits); default /dev/null. */
+  stdinFile?: string;
   /** Called once the group exists and its record is written, so the group can be recorded too. */
   onSpawn?: (pgid: number) => void | Promise<void>;
 }
@@ -88,6 +90,7 @@ export function startSupervised(command: string, args: string[], options: StartO
       detached: true,
       // The supervisor sends the command's output to files; nothing reads its own.
       captureOutput: false,
+      stdinFile: options.stdinFile,
     });
     let spawnError: string | null = null;
     const closed = new Promise<ExitStatus>((done) =>
