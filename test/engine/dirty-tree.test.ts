@@ -21,13 +21,14 @@ const QUICK = { timeout: 120_000 };
 
 /**
  * One check: spec `broken` leaves wip.txt behind and fails; any other spec writes what
- * {{spec_start_dirty}} held into `<notes>/<spec>` (outside the workdir) and passes.
+ * {{spec_start_dirty}} held into `<notes>/<spec>` (outside the workdir, so unconfined: a confined
+ * check has a /tmp of its own) and passes.
  */
 function leavesWipWhenBroken(notes: string, settings: Record<string, unknown> = {}) {
   const command =
     'if [ "{{spec_name}}" = broken ]; then echo wip > wip.txt; exit 1; fi; ' +
     `printf '%s' "{{spec_start_dirty}}" > ${notes}/"{{spec_name}}"`;
-  return { settings, nodes: [check('tests', 1, command)] };
+  return { settings: { confine: false, ...settings }, nodes: [check('tests', 1, command)] };
 }
 
 async function specStatuses(h: EngineHarness, loopId: string) {
@@ -66,7 +67,7 @@ describe('the dirty-tree guard', () => {
       await untilLoopStatus(h.ctx, loopId, 'blocked');
       assert.equal((await loopStatus(h.ctx, loopId)).live?.blockedReason, refusal(loopId, workdir));
 
-      await updateLoop(h.ctx, { loop_id: loopId, settings: { allow_dirty_start: true } });
+      await updateLoop(h.ctx, { loop_id: loopId, settings: { confine: false, allow_dirty_start: true } });
       await continueLoop(h.ctx, loopId, 'retry');
       assert.equal((await waitForLoopRun(h.ctx, loopId)).status, 'completed');
     });

@@ -72,6 +72,8 @@ describe('failures that no retry can cure', () => {
       {
         nodes: [check('breaker', 1, `echo '{"platforms": {"fake": {"argv": []}}}' > ${config}`), agent('writer', 2, '@print hi')],
         edges: [{ source: 'breaker', target: 'writer' }],
+        // The check plays the person who edits config.json: a confined one cannot reach canopy's home.
+        settings: { confine: false },
       },
       [{ name: 'spec' }],
     );

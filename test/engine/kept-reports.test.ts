@@ -39,7 +39,9 @@ async function withWorkerKilled<T>(
 ): Promise<T> {
   const home = tempHome();
   const config = testConfig(home);
-  const go = path.join(scratch(), 'go');
+  const workdir = scratch();
+  // In the workdir: a confined agent has a /tmp of its own.
+  const go = path.join(workdir, 'go');
   const { argv, prompt } = platform(go);
   writeFileSync(path.join(home, 'config.json'), JSON.stringify({ platforms: { agent: { argv } } }));
   const ctx = await openContext(config);
@@ -49,7 +51,7 @@ async function withWorkerKilled<T>(
     await waitForOutput(workers[0], /Worker polling/);
     loopId = await loopWithSpecs(
       ctx,
-      scratch(),
+      workdir,
       {
         nodes: [agent('reporter', 1, prompt, { platform: 'agent' }), check('after', 2, 'true')],
         edges: [{ source: 'reporter', target: 'after' }],

@@ -26,9 +26,9 @@ import { waitUntil } from '../helpers/wait';
 
 const needsServer = { skip: !process.env.CANOPY_TEST_TEMPORAL_ADDRESS && 'needs the dev server `npm test` starts' };
 
-/** A check that runs until the test opens its gate (a file outside the workdir), holding its loop's run open. */
-function gate(): { command: string; open(): void } {
-  const file = path.join(scratchDir(), 'open');
+/** A check that runs until the test opens its gate (a file in the workdir, which a confined check sees), holding its loop's run open. */
+function gate(workdir: string): { command: string; open(): void } {
+  const file = path.join(workdir, 'gate-open');
   return { command: `while [ ! -e '${file}' ]; do sleep 0.1; done`, open: () => writeFileSync(file, '') };
 }
 
@@ -59,7 +59,7 @@ describe('one loop at a time in a workdir', needsServer, () => {
 
   it('refuses a second loop’s run, by the service, the CLI and MCP, naming the loop and run that hold the workdir, and changes nothing', async () => {
     const workdir = scratchDir();
-    const hold = gate();
+    const hold = gate(workdir);
     const holder = await loopOf(h.ctx, workdir, hold.command);
     const second = await loopOf(h.ctx, workdir, 'echo second');
     const env = childEnv(h.config);
@@ -104,7 +104,7 @@ describe('one loop at a time in a workdir', needsServer, () => {
 
   it('lets a loop with share_workdir run beside the loop that holds the workdir', async () => {
     const workdir = scratchDir();
-    const hold = gate();
+    const hold = gate(workdir);
     const holder = await loopOf(h.ctx, workdir, hold.command);
     const sharing = await loopOf(h.ctx, workdir, 'echo shared', { share_workdir: true });
     await h.withWorker(async () => {
@@ -120,7 +120,7 @@ describe('one loop at a time in a workdir', needsServer, () => {
 
   it('does not hold back a sandboxed run, which works in a worktree of its own', async () => {
     const workdir = tempGitRepo();
-    const hold = gate();
+    const hold = gate(workdir);
     const holder = await loopOf(h.ctx, workdir, hold.command);
     const sandboxed = await loopOf(h.ctx, workdir, 'echo sandboxed');
     await h.withWorker(async () => {
@@ -136,7 +136,7 @@ describe('one loop at a time in a workdir', needsServer, () => {
 
   it('makes a scheduled start wait while another loop’s run holds the workdir, says so in loop info, and runs once that run ends', async () => {
     const workdir = scratchDir();
-    const hold = gate();
+    const hold = gate(workdir);
     const holder = await loopOf(h.ctx, workdir, hold.command);
     const scheduled = await loopOf(h.ctx, workdir, 'echo scheduled');
     await h.withWorker(async () => {
@@ -172,7 +172,7 @@ describe('one loop at a time in a workdir', needsServer, () => {
 
   it('ends a start that waits for the workdir when its schedule is removed or its autorun cancelled, so it starts nothing later', async () => {
     const workdir = scratchDir();
-    const hold = gate();
+    const hold = gate(workdir);
     const holder = await loopOf(h.ctx, workdir, hold.command);
     const scheduled = await loopOf(h.ctx, workdir, 'echo scheduled');
     const autorun = await loopOf(h.ctx, workdir, 'echo autorun');
@@ -213,7 +213,7 @@ describe('one loop at a time in a workdir', needsServer, () => {
 
   it('makes an autorun of a pending loop wait while another loop’s run holds the workdir, saying so in loop info, then start it', async () => {
     const workdir = scratchDir();
-    const hold = gate();
+    const hold = gate(workdir);
     const holder = await loopOf(h.ctx, workdir, hold.command);
     const pending = await loopOf(h.ctx, workdir, 'echo started');
     await h.withWorker(async () => {
@@ -236,9 +236,9 @@ describe('one loop at a time in a workdir', needsServer, () => {
 
   it('makes an autorun of a failed loop wait while another loop’s run holds the workdir, then continue it', async () => {
     const workdir = scratchDir();
-    const hold = gate();
+    const hold = gate(workdir);
     const holder = await loopOf(h.ctx, workdir, hold.command);
-    const flag = path.join(scratchDir(), 'failed-once');
+    const flag = path.join(workdir, 'failed-once');
     const resumed = await loopOf(h.ctx, workdir, `test -e '${flag}' || { touch '${flag}'; exit 1; }`);
     await h.withWorker(async () => {
       await startLoopRun(h.ctx, resumed);
