@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { PROJECT_ROOT } from '../project';
 import { findOnPath } from './find-on-path';
 
 export interface Confinement {
@@ -40,13 +41,19 @@ export function confinedArgv(
     ...confinement.writable.map(realOrSelf),
     ...[...ownDirectories(command.env), path.dirname(command.executable)].map(realOrSelf).filter((dir) => !isWithin(dir, home)),
   ];
+  // What the agent's `canopy` shim and `canopy node mcp` run, wherever canopy is installed (a clone under /tmp too), read-only.
+  const canopyItself = [PROJECT_ROOT, path.dirname(process.execPath)].map(realOrSelf).filter((dir) => !isWithin(dir, home));
   const hidden: Mount[] = [
     { kind: 'tmpfs', at: '/tmp' },
     { kind: 'tmpfs', at: home },
   ];
-  const mounts = [...hidden, ...[...new Set(kept)].filter(isDirectory).map((at): Mount => ({ kind: 'bind', at }))].sort(
+  const mounts = [
+    ...hidden,
+    ...[...new Set(canopyItself)].filter(isDirectory).map((at): Mount => ({ kind: 'ro-bind', at })),
+    ...[...new Set(kept)].filter(isDirectory).map((at): Mount => ({ kind: 'bind', at })),
+  ].sort(
     // At one depth hiding comes last: a directory kept that is the home itself stays hidden.
-    (a, b) => depth(a.at) - depth(b.at) || (a.kind === b.kind ? 0 : a.kind === 'tmpfs' ? 1 : -1),
+    (a, b) => depth(a.at) - depth(b.at) || Number(a.kind === 'tmpfs') - Number(b.kind === 'tmpfs'),
   );
   return [
     confinement.bwrap,
@@ -58,7 +65,7 @@ export function confinedArgv(
     '/dev',
     '--proc',
     '/proc',
-    ...mounts.flatMap((mount) => (mount.kind === 'tmpfs' ? ['--tmpfs', mount.at] : ['--bind', mount.at, mount.at])),
+    ...mounts.flatMap((mount) => (mount.kind === 'tmpfs' ? ['--tmpfs', mount.at] : [`--${mount.kind}`, mount.at, mount.at])),
     '--unshare-pid',
     // Run by root, bwrap would leave it every capability, among them unmounting what hides the home.
     '--cap-drop',
@@ -74,7 +81,7 @@ export function confinedArgv(
 }
 
 interface Mount {
-  kind: 'tmpfs' | 'bind';
+  kind: 'tmpfs' | 'bind' | 'ro-bind';
   at: string;
 }
 
