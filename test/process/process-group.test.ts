@@ -22,11 +22,23 @@ async function strayPids(dir: string): Promise<number[]> {
     Promise.resolve(files.every((file) => existsSync(file) && readFileSync(file, 'utf8').endsWith('\n'))),
   );
   const pids = files.map((file) => Number(readFileSync(file, 'utf8')));
+  // A pid is written as soon as the shell forks; the stray leaves for a session of its own a moment later.
+  await waitUntil('both strays to lead sessions of their own', () => Promise.resolve(pids.every((pid) => sessionOf(pid) === pid)));
   assert.ok(
     pids.every((pid) => identify(pid)),
     'the strays run',
   );
   return pids;
+}
+
+/** The session `pid` belongs to, from /proc/<pid>/stat (the fourth field after the command name). */
+function sessionOf(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[3]);
+  } catch {
+    return null;
+  }
 }
 
 function assertGone(pids: number[]): void {
