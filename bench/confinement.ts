@@ -28,7 +28,7 @@ export async function confinementRounds(
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'canopy-bench-confined-'));
   const bare = ['bash', '-c', 'true'];
   const confined = confinedArgv(
-    { bwrap: support.bwrap, home: ctx.config.home, runDir: scratch, writable: [scratch] },
+    { bwrap: support.bwrap, home: ctx.config.home, runDir: scratch, writable: [scratch], readOnly: [] },
     { executable: '/bin/bash', args: ['-c', 'true'], cwd: scratch, env: process.env },
   );
   const results: ConfinementRound[] = [];

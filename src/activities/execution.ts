@@ -1,4 +1,5 @@
 // One process-backed node execution (agent or check), as the kind-specific executors see it.
+import path from 'node:path';
 import { Context } from '@temporalio/activity';
 import { confinementPolicy } from '../confinement-policy';
 import type { NodeRun } from '../domain/node-run';
@@ -8,6 +9,7 @@ import { updateNodeRun } from '../store/node-runs-repository';
 import type { Confinement } from '../process/confinement';
 import type { GroupRunResult } from '../process/process-group';
 import { openRunDirectory, removeRunDirectory } from '../process/run-directory';
+import { PROJECT_ROOT } from '../project';
 import { adoptSupervised, type ProcessRecord, type SupervisionOptions } from '../process/supervision';
 import type { ActivityDeps } from './deps';
 import type { NodeScene } from './node-scene';
@@ -110,7 +112,9 @@ function confinementOf(deps: ActivityDeps, execution: Execution, runDir: string)
   const policy = confinementPolicy(deps.home, execution.scene.loop.settings.confine);
   if (!policy.confined) return null;
   const { workdir } = execution.scene.loop;
-  return { bwrap: policy.bwrap, home: deps.home, runDir, writable: [workdir, ...repositoryDirs(workdir)] };
+  // Its `canopy` shim and `canopy node mcp` run canopy's installation with this node, wherever they are.
+  const readOnly = [PROJECT_ROOT, path.dirname(process.execPath)];
+  return { bwrap: policy.bwrap, home: deps.home, runDir, writable: [workdir, ...repositoryDirs(workdir)], readOnly };
 }
 
 /** How long an attempt Temporal gave up on may take to learn whether a later one follows; past that it kills. */

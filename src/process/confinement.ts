@@ -6,7 +6,6 @@
 import { spawnSync } from 'node:child_process';
 import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { PROJECT_ROOT } from '../project';
 import { findOnPath } from './find-on-path';
 
 export interface Confinement {
@@ -18,6 +17,8 @@ export interface Confinement {
   runDir: string;
   /** The workdir and what else the process must write where it would be hidden (git metadata outside it). */
   writable: string[];
+  /** What the process runs of canopy itself (its installation, the node running it): seen where it is, read-only, even under /tmp. */
+  readOnly: string[];
 }
 
 /** Whether processes can be confined on this machine, and with which bwrap; why not when they cannot. */
@@ -41,8 +42,7 @@ export function confinedArgv(
     ...confinement.writable.map(realOrSelf),
     ...[...ownDirectories(command.env), path.dirname(command.executable)].map(realOrSelf).filter((dir) => !isWithin(dir, home)),
   ];
-  // What the agent's `canopy` shim and `canopy node mcp` run, wherever canopy is installed (a clone under /tmp too), read-only.
-  const canopyItself = [PROJECT_ROOT, path.dirname(process.execPath)].map(realOrSelf).filter((dir) => !isWithin(dir, home));
+  const canopyItself = confinement.readOnly.map(realOrSelf).filter((dir) => !isWithin(dir, home));
   const hidden: Mount[] = [
     { kind: 'tmpfs', at: '/tmp' },
     { kind: 'tmpfs', at: home },
@@ -131,7 +131,7 @@ function probeSupport(): ConfinementSupport {
   const bwrap = findOnPath('bwrap', process.env.PATH ?? '');
   if (!bwrap) return { available: false, reason: 'bwrap is not on PATH (Debian and Ubuntu: apt-get install bubblewrap)' };
   const argv = confinedArgv(
-    { bwrap, home: '/tmp', runDir: '/tmp', writable: [] },
+    { bwrap, home: '/tmp', runDir: '/tmp', writable: [], readOnly: [] },
     { executable: '/bin/sh', args: ['-c', 'exit 0'], cwd: '/', env: {} },
   );
   const tried = spawnSync(argv[0], argv.slice(1), { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'ignore', 'pipe'] });

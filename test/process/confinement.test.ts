@@ -25,7 +25,7 @@ function scene(): { home: string; runDir: string; workdir: string; confinement: 
   mkdirSync(workdir);
   writeFileSync(path.join(home, 'mcp-token'), 'secret');
   writeFileSync(path.join(runDir, 'input.txt'), 'mine\n');
-  return { home, runDir, workdir, confinement: { bwrap: support.available ? support.bwrap : '', home, runDir, writable: [workdir] } };
+  return { home, runDir, workdir, confinement: { bwrap: support.available ? support.bwrap : '', home, runDir, writable: [workdir], readOnly: [] } };
 }
 
 const inWorkdir = (workdir: string) => livePidsWhere((pid) => readlinkSync(`/proc/${pid}/cwd`) === workdir);
@@ -62,6 +62,25 @@ describe('confined supervised processes', { skip }, () => {
     assert.ok(Number(lines[5]) <= 4, `only its own processes are visible: ${lines[5]}`);
     assert.ok(existsSync(path.join(workdir, 'out.txt')));
     assert.ok(!existsSync(`${outside}-private`), 'what it wrote to /tmp stayed in its own');
+  });
+
+  it("run canopy's own installation, read-only, though it is under the /tmp they do not see", async () => {
+    const { runDir, workdir, confinement } = scene();
+    const installation = mkdtempSync(path.join(os.tmpdir(), 'canopy-confinement-installation-'));
+    writeFileSync(path.join(installation, 'canopy'), 'echo canopy runs\n');
+    const script = [
+      `bash '${installation}/canopy'`,
+      `touch '${installation}/written' 2>/dev/null && echo 'installation written' || echo 'installation read-only'`,
+    ].join('; ');
+    const result = await startSupervised('bash', ['-c', script], {
+      runDir,
+      cwd: workdir,
+      env: process.env,
+      timeoutMs: 30_000,
+      confinement: { ...confinement, readOnly: [installation] },
+    });
+    assert.equal(result.exitCode, 0, result.stderr);
+    assert.deepEqual(result.stdout.trim().split('\n'), ['canopy runs', 'installation read-only']);
   });
 
   it('is adopted by a later attempt while it runs, with its output whole', async () => {
