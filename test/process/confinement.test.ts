@@ -25,7 +25,12 @@ function scene(): { home: string; runDir: string; workdir: string; confinement: 
   mkdirSync(workdir);
   writeFileSync(path.join(home, 'mcp-token'), 'secret');
   writeFileSync(path.join(runDir, 'input.txt'), 'mine\n');
-  return { home, runDir, workdir, confinement: { bwrap: support.available ? support.bwrap : '', home, runDir, writable: [workdir], readOnly: [] } };
+  return {
+    home,
+    runDir,
+    workdir,
+    confinement: { bwrap: support.available ? support.bwrap : '', home, runDir, writable: [workdir], readOnly: [] },
+  };
 }
 
 const inWorkdir = (workdir: string) => livePidsWhere((pid) => readlinkSync(`/proc/${pid}/cwd`) === workdir);
