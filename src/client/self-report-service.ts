@@ -6,7 +6,7 @@ import type { NodeRun } from '../domain/node-run';
 import { redact } from '../graph/redact';
 import { runDirectoryPath } from '../process/run-directory';
 import { keepBlocker, keepReport, type KeptBlocker } from '../process/run-reports';
-import { getLoop, setLoopStatus } from '../store/loops-repository';
+import { getLoop } from '../store/loops-repository';
 import { getNodeRun, getNodeRunByTokenHash, updateNodeRun } from '../store/node-runs-repository';
 import { blockSignal, loopWorkflowId } from '../contract';
 import type { ClientContext } from './context';
@@ -30,7 +30,7 @@ export async function completeNode(
   return { run_id: run.id, node: run.node_name, status: input.status };
 }
 
-/** Puts the loop in `blocked` after the running node and tells a human; `canopy loop continue` resumes it. */
+/** Blocks the loop after the running node and tells a human; `canopy loop continue` resumes it. */
 export async function reportBlocker(
   ctx: ClientContext,
   input: { run_token: string; reason: string },
@@ -52,9 +52,9 @@ async function blockAfterRun(ctx: ClientContext, run: NodeRun, reason: string): 
   const loop = await getLoop(ctx.db, run.loop_id);
   if (!loop) throw new CanopyError('not_found', `The loop of run ${run.id} no longer exists.`);
   const client = await ctx.temporal();
-  // The signal is kept in Temporal's history, which the Temporal UI shows to anyone.
+  // The signal is kept in Temporal's history, which the Temporal UI shows to anyone. The workflow, the one writer of a
+  // loop's status, records `blocked` when it reaches the checkpoint after the node.
   await client.workflow.getHandle(loopWorkflowId(loop.id)).signal(blockSignal, { reason: redact(reason) });
-  await setLoopStatus(ctx.db, loop.id, 'blocked');
   notifyHuman(`Loop blocked: ${loop.name}`, `${run.node_name}: ${reason}`);
   const delivered: KeptBlocker = { reason, delivered: true };
   keepInRunDirectory(ctx, run, (dir) => keepBlocker(dir, delivered));
