@@ -49,8 +49,21 @@ const reach = (files, ...patterns) => ({
 });
 
 /** What a command module may load when it is registered: the rest waits for its action. */
-const LIGHT_FOR_COMMANDS = ['domain/errors', 'domain/vocabulary', 'graph/templates', 'mcp/operator-token'];
-const HEAVY_FOR_COMMANDS = ['client', 'config', 'contract', 'store', 'temporal', 'workflows', 'agents', 'graph', 'git', 'domain', 'mcp'];
+const LIGHT_FOR_COMMANDS = ['domain/errors', 'domain/vocabulary', 'graph/templates', 'mcp/operator-token', 'node-kinds/catalogue'];
+const HEAVY_FOR_COMMANDS = [
+  'client',
+  'config',
+  'contract',
+  'store',
+  'temporal',
+  'workflows',
+  'agents',
+  'graph',
+  'node-kinds',
+  'git',
+  'domain',
+  'mcp',
+];
 const LOAD_ON_RUN =
   'A command loads what its action works with when it runs, with `require(…) as typeof import(…)` inside the action (types with `import type`), so `canopy --version`, `--help` and every other command do not load it.';
 
@@ -109,8 +122,8 @@ export default defineConfig(
       allowTypeImports: true,
     }),
     ban(
-      allBut('graph', 'workflows', 'domain', 'contract'),
-      'Workflows import only graph/, contract/ and domain types outside workflows/; they call activities through proxyActivities typed by contract/.',
+      allBut('graph', 'node-kinds', 'workflows', 'domain', 'contract'),
+      'Workflows import only graph/, node-kinds/, contract/ and domain types outside workflows/; they call activities through proxyActivities typed by contract/.',
     ),
   ),
   // A workflow reads top-down in levels, each function short enough to see whole.
@@ -123,10 +136,10 @@ export default defineConfig(
       'contract/ holds types, constants and message definitions, and loads no package (a client reading loops must not load the workflow SDK): SDK types with `import type`.',
       { allowTypeImports: true },
     ),
-    ban('^(\\.\\./)+(domain|graph)(/[^/]+)?$', 'contract/ refers to domain and graph types with `import type`.', {
+    ban('^(\\.\\./)+(domain|graph|node-kinds)(/[^/]+)?$', 'contract/ refers to domain, graph and node-kind types with `import type`.', {
       allowTypeImports: true,
     }),
-    ban(allBut('contract', 'domain', 'graph'), 'contract/ imports only domain and graph types.'),
+    ban(allBut('contract', 'domain', 'graph', 'node-kinds'), 'contract/ imports only domain, graph and node-kind types.'),
   ),
   layer(
     ['src/graph/**'],
@@ -135,13 +148,25 @@ export default defineConfig(
       onlyPackages('zod', 're2js'),
       'graph/ is pure (the workflow bundle uses it): no Node built-in, no package but zod and the pure regex engine re2js (no kysely, pg, simple-git…).',
     ),
-    ban(allBut('graph', 'domain'), 'graph/ is pure: it imports only domain/ and itself (no store, activities, temporal, workflows).'),
+    ban(
+      allBut('graph', 'domain', 'node-kinds'),
+      'graph/ is pure: it imports only domain/, node-kinds/ and itself (no store, activities, temporal, workflows).',
+    ),
+  ),
+  layer(
+    ['src/node-kinds/**'],
+    "node-kinds/ is pure like graph/: validation, the workflow bundle, the CLI and MCP read each kind's rules.",
+    ban(onlyPackages('zod', 're2js'), 'node-kinds/ is pure: no Node built-in, no package but zod and re2js.'),
+    ban(allBut('node-kinds', 'graph', 'domain'), "node-kinds/ builds on domain/ and graph/'s primitives (templates, patterns) alone."),
   ),
   layer(
     ['src/domain/**'],
     'domain/ loads only zod and itself.',
     ban(onlyPackages('zod'), 'domain/ knows nothing of storage, Temporal or processes: no Node built-in, no package but zod.'),
-    ban(allBut('domain'), 'domain/ imports only itself.'),
+    ban(
+      `^(\\.\\./)+(?!node-kinds/catalogue$)(${PARTS.filter((part) => part !== 'domain').join('|')})(/|$)`,
+      "domain/ imports only itself and the kinds' names (node-kinds/catalogue, which loads nothing).",
+    ),
   ),
   reach(
     ['src/client/**'],

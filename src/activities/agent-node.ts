@@ -10,7 +10,7 @@ import { withReportingContract } from '../agents/reporting';
 import { resumeAfterReset } from '../agents/reset-time';
 import type { AgentReading, QuotaHit } from '../agents/types';
 import { DEFAULT_AGENT_TIMEOUT_MINUTES } from '../domain/defaults';
-import { AgentConfig } from '../domain/node';
+import { AgentConfig } from '../node-kinds/agent';
 import { renderTemplate } from '../graph/templates';
 import { agentVerdict, type Verdict } from '../graph/verdicts';
 import { hashRunToken, newRunToken } from '../run-token';

@@ -3,6 +3,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { DEFAULT_INFRA_RETRIES, DEFAULT_MAX_ITERATIONS, DEFAULT_SPEC_ATTEMPT_LIMIT } from '../domain/loop';
 import type { HookEvent } from '../domain/hooks';
 import type { Loop } from '../domain/loop';
+import { serializeResumePoint } from '../store/resume-points';
 import { budgetExhausted, hasBudget, runLimit, specLimit } from '../graph/budget';
 import { memberLabel } from '../graph/ensemble-names';
 import { designFromStored } from '../graph/stored-graph';
@@ -98,7 +99,7 @@ export function bookkeepingActivities(deps: ActivityDeps): Bookkeeping {
         failing_node: input.failingNode,
         failure_kind: input.failureKind,
         failure_reason: input.reason,
-        resume: input.resume,
+        resume: storedResumePoint(input.resume),
         ended_at: new Date().toISOString(),
       });
       const loop = await setLoopStatus(db, input.loopId, input.status);
@@ -177,12 +178,13 @@ export async function specTopology(db: Database, loopId: string, specId?: string
   // Built from entries, so an ensemble named `__proto__` is an own key rather than a prototype.
   const ensembles: Record<string, EnsembleRuntime> = Object.fromEntries(
     graph.ensembles.map((ensemble) => {
-      const members = graph.nodes
+      const memberNodes = graph.nodes
         .filter((node) => node.ensemble_id === ensemble.id && node.member_index !== null)
-        .sort((a, b) => a.member_index! - b.member_index!)
-        .map((node) => node.name);
+        .sort((a, b) => a.member_index! - b.member_index!);
+      const members = memberNodes.map((node) => node.name);
       const runtime: EnsembleRuntime = {
         members,
+        memberConfigs: memberNodes.map((node) => node.config),
         memberLabels: ensemble.members.map((member) => memberLabel(member)),
         quorumNode: graph.nodes.find((node) => node.id === ensemble.quorum_node_id)!.name,
         minPass: ensemble.min_pass ?? members.length,
@@ -212,4 +214,10 @@ function attemptsExhausted(spec: { id: string; name: string; failure_count: numb
     `spec '${spec.name}' failed ${spec.failure_count} times across runs (spec_attempt_limit ${limit}); fix what fails it, ` +
     `then give it new attempts with \`canopy loop reset ${loopId} --specs ${ref}\` (or raise spec_attempt_limit)`
   );
+}
+
+/** A run scheduled by a version that sent its resume point as JSON text hands that text, which is kept as it is. */
+function storedResumePoint(resume: FinishLoopRunInput['resume'] | string): string | null {
+  if (resume === null || typeof resume === 'string') return resume;
+  return serializeResumePoint(resume);
 }

@@ -1,6 +1,6 @@
 // Check nodes: the command runs under `bash -c` in the workdir; placeholder values travel only in the environment.
 import { DEFAULT_CHECK_TIMEOUT_MINUTES } from '../domain/defaults';
-import { CheckConfig } from '../domain/node';
+import { CheckConfig } from '../node-kinds/check';
 import { renderTemplate, toShellScript } from '../graph/templates';
 import { checkVerdict } from '../graph/verdicts';
 import { startSupervised } from '../process/supervision';

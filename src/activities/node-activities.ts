@@ -1,12 +1,15 @@
-// The node activities: run an agent or check, evaluate a gate or router, join an ensemble's quorum.
-import { Context } from '@temporalio/activity';
-import { GateConfig, RouterConfig } from '../domain/node';
+// The node activities: run an agent or check, evaluate a gate or router, join an ensemble's quorum. Each
+// runs the kind the workflow handed it, through a table keyed by kind.
+import { ApplicationFailure, Context } from '@temporalio/activity';
 import { outputText } from '../graph/feedback';
-import { evaluateGate, routeLabel } from '../graph/outcomes';
+import type { StoredNode } from '../graph/stored-graph';
+import type { ExecutedKind, JudgingKind } from '../node-kinds/catalogue';
+import { evaluateGate, GateConfig } from '../node-kinds/gate';
+import { routeLabel, RouterConfig } from '../node-kinds/router';
 import { headMoveVerdict } from '../graph/verdicts';
 import { getNodeRun, updateNodeRun } from '../store/node-runs-repository';
 import type { NodeRun } from '../domain/node-run';
-import type { JoinQuorumInput, MemberWorktrees, NodeOutcome, RunNodeInput } from '../contract';
+import type { EvaluateNodeInput, JoinQuorumInput, MemberWorktrees, NodeOutcome, RunNodeInput } from '../contract';
 import { diffAgainstStart } from '../git/member-worktrees';
 import { dirtyPaths, readHead } from '../git/workdir';
 import type { ProcessRecord } from '../process/supervision';
@@ -14,10 +17,33 @@ import { describeNodeActivity } from '../telemetry/spans';
 import { executeAgent } from './agent-node';
 import { executeCheck } from './check-node';
 import type { ActivityDeps } from './deps';
-import { recordedExecution } from './execution';
+import { recordedExecution, type Execution, type ExecutionResult } from './execution';
 import { loadScene, templateValues, type NodeScene } from './node-scene';
 import { buildQuorum } from './quorum';
 import { closeExecution, closeNodeRun, failOrRethrow, openNodeRun, subjectOf } from './run-record';
+
+/** How each kind that runs a process runs it; the compiler refuses a kind without an entry. */
+const EXECUTORS: Readonly<Record<ExecutedKind, (deps: ActivityDeps, execution: Execution) => Promise<ExecutionResult>>> = {
+  agent: executeAgent,
+  check: executeCheck,
+};
+
+interface Judgement {
+  outcome: string;
+  reason: string;
+}
+
+/** How each kind that judges the upstream output judges it. */
+const JUDGES: Readonly<Record<JudgingKind, (config: Record<string, unknown>, upstream: string) => Judgement>> = {
+  gate: (config, upstream) => evaluateGate(GateConfig.parse(config), upstream),
+  router: (config, upstream) => routed(RouterConfig.parse(config), upstream),
+};
+
+/** The table's entry for the node's kind. Only a stored node standing in for an unhanded one can miss. */
+function entryFor<Kind extends string, Entry>(table: Readonly<Record<Kind, Entry>>, node: StoredNode, what: string): Entry {
+  if (Object.hasOwn(table, node.kind)) return table[node.kind as Kind];
+  throw ApplicationFailure.nonRetryable(`Node '${node.name}' is a ${node.kind} node, which does not ${what}.`, 'invalid_config');
+}
 
 export function nodeActivities(deps: ActivityDeps) {
   async function runNode(input: RunNodeInput): Promise<NodeOutcome> {
@@ -49,7 +75,7 @@ export function nodeActivities(deps: ActivityDeps) {
       stragglerMinutes: input.stragglerMinutes,
       adopted,
     });
-    const result = scene.node.kind === 'check' ? await executeCheck(deps, execution) : await executeAgent(deps, execution);
+    const result = await entryFor(EXECUTORS, scene.node, 'run a process')(deps, execution);
     const outcome = await closeExecution(deps, run, result, execution.renderedInput(), async () => {
       const headAfter = await readHead(scene.loop.workdir);
       const head = headMoveVerdict({
@@ -73,7 +99,7 @@ export function nodeActivities(deps: ActivityDeps) {
   }
 
   /** Gates and routers judge the upstream output; they pass it on unchanged as their own output. */
-  async function evaluateNode(input: RunNodeInput): Promise<NodeOutcome> {
+  async function evaluateNode(input: EvaluateNodeInput): Promise<NodeOutcome> {
     const scene = await loadScene(deps, input);
     describeNodeActivity({ ...scene, round: input.round });
     const { run } = await openNodeRun(deps, subjectOf(scene), { ...input, activityAttempt: Context.current().info.attempt });
@@ -82,10 +108,7 @@ export function nodeActivities(deps: ActivityDeps) {
 
   async function judgeUpstream(scene: NodeScene, run: NodeRun): Promise<NodeOutcome> {
     const upstream = scene.previous ? outputText(scene.previous) : '';
-    const verdict =
-      scene.node.kind === 'gate'
-        ? evaluateGate(GateConfig.parse(scene.node.config), upstream)
-        : routed(RouterConfig.parse(scene.node.config), upstream);
+    const verdict = entryFor(JUDGES, scene.node, 'judge the upstream output')(scene.node.config, upstream);
     return closeNodeRun(deps, run, {
       verdict: { outcome: verdict.outcome, failureKind: verdict.outcome === 'fail' ? 'gate' : null, reason: verdict.reason },
       input: scene.previous ? `output of '${scene.previous.node_name}'` : '(no upstream output)',

@@ -1,4 +1,5 @@
 // Everything one node execution reads from the store, fresh at run time, and the template values it yields.
+// The node's kind and config are the ones the workflow handed it, never re-read: the walk chose by them.
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Loop } from '../domain/loop';
 import type { NodeRun } from '../domain/node-run';
@@ -9,7 +10,7 @@ import { getNodeByName } from '../store/graph-repository';
 import { getLoop } from '../store/loops-repository';
 import { getNodeRun } from '../store/node-runs-repository';
 import { getSpec, type StoredSpec } from '../store/specs-repository';
-import type { RunContext } from '../contract';
+import type { HandedNode, RunContext } from '../contract';
 import type { ActivityDeps } from './deps';
 
 export interface NodeScene {
@@ -21,7 +22,7 @@ export interface NodeScene {
 
 export async function loadScene(
   deps: ActivityDeps,
-  input: RunContext & { nodeName: string; previousRunId: string | null },
+  input: RunContext & { nodeName: string; previousRunId: string | null; node?: HandedNode<string> },
 ): Promise<NodeScene> {
   const [loop, node, spec, previous] = await Promise.all([
     getLoop(deps.db, input.loopId),
@@ -33,7 +34,8 @@ export async function loadScene(
   if (!loop) throw ApplicationFailure.nonRetryable(`Loop ${input.loopId} no longer exists.`, 'missing');
   if (!node) throw ApplicationFailure.nonRetryable(`Node '${input.nodeName}' no longer exists in loop ${loop.name}.`, 'missing');
   if (!spec) throw ApplicationFailure.nonRetryable(`Spec ${input.specId} no longer exists.`, 'missing');
-  return { loop: workingIn(loop, input.workdir), node, spec, previous: previous ?? null };
+  const handed = input.node ? { ...node, kind: input.node.kind as StoredNode['kind'], config: input.node.config } : node;
+  return { loop: workingIn(loop, input.workdir), node: handed, spec, previous: previous ?? null };
 }
 
 /** The loop as a run sees it: a sandboxed run works in its worktree, so every reader of the workdir uses that. */

@@ -8,6 +8,7 @@ import { EdgeCondition, EdgeInput, EdgeType } from '../domain/edge';
 import { EnsembleInput } from '../domain/ensemble';
 import { CanopyError, invalidInput, notFound, parseOrThrow, type Issue } from '../domain/errors';
 import { NodeKind } from '../domain/node';
+import { AUTHORED_KIND_LIST } from '../node-kinds/catalogue';
 import { ensembleOfInternalName } from '../graph/ensemble-names';
 import { ensemblePosition } from '../graph/positions';
 import { allDesignEdges, type StoredGraph, type StoredNode } from '../graph/stored-graph';
@@ -24,7 +25,7 @@ export const AddNodeRequest = z
   .object({
     loop_id: Id,
     name: NodeName,
-    kind: NodeKind.optional().describe('agent, check, gate or router; taken from the blueprint when one is named'),
+    kind: NodeKind.optional().describe(`${AUTHORED_KIND_LIST}; taken from the blueprint when one is named`),
     position: z.number().optional().describe('Canvas order (default: after every other node)'),
     config: Config.optional().describe('Kind-specific config; give config_overrides instead when naming a blueprint'),
     blueprint: z.string().min(1).optional().describe('Blueprint whose kind and config the node starts from'),
@@ -308,8 +309,7 @@ async function editGraph<T>(
 async function nodeKindAndConfig(ctx: ClientContext, input: z.output<typeof AddNodeRequest>): Promise<Pick<DesignNode, 'kind' | 'config'>> {
   if (input.blueprint === undefined) {
     const issues: Issue[] = [];
-    if (input.kind === undefined)
-      issues.push({ field: 'kind', message: 'is required: give agent, check, gate or router, or name a blueprint' });
+    if (input.kind === undefined) issues.push({ field: 'kind', message: `is required: give ${AUTHORED_KIND_LIST}, or name a blueprint` });
     if (input.config_overrides !== undefined)
       issues.push({ field: 'config_overrides', message: 'applies to a blueprint only: name one, or give config' });
     if (issues.length) throw invalidInput('The node', issues);

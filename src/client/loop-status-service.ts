@@ -18,7 +18,7 @@ import { requireLoop } from './design-service';
 import { autorunProgress } from './autorun-service';
 import { heldByAnotherLoop } from './workdir-claim-service';
 import { loopPicture, type LoopPicture } from './loop-picture-service';
-import { readLiveState, resumePointOf } from './runs-service';
+import { readLiveState, readResumePoint } from './runs-service';
 import { describeLoopSchedule, type LoopScheduleReport } from './schedule-service';
 import { loopUsage, type LoopUsage } from './usage-service';
 
@@ -107,7 +107,7 @@ export async function loopStatus(ctx: ClientContext, loopId: string): Promise<Lo
     hasOpenRun(loop) ? hostWarnings(ctx, loop) : [],
     describeLoopSchedule(ctx, loop.id),
   ]);
-  const resume = resumePointOf(run);
+  const resume = readResumePoint(run);
   const hookRuns = run ? await hookRunsOf(ctx, run) : [];
   // Asked of Temporal only for loops an autorun would resume after a stop (a quota reset fails the loop), and for a
   // pending loop whose workdir another loop's run holds, where an autorun that fired waits.
@@ -131,7 +131,10 @@ export async function loopStatus(ctx: ClientContext, loopId: string): Promise<Lo
           failing_node: run.failing_node,
           failure_kind: run.failure_kind,
           reason: run.failure_reason && redact(run.failure_reason),
-          resume: resume && { specId: resume.specId, vertex: resume.vertex, rounds: resume.rounds },
+          resume:
+            'point' in resume && resume.point
+              ? { specId: resume.point.specId, vertex: resume.point.vertex, rounds: resume.point.rounds }
+              : null,
           hook_fired: run.hook_fired,
           hook_runs: hookRuns,
           started_at: run.started_at,
@@ -149,7 +152,11 @@ export async function loopStatus(ctx: ClientContext, loopId: string): Promise<Lo
     live: live.state,
     live_unavailable: live.unavailable,
     picture: await loopPicture(ctx, loop.id, live),
-    warnings: [...warnings, ...hookRuns.filter((hook) => hook.status === 'fail').map(hookWarning)],
+    warnings: [
+      ...warnings,
+      ...hookRuns.filter((hook) => hook.status === 'fail').map(hookWarning),
+      ...('unusable' in resume ? [resume.unusable] : []),
+    ],
   };
 }
 

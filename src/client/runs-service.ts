@@ -3,6 +3,7 @@ import type { Client, WorkflowHandle } from '@temporalio/client';
 import { memberCap } from '../agents/config';
 import { repositoryRoot } from '../git/worktrees';
 import { CanopyError, invalidInput, notFound } from '../domain/errors';
+import { parseResumePoint } from '../store/resume-points';
 import type { Loop, LoopStatus } from '../domain/loop';
 import { deleteLoopRun, insertLoopRun, latestLoopRun, type LoopRun } from '../store/loop-runs-repository';
 import { getLoop, setLoopStatus } from '../store/loops-repository';
@@ -210,8 +211,21 @@ export async function readLiveState(ctx: ClientContext, loop: Pick<Loop, 'id' | 
   }
 }
 
-export function resumePointOf(run: LoopRun | undefined): ResumePoint | null {
-  return run?.resume ? (JSON.parse(run.resume) as ResumePoint) : null;
+/** The run's resume point (null when it has none), or why canopy cannot use the one the store holds, naming the fix. */
+export function readResumePoint(run: LoopRun | undefined): { point: ResumePoint | null } | { unusable: string } {
+  if (!run?.resume) return { point: null };
+  const read = parseResumePoint(run.resume);
+  if ('point' in read) return read;
+  return {
+    unusable: `Loop run ${run.id} holds a resume point canopy cannot use (${read.problem}); reset the loop with \`canopy loop reset ${run.loop_id}\` and run it again.`,
+  };
+}
+
+/** The run's resume point, or null when it has none; refused when the store holds one canopy cannot use. */
+function resumePointOf(run: LoopRun | undefined): ResumePoint | null {
+  const read = readResumePoint(run);
+  if ('unusable' in read) throw new CanopyError('refused', read.unusable);
+  return read.point;
 }
 
 async function startWorkflow(ctx: ClientContext, loop: Loop, input: Omit<LoopRunInput, 'engine'>): Promise<StartedRun> {

@@ -3,7 +3,8 @@ import type { HookEvent } from '../domain/hooks';
 import type { LoopStatus } from '../domain/loop';
 import type { FailureKind } from '../domain/node-run';
 import type { Topology } from '../graph/topology';
-import type { NodeOutcome } from './loop-run';
+import type { ExecutedKind, JudgingKind } from '../node-kinds/catalogue';
+import type { NodeOutcome, ResumePoint } from './loop-run';
 
 export interface EnsembleRuntime {
   members: string[];
@@ -16,6 +17,8 @@ export interface EnsembleRuntime {
   graceMinutes: number | null;
   /** isolation: worktree: each member works in a worktree of its own (absent: in the run's workdir). */
   isolated?: boolean;
+  /** Each member's agent config, in member order; absent in graphs read before configs were handed. */
+  memberConfigs?: Record<string, unknown>[];
 }
 
 export interface SpecTopology {
@@ -53,7 +56,13 @@ export interface RunContext {
   workdir?: string;
 }
 
-export interface RunNodeInput extends RunContext {
+/** The node a run is of, as the walk's graph holds it: the activity runs this kind with this config. */
+export interface HandedNode<Kind extends string> {
+  kind: Kind;
+  config: Record<string, unknown>;
+}
+
+interface NodeRunInput extends RunContext {
   nodeName: string;
   round: number;
   /** Unique per execution within the workflow run: retries of one execution share it. */
@@ -62,6 +71,16 @@ export interface RunNodeInput extends RunContext {
   /** Judge this node's own HEAD move (false for members sharing the workdir, which are judged as a group). */
   judgeCommitRights: boolean;
   stragglerMinutes: number | null;
+}
+
+export interface RunNodeInput extends NodeRunInput {
+  /** Absent only where the walk's graph was read before nodes were handed: the stored node stands in. */
+  node?: HandedNode<ExecutedKind>;
+}
+
+export interface EvaluateNodeInput extends NodeRunInput {
+  /** Absent only where the walk's graph was read before nodes were handed: the stored node stands in. */
+  node?: HandedNode<JudgingKind>;
 }
 
 export interface JoinQuorumInput extends RunContext {
@@ -178,7 +197,7 @@ export interface FinishLoopRunInput {
   failingNode: string | null;
   failureKind: FailureKind | null;
   reason: string | null;
-  resume: string | null;
+  resume: ResumePoint | null;
 }
 
 export interface SpecStartInput {
@@ -276,7 +295,7 @@ export interface LoopActivities {
   runNode(input: RunNodeInput): Promise<NodeOutcome>;
   /** Why the node may not start because the run's budget is used up (the blocker to show), or null. */
   checkBudget(input: CheckBudgetInput): Promise<string | null>;
-  evaluateNode(input: RunNodeInput): Promise<NodeOutcome>;
+  evaluateNode(input: EvaluateNodeInput): Promise<NodeOutcome>;
   joinQuorum(input: JoinQuorumInput): Promise<NodeOutcome>;
   /** Records each cut member's node run as failed with quorum_met; returns their ids, in the order given. */
   recordCutMembers(input: RecordCutMembersInput): Promise<string[]>;

@@ -3,9 +3,6 @@
 
 export const SPEC_STATUSES = ['pending', 'running', 'completed', 'failed', 'skipped'] as const;
 
-/** Node kinds a person or agent adds; `quorum` nodes come only with their ensemble. */
-export const AUTHORED_NODE_KINDS = ['agent', 'check', 'gate', 'router'] as const;
-
 export const EDGE_TYPES = ['flow', 'loopback', 'tool', 'agent_result'] as const;
 
 export const HOOK_EVENTS = ['on_completed', 'on_failed', 'on_blocked', 'on_spec_completed'] as const;

@@ -12,7 +12,6 @@ export {
   toShellScript,
   placeholderEnv,
 } from './templates';
-export { evaluateGate, routeLabel, routerLabels, type GateVerdict, type RouteChoice } from './outcomes';
 export {
   buildTopology,
   entryVertex,

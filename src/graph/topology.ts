@@ -2,17 +2,20 @@
 // It is plain JSON because the engine hands it to a Temporal workflow.
 import type { Design, DesignNode } from '../domain/design';
 import type { FailureKind } from '../domain/node-run';
+import type { AuthoredNodeKind } from '../node-kinds/catalogue';
 import { ERROR_CONDITION, isInfraFailure } from './infra-failures';
 import { designWires, isExecuted } from './design-wires';
 import { loopBodies } from './loop-bodies';
 import { ensemblePosition } from './positions';
 
-export type VertexKind = 'agent' | 'check' | 'gate' | 'router' | 'ensemble';
+export type VertexKind = AuthoredNodeKind | 'ensemble';
 
 export interface Vertex {
   name: string;
   kind: VertexKind;
   position: number;
+  /** A node's config as the spec's walk found it, which each run of the node is handed; absent for an ensemble. */
+  config?: Record<string, unknown>;
 }
 
 export interface Step {
@@ -71,7 +74,7 @@ export function stepAfter(
 
 function designVertices(design: Design): Vertex[] {
   return [
-    ...design.nodes.map((node): Vertex => ({ name: node.name, kind: vertexKind(node), position: node.position })),
+    ...design.nodes.map((node): Vertex => ({ name: node.name, kind: vertexKind(node), position: node.position, config: node.config })),
     ...design.ensembles.map((ensemble): Vertex => ({
       name: ensemble.name,
       kind: 'ensemble',

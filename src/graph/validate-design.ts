@@ -6,22 +6,12 @@ import { conditionIssues } from './validation/condition-issues';
 import { ensembleIssues, nodeIssues } from './validation/config-issues';
 import { cycleIssues } from './validation/cycle-issues';
 import { endpointIssues } from './validation/endpoint-issues';
-import { patternIssues } from './validation/pattern-issues';
 import { duplicateNameIssues } from './validation/name-issues';
 import { placeholderIssues } from './validation/placeholder-issues';
 
 type Rule = (design: Design, wires: DesignWire[]) => Issue[];
 
-const RULES: Rule[] = [
-  nodeIssues,
-  ensembleIssues,
-  duplicateNameIssues,
-  endpointIssues,
-  cycleIssues,
-  conditionIssues,
-  placeholderIssues,
-  patternIssues,
-];
+const RULES: Rule[] = [nodeIssues, ensembleIssues, duplicateNameIssues, endpointIssues, cycleIssues, conditionIssues, placeholderIssues];
 
 /** Every problem with the design, each naming its field and the fix; [] when the design is valid. */
 export function validateDesign(design: Design): Issue[] {

@@ -2,12 +2,13 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ClientContext } from '../client/context';
 import { REPORTING_CONTRACT } from '../agents/reporting';
+import { AUTHORED_KIND_LIST } from '../node-kinds/catalogue';
 import { packageVersion } from '../project';
 import type { McpAccess } from './access';
 import { registerTools } from './tools';
 
 const OPERATOR_INSTRUCTIONS =
-  'canopy runs graphs of coding-agent steps (agent, check, gate, router nodes and ensembles) over ordered specs, durably on Temporal. ' +
+  `canopy runs graphs of coding-agent steps (${AUTHORED_KIND_LIST} nodes, and ensembles) over ordered specs, durably on Temporal. ` +
   'Author a loop with loop_create and the loop_add_* tools, or in one call with loop_import; check it with loop_preflight; add work with spec_create; ' +
   'start it with loop_run. Diagnose with loop_info, then loop_node_runs_list and loop_node_run_get. Refusals change nothing and name each field to fix.';
 

@@ -88,6 +88,7 @@ function memberRunner(run: LoopRun, ensemble: EnsembleRuntime, base: ExecutionBa
       runKey: memberKey(base, index),
       judgeCommitRights: slots.judgeCommitRights,
       stragglerMinutes: ensemble.stragglerMinutes,
+      ...(ensemble.memberConfigs && { node: { kind: 'agent', config: ensemble.memberConfigs[index] } }),
       ...(slots.worktrees && { workdir: slots.worktrees.workdirs[index] }),
     });
     run.live.memberStates[member] = result.outcome === 'pass' ? 'pass' : 'fail';

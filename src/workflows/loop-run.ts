@@ -188,10 +188,9 @@ async function completeRun(run: LoopRun): Promise<LoopRunResult> {
 async function failRun(run: LoopRun, result: FailedSpec, spec: ClaimedSpec | null): Promise<LoopRunResult> {
   const { loopId, loopRunId, completedSpecIds } = run;
   const failure = { failingNode: result.vertex, failureKind: result.outcome.failureKind, reason: result.outcome.reason };
-  const resume = result.resume && JSON.stringify(result.resume);
   const ended = await run.activities
     .bookkeeping('the loop run failed')
-    .finishLoopRun({ loopId, loopRunId, status: 'failed', ...failure, resume });
+    .finishLoopRun({ loopId, loopRunId, status: 'failed', ...failure, resume: result.resume });
   run.live.status = 'failed';
   tell(run.live, true);
   if (ended.hasHooks) {

@@ -76,4 +76,4 @@ export interface SpecWalk {
 }
 
 /** What every execution of one visit shares; each kind adds the node it runs and how HEAD moves are judged. */
-export type ExecutionBase = Omit<RunNodeInput, 'nodeName' | 'judgeCommitRights'>;
+export type ExecutionBase = Omit<RunNodeInput, 'nodeName' | 'judgeCommitRights' | 'node'>;

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
+import { AUTHORED_NODE_KINDS, NODE_KIND_SUMMARIES } from '../../src/node-kinds/catalogue';
 import { canopySync, homeOnlyEnv } from '../helpers/processes';
 import { directoryIn, SEED_EXAMPLE_PATH, tempDir } from '../helpers/store';
 
@@ -78,6 +79,22 @@ describe('canopy loop node add (CLI): JSON options', () => {
       assert.equal(error.code, 'invalid_input', label);
       assert.match(error.issues[0].field, /^--config/, label);
       assert.match(error.issues[0].message, message, label);
+    }
+    assert.deepEqual(JSON.parse(canopy('loop', 'get', loopId, '--json').stdout).nodes, []);
+  });
+
+  it('names the kinds a person adds, each with what it does, and refuses another kind before touching the store', () => {
+    const help = canopy('loop', 'node', 'add', '--help');
+    assert.equal(help.status, 0, help.stderr);
+    for (const kind of AUTHORED_NODE_KINDS) assert.ok(help.stdout.includes(`  ${kind}: ${NODE_KIND_SUMMARIES[kind]}`), kind);
+    assert.doesNotMatch(help.stdout, /quorum:/);
+
+    const created = canopy('loop', 'create', '--name', 'kinds', '--workdir', directoryIn(cli.home), '--json');
+    const loopId = JSON.parse(created.stdout).id as string;
+    for (const kind of ['quorum', 'approvall']) {
+      const added = canopy('loop', 'node', 'add', loopId, '--name', 'n', '--kind', kind, '--config', '{}');
+      assert.notEqual(added.status, 0, kind);
+      assert.match(added.stderr, new RegExp(`'${kind}' is invalid\\. Allowed choices are agent, check, gate, router\\.`));
     }
     assert.deepEqual(JSON.parse(canopy('loop', 'get', loopId, '--json').stdout).nodes, []);
   });

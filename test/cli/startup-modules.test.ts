@@ -16,6 +16,7 @@ const LIGHT = [
   'project',
   'domain/errors',
   'domain/vocabulary',
+  'node-kinds/catalogue',
   'graph/templates',
   'user-files',
   'private-files',

@@ -3,11 +3,13 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { continueLoop, liveState, pauseLoop, startLoopRun, waitForLoopRun } from '../../src/client/runs-service';
 import { getLoop } from '../../src/store/loops-repository';
+import { latestLoopRun, updateLoopRun } from '../../src/store/loop-runs-repository';
 import { listSpecs } from '../../src/store/specs-repository';
 import { loopStatus } from '../../src/client/loop-status-service';
 import { useEngineHarness } from '../helpers/engine';
 import { git, headOf, tempGitRepo } from '../helpers/git';
 import { agent, check, loopWithSpecs, runsOf, runToEnd, scratchDir } from '../helpers/loops';
+import { assertRefusedUnchanged } from '../helpers/store';
 import { waitUntil } from '../helpers/wait';
 
 const SEED_COMMITTED_CHECK =
@@ -387,6 +389,26 @@ describe('loop runs', () => {
     const runs = await runsOf(h.ctx, loopId);
     assert.equal(runs.filter((r) => r.node_name === 'flaky').length, 1, 'skip does not rerun the failed node');
     assert.equal(runs.find((r) => r.node_name === 'rest')!.stdout.trim(), 'rest ran');
+  });
+
+  it('refuses to continue from a resume point canopy did not write, naming the reset, and loop info says why', async () => {
+    const loopId = await loopWithSpecs(h.ctx, scratchDir(), { nodes: [check('flaky', 1, 'exit 3')] }, [{ name: 'spec' }]);
+    const failed = await h.withWorker(() => runToEnd(h.ctx, loopId));
+    assert.equal(failed.status, 'failed');
+    const run = (await latestLoopRun(h.ctx.db, loopId))!;
+    assert.equal((await loopStatus(h.ctx, loopId)).last_run?.resume?.vertex, 'flaky');
+
+    await updateLoopRun(h.ctx.db, run.id, { resume: JSON.stringify({ specId: 'spec', vertex: 'flaky', rounds: 'many' }) });
+    const refusal = await assertRefusedUnchanged(h.ctx, () => continueLoop(h.ctx, loopId, 'retry'), {
+      code: 'refused',
+      message: /holds a resume point canopy cannot use \(rounds: .*strategy: .*\); reset the loop with `canopy loop reset/,
+    });
+    const info = await loopStatus(h.ctx, loopId);
+    assert.equal(info.last_run?.resume, null);
+    assert.ok(info.warnings.includes(refusal.message), 'loop info shows the same reason');
+
+    await updateLoopRun(h.ctx.db, run.id, { resume: '{not json' });
+    await assertRefusedUnchanged(h.ctx, () => continueLoop(h.ctx, loopId, 'retry'), { code: 'refused', message: /it is not JSON/ });
   });
 
   it('runs two loops on two workdirs at once without touching each other', async () => {

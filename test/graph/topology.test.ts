@@ -16,13 +16,24 @@ const implementAndReview = design({
 
 test('an ensemble is one vertex placed just after its entry node', () => {
   const { vertices } = buildTopology(implementAndReview, 5);
-  assert.deepEqual(vertices, [
-    { name: 'implement', kind: 'agent', position: 1 },
-    { name: 'tests', kind: 'check', position: 2 },
-    { name: 'commit', kind: 'agent', position: 4 },
-    { name: 'notes', kind: 'agent', position: 9 },
-    { name: 'reviewers', kind: 'ensemble', position: 2.5 },
-  ]);
+  assert.deepEqual(
+    vertices.map(({ name, kind, position }) => ({ name, kind, position })),
+    [
+      { name: 'implement', kind: 'agent', position: 1 },
+      { name: 'tests', kind: 'check', position: 2 },
+      { name: 'commit', kind: 'agent', position: 4 },
+      { name: 'notes', kind: 'agent', position: 9 },
+      { name: 'reviewers', kind: 'ensemble', position: 2.5 },
+    ],
+  );
+});
+
+test("a node's vertex carries its config, which each run of it is handed; an ensemble's carries none", () => {
+  const { vertices } = buildTopology(implementAndReview, 5);
+  const byName = new Map(vertices.map((vertex) => [vertex.name, vertex]));
+  assert.deepEqual(byName.get('tests')?.config, { command: 'npm test' });
+  assert.deepEqual(byName.get('implement')?.config, { max_iterations: 3, prompt_template: 'Work on {{spec_content}} as implement' });
+  assert.equal(byName.get('reviewers')?.config, undefined);
 });
 
 test('explicit edges and ensemble wiring become steps; wires that never execute are dropped', () => {

@@ -1,7 +1,8 @@
 // The blueprints repository stores custom blueprints and seeds the five builtins, on both dialects.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { NODE_CONFIG_SCHEMAS, type Blueprint } from '../../src/domain';
+import { type Blueprint } from '../../src/domain';
+import { NODE_KIND_RULES } from '../../src/node-kinds/registry';
 import {
   BUILTIN_BLUEPRINTS,
   deleteBlueprint,
@@ -59,7 +60,7 @@ it('defines every builtin with a config its node kind accepts', () => {
     BUILTIN_NAMES,
   );
   for (const blueprint of BUILTIN_BLUEPRINTS) {
-    const parsed = NODE_CONFIG_SCHEMAS[blueprint.kind].safeParse(blueprint.config);
+    const parsed = NODE_KIND_RULES[blueprint.kind].config.safeParse(blueprint.config);
     assert.ok(parsed.success, `${blueprint.name}: ${parsed.error?.message}`);
   }
 });

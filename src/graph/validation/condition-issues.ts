@@ -3,14 +3,11 @@
 // (an infrastructure failure) is matched by error edges only, which are flow edges.
 import type { Design } from '../../domain/design';
 import type { Issue } from '../../domain/errors';
-import { RouterConfig } from '../../domain/node';
 import { describeWire, isExecuted, type DesignWire, type ExecutedWire } from '../design-wires';
 import { ERROR_CONDITION } from '../infra-failures';
-import { routerLabels } from '../outcomes';
+import { PASS_FAIL, PASS_FAIL_ERROR } from '../../node-kinds/kind';
+import { NODE_KIND_RULES } from '../../node-kinds/registry';
 import { addTo } from '../search';
-
-const PASS_FAIL = ['pass', 'fail'] as const;
-const PASS_FAIL_ERROR = ['pass', 'fail', ERROR_CONDITION] as const;
 
 export function conditionIssues(design: Design, wires: DesignWire[]): Issue[] {
   const outcomes = vertexOutcomes(design);
@@ -80,20 +77,12 @@ function outcomeList(outcomes: string[]): string {
   return `${outcomes.length === 1 ? 'outcome' : 'outcomes'} ${outcomes.map((outcome) => `'${outcome}'`).join(', ')}`;
 }
 
-/** The outcomes each vertex can produce; a router whose config is invalid is left out, as its config issue already says why. */
+/** The outcomes each vertex can produce; a node whose config is invalid is left out, as its config issue already says why. */
 function vertexOutcomes(design: Design): Map<string, readonly string[]> {
   const outcomes = new Map<string, readonly string[]>(design.ensembles.map((ensemble) => [ensemble.name, PASS_FAIL]));
   for (const node of design.nodes) {
-    if (node.kind === 'agent' || node.kind === 'check') {
-      outcomes.set(node.name, PASS_FAIL_ERROR);
-      continue;
-    }
-    if (node.kind !== 'router') {
-      outcomes.set(node.name, PASS_FAIL);
-      continue;
-    }
-    const config = RouterConfig.safeParse(node.config);
-    if (config.success) outcomes.set(node.name, routerLabels(config.data));
+    const produced = NODE_KIND_RULES[node.kind].outcomes(node.config);
+    if (produced) outcomes.set(node.name, produced);
   }
   return outcomes;
 }

@@ -1,10 +1,10 @@
-// Issues with each node's and ensemble's own fields: names, kinds and configs.
+// Issues with each node's and ensemble's own fields: names, kinds and configs, by the rules of each node's kind.
 import type { z } from 'zod';
 import { NodeName } from '../../domain/common';
 import type { Design, DesignNode } from '../../domain/design';
 import { ENSEMBLE_ONLY_SETTINGS, EnsembleInput } from '../../domain/ensemble';
 import type { Issue } from '../../domain/errors';
-import { NODE_CONFIG_SCHEMAS } from '../../domain/node';
+import { NODE_KIND_RULES } from '../../node-kinds/registry';
 
 export function nodeIssues(design: Design): Issue[] {
   return design.nodes.flatMap((node, index) => {
@@ -19,16 +19,10 @@ export function ensembleIssues(design: Design): Issue[] {
 }
 
 function kindAndConfigIssues(node: DesignNode, at: string): Issue[] {
-  if (node.kind === 'quorum') {
-    return [
-      {
-        field: `${at}.kind`,
-        message: 'quorum nodes are made by ensembles; use loop_add_ensemble (or an entry in "ensembles") instead of a quorum node',
-      },
-    ];
-  }
-  const schema = NODE_CONFIG_SCHEMAS[node.kind];
-  return schemaIssues(schema, node.config, `${at}.config`, Object.keys(schema.shape));
+  const rules = NODE_KIND_RULES[node.kind];
+  if (rules.refusedAlone) return [{ field: `${at}.kind`, message: rules.refusedAlone }];
+  const problems = rules.problems(node.config).map(({ key, message }) => ({ field: `${at}.config.${key}`, message }));
+  return [...schemaIssues(rules.config, node.config, `${at}.config`, Object.keys(rules.config.shape)), ...problems];
 }
 
 function schemaIssues(schema: z.ZodType, value: unknown, field: string, allowedKeys: string[] = []): Issue[] {

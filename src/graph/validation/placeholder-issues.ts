@@ -1,7 +1,8 @@
 // Issues with template placeholders: prompts and check commands may use only the names the engine fills in.
 import type { Design } from '../../domain/design';
 import type { Issue } from '../../domain/errors';
-import { AGENT_PLACEHOLDERS, CHECK_PLACEHOLDERS, unknownPlaceholders } from '../templates';
+import { NODE_KIND_RULES } from '../../node-kinds/registry';
+import { AGENT_PLACEHOLDERS, unknownPlaceholders } from '../templates';
 
 interface TemplateText {
   field: string;
@@ -18,14 +19,11 @@ export function placeholderIssues(design: Design): Issue[] {
 }
 
 function templateTexts(design: Design): TemplateText[] {
-  const nodeTexts = design.nodes.flatMap((node, index): TemplateText[] => {
-    const at = `nodes[${index}].config`;
-    if (node.kind === 'agent') {
-      return [{ field: `${at}.prompt_template`, text: node.config.prompt_template, allowed: AGENT_PLACEHOLDERS }];
-    }
-    if (node.kind === 'check') return [{ field: `${at}.command`, text: node.config.command, allowed: CHECK_PLACEHOLDERS }];
-    return [];
-  });
+  const nodeTexts = design.nodes.flatMap((node, index): TemplateText[] =>
+    NODE_KIND_RULES[node.kind]
+      .templates(node.config)
+      .map(({ key, text, allowed }) => ({ field: `nodes[${index}].config.${key}`, text, allowed })),
+  );
   const ensembleTexts = design.ensembles.flatMap((ensemble, index): TemplateText[] => [
     { field: `ensembles[${index}].prompt_template`, text: ensemble.prompt_template, allowed: AGENT_PLACEHOLDERS },
     ...ensemble.members.map((member, memberIndex) => ({

@@ -7,6 +7,7 @@ import type { ClientContext } from '../../client/context';
 import { toolResult } from '../tool-result';
 import { READ_ONLY, writes } from './annotations';
 import { describeFields } from './fields';
+import { AUTHORED_KIND_LIST } from '../../node-kinds/catalogue';
 
 export function registerBlueprintTools(server: McpServer, ctx: ClientContext): void {
   server.registerTool(
@@ -30,7 +31,7 @@ export function registerBlueprintTools(server: McpServer, ctx: ClientContext): v
         'Names are unique, and builtin names are taken.',
       inputSchema: describeFields(BlueprintInput, {
         name: 'Blueprint name: letters, digits, "_" and "-"',
-        kind: 'Kind of node it makes: agent, check, gate or router',
+        kind: `Kind of node it makes: ${AUTHORED_KIND_LIST}`,
         config: 'Config of the node it makes, checked against the kind (see loop_add_node)',
       }),
       annotations: writes({ destructive: false, idempotent: true }),

@@ -15,7 +15,8 @@ import {
   updateNode,
   UpdateNodeRequest,
 } from '../../client/graph-service';
-import { AUTHORED_NODE_KINDS, NODE_CONFIG_SCHEMAS } from '../../domain/node';
+import { AUTHORED_KIND_LIST, AUTHORED_NODE_KINDS, authoredKindLines } from '../../node-kinds/catalogue';
+import { NODE_KIND_RULES } from '../../node-kinds/registry';
 import { AGENT_PLACEHOLDERS, CHECK_PLACEHOLDERS } from '../../graph/templates';
 import { toolResult } from '../tool-result';
 import { writes } from './annotations';
@@ -24,7 +25,7 @@ import { describeFields, EDGE_ID, LOOP_ID, NODE_ID } from './fields';
 const REFUSAL = 'A refused edit changes nothing and its error names each field to fix.';
 
 /** Each kind's config keys, read from the schemas that validate them. */
-const CONFIG_KEYS = AUTHORED_NODE_KINDS.map((kind) => `${kind}: ${Object.keys(NODE_CONFIG_SCHEMAS[kind].shape).join(', ')}`).join('; ');
+const CONFIG_KEYS = AUTHORED_NODE_KINDS.map((kind) => `${kind}: ${Object.keys(NODE_KIND_RULES[kind].config.shape).join(', ')}`).join('; ');
 
 const placeholders = (names: readonly string[]) => names.map((name) => `{{${name}}}`).join(' ');
 
@@ -45,12 +46,11 @@ export function registerGraphTools(server: McpServer, ctx: ClientContext): void 
     {
       title: 'Add a node',
       description:
-        'Add one node to a loop’s graph: agent (runs an agent CLI with a prompt), check (a shell command, pass on exit 0), ' +
-        'gate (tests the upstream output) or router (routes by tokens in the upstream output). Give kind and config, or name a ' +
+        `Add one node to a loop’s graph, of one of these kinds: ${authoredKindLines().join('; ')}. Give kind and config, or name a ` +
         `blueprint (blueprint_list) and change some of its keys with config_overrides. Ensemble members come from loop_add_ensemble, never from here. ${REFUSAL}`,
       inputSchema: describeFields(AddNodeRequest, {
         loop_id: LOOP_ID,
-        kind: `${AUTHORED_NODE_KINDS.join(', ')}; leave it out when naming a blueprint, which sets it`,
+        kind: `${AUTHORED_KIND_LIST}; leave it out when naming a blueprint, which sets it`,
         config: `${CONFIG}. Leave it out when naming a blueprint`,
       }),
       annotations: writes({ destructive: false, idempotent: true }),

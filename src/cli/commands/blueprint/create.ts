@@ -1,6 +1,6 @@
 // `canopy blueprint create`: a custom blueprint, its config checked against its kind.
 import { Option, type Command } from 'commander';
-import { AUTHORED_NODE_KINDS } from '../../../domain/vocabulary';
+import { AUTHORED_NODE_KINDS } from '../../../node-kinds/catalogue';
 import { action, emit } from '../../output';
 import { badOption, jsonOptions, readJsonOption } from '../loop/json-option';
 

@@ -1,5 +1,6 @@
 // `canopy loop node add`: a node from a kind and config, or from a blueprint with overrides.
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
+import { AUTHORED_NODE_KINDS, authoredKindLines } from '../../../../node-kinds/catalogue';
 import { action, emit } from '../../../output';
 import { jsonOptions, readJsonOption } from '../json-option';
 
@@ -8,9 +9,15 @@ export function registerNodeAdd(node: Command): void {
     .command('add <loop_id>')
     .description('Add a node; give --kind and --config, or --blueprint with optional --config-overrides')
     .requiredOption('--name <name>', 'node name, unique within the loop')
-    .option('--kind <kind>', 'agent, check, gate or router (taken from the blueprint when one is named)')
+    .addOption(new Option('--kind <kind>', 'kind of node (taken from the blueprint when one is named)').choices(AUTHORED_NODE_KINDS))
     .option('--position <n>', 'canvas order (default: after every other node)', Number)
-    .option('--blueprint <name>', 'blueprint to start from (see `canopy blueprint list`)');
+    .option('--blueprint <name>', 'blueprint to start from (see `canopy blueprint list`)')
+    .addHelpText(
+      'after',
+      `\nKinds:\n${authoredKindLines()
+        .map((line) => `  ${line}`)
+        .join('\n')}`,
+    );
   jsonOptions(command, 'config', 'the node’s config');
   jsonOptions(command, 'config-overrides', 'keys laid over the blueprint’s config')
     .option('--json', 'print JSON')

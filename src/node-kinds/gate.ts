@@ -1,15 +1,50 @@
-// Outcomes decided from upstream output alone: gate verdicts and router labels.
-import type { GateConfig, RouterConfig } from '../domain/node';
-import { compilePattern } from './patterns';
+// The gate kind: passes or fails on what the upstream output contains or matches, and passes that output on.
+import { z } from 'zod';
+import { compilePattern } from '../graph/patterns';
+import { HEAD_BUDGET, NOTHING, PASS_FAIL, type ConfigProblem, type NodeKindRules } from './kind';
+
+export const GateConfig = z
+  .object({
+    output_contains: z.string().min(1).optional().describe('Upstream output must contain this text'),
+    output_not_contains: z.string().min(1).optional().describe('Upstream output must not contain this text'),
+    output_matches: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Upstream output must match this regular expression (RE2 syntax: no backreferences or lookarounds)'),
+    ...HEAD_BUDGET,
+  })
+  .strict()
+  .refine((c) => c.output_contains ?? c.output_not_contains ?? c.output_matches, {
+    message: 'a gate needs at least one of output_contains, output_not_contains, output_matches',
+  });
+export type GateConfig = z.infer<typeof GateConfig>;
+
+export const gateKind: NodeKindRules = {
+  kind: 'gate',
+  config: GateConfig,
+  templates: NOTHING,
+  problems: patternProblems,
+  outcomes: () => PASS_FAIL,
+};
+
+/** A pattern must compile on the linear-time engine gates are judged with. */
+function patternProblems(config: Record<string, unknown>): ConfigProblem[] {
+  const source = config.output_matches;
+  if (typeof source !== 'string' || source === '') return [];
+  const compiled = compilePattern(source);
+  if (compiled.ok) return [];
+  return [
+    {
+      key: 'output_matches',
+      message: `is not a pattern canopy can judge in linear time (${compiled.error}); use RE2 syntax: no backreferences or lookarounds`,
+    },
+  ];
+}
 
 export interface GateVerdict {
   outcome: 'pass' | 'fail';
   reason: string;
-}
-
-export interface RouteChoice {
-  label: string;
-  matched_token: string | null;
 }
 
 interface GateCondition {
@@ -55,19 +90,4 @@ function gateConditions(config: GateConfig, output: string): GateCondition[] {
 
 function describe(conditions: GateCondition[]): string {
   return conditions.map((condition) => condition.description).join(' and ');
-}
-
-/** The first route, in the config's key order, with a token found in the output (ignoring case); else the fallback. */
-export function routeLabel(config: RouterConfig, upstreamOutput: string): RouteChoice {
-  const output = upstreamOutput.toLowerCase();
-  for (const [label, tokens] of Object.entries(config.routes)) {
-    const token = tokens.find((candidate) => output.includes(candidate.toLowerCase()));
-    if (token !== undefined) return { label, matched_token: token };
-  }
-  return { label: config.fallback, matched_token: null };
-}
-
-/** Every outcome a router can produce: its route labels and its fallback. */
-export function routerLabels(config: RouterConfig): string[] {
-  return [...new Set([...Object.keys(config.routes), config.fallback])];
 }

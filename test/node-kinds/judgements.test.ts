@@ -1,6 +1,8 @@
+// How gates and routers judge the upstream output.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { evaluateGate, routeLabel, routerLabels } from '../../src/graph';
+import { evaluateGate } from '../../src/node-kinds/gate';
+import { routeLabel, routerLabels } from '../../src/node-kinds/router';
 
 test('a gate passes when every given condition holds', () => {
   const verdict = evaluateGate({ output_contains: 'DONE', output_not_contains: 'ERROR', output_matches: '^ok \\d+$' }, 'DONE\nok 12');
