@@ -298,7 +298,9 @@ describeEngineOnEachDialect('starts on one workdir at the same instant', (h) => 
     await (await h.ctx.temporal()).workflow.getHandle(loopWorkflowId(gone)).terminate('ended outside canopy');
     assert.equal(await statusOf(h.ctx, gone), 'running', 'the store still shows its run open');
     // Just claimed, it may be a start still on its way to Temporal: it holds the workdir.
-    await assertRefused(startLoopRun(h.ctx, next), { code: 'conflict', message: holderPattern(gone, await runIdOf(h.ctx, gone)) });
+    // The holder's run id is read first: a refusal that came while it was read would have had no handler yet.
+    const holder = holderPattern(gone, await runIdOf(h.ctx, gone));
+    await assertRefused(startLoopRun(h.ctx, next), { code: 'conflict', message: holder });
     assert.equal(await statusOf(h.ctx, gone), 'running');
     const threeMinutesAgo = new Date(Date.now() - 3 * 60_000).toISOString();
     await h.ctx.db.updateTable('workdir_claims').set({ claimed_at: threeMinutesAgo }).where('loop_id', '=', gone).execute();
