@@ -1,4 +1,5 @@
 // Every activity of the worker, bound to the process's store and settings.
+import { approvalActivities } from './approval-node';
 import { bookkeepingActivities } from './bookkeeping';
 import type { LoopActivities } from '../contract';
 import type { ActivityDeps } from './deps';
@@ -19,6 +20,7 @@ import { specStartActivities } from './spec-start';
 const AFTER_WORKDIR_SCANS: ReadonlySet<string> = new Set<keyof LoopActivities>([
   'runNode',
   'joinQuorum',
+  'openApproval',
   'openMemberWorktrees',
   'removeMemberWorktrees',
   'openSandbox',
@@ -42,6 +44,7 @@ export function createActivities(deps: ActivityDeps): LoopActivities {
   const activities: LoopActivities = {
     ...bookkeepingActivities(deps),
     ...nodeActivities(deps),
+    ...approvalActivities(deps),
     ...quorumCutActivities(deps),
     ...sandboxActivities(deps),
     ...memberWorktreeActivities(deps),

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { Id } from '../domain/common';
 import { CanopyError, invalidInput, parseOrThrow } from '../domain/errors';
 import type { LoopHooks, OnCompletedHook } from '../domain';
-import { LoopCreateInput, LoopUpdateInput, type Loop, type LoopStatus } from '../domain/loop';
+import { LoopCreateInput, LoopUpdateInput, OPEN_RUN_STATUSES, type Loop } from '../domain/loop';
 import type { Sandbox } from '../domain/sandbox';
 import { isUniqueViolation } from '../store/constraint-errors';
 import type { DatabaseOrTransaction } from '../store/database';
@@ -34,9 +34,6 @@ export type LoopDetail = Loop & GraphView & { specs: StoredSpec[]; agent_usage: 
 export const ListLoopsRequest = z.object({ include_archived: z.boolean().default(false).describe('Also list archived loops') }).strict();
 
 export const UpdateLoopRequest = z.object({ loop_id: Id, ...LoopUpdateInput.shape }).strict();
-
-/** Statuses in which a workflow run of the loop is still open in Temporal. */
-const OPEN_RUN_STATUSES: readonly LoopStatus[] = ['running', 'paused', 'blocked'];
 
 export async function createLoop(ctx: ClientContext, request: unknown): Promise<Loop> {
   const input = parseOrThrow(LoopCreateInput, request, 'The loop');

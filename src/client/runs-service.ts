@@ -4,7 +4,7 @@ import { memberCap } from '../agents/config';
 import { repositoryRoot } from '../git/worktrees';
 import { CanopyError, invalidInput, notFound } from '../domain/errors';
 import { parseResumePoint } from '../store/resume-points';
-import type { Loop, LoopStatus } from '../domain/loop';
+import { OPEN_RUN_STATUSES, type Loop, type LoopStatus } from '../domain/loop';
 import { deleteLoopRun, insertLoopRun, latestLoopRun, type LoopRun } from '../store/loop-runs-repository';
 import { getLoop, setLoopStatus } from '../store/loops-repository';
 import { runningNodeRuns } from '../store/node-runs-repository';
@@ -199,7 +199,7 @@ export interface LiveRead {
  * store alone describes the others, so Temporal is not asked about them.
  */
 export async function readLiveState(ctx: ClientContext, loop: Pick<Loop, 'id' | 'status'>): Promise<LiveRead> {
-  if (loop.status !== 'running' && loop.status !== 'paused' && loop.status !== 'blocked') return { state: null, unavailable: null };
+  if (!OPEN_RUN_STATUSES.includes(loop.status)) return { state: null, unavailable: null };
   try {
     return { state: await liveState(ctx, loop.id), unavailable: null };
   } catch (error) {

@@ -4,6 +4,7 @@ import type { LoopStatus } from '../domain/loop';
 import type { FailureKind } from '../domain/node-run';
 import type { Topology } from '../graph/topology';
 import type { ExecutedKind, JudgingKind } from '../node-kinds/catalogue';
+import type { ApprovalDecisionKind } from '../node-kinds/approval';
 import type { NodeOutcome, ResumePoint } from './loop-run';
 
 export interface EnsembleRuntime {
@@ -81,6 +82,23 @@ export interface RunNodeInput extends NodeRunInput {
 export interface EvaluateNodeInput extends NodeRunInput {
   /** Absent only where the walk's graph was read before nodes were handed: the stored node stands in. */
   node?: HandedNode<JudgingKind>;
+}
+
+/** An approval the walk reached: its node run is opened waiting, with the message rendered, and the loop is waiting. */
+export interface OpenApprovalInput extends NodeRunInput {
+  node: HandedNode<'approval'>;
+  /** When its on_timeout decides; null when it waits for ever. */
+  deadline: string | null;
+}
+
+/** How an approval was decided: by a person, or by its timeout (`by` is then "timeout"). */
+export interface CloseApprovalInput {
+  loopId: string;
+  nodeRunId: string;
+  decision: ApprovalDecisionKind;
+  by: string;
+  comment: string | null;
+  decidedAt: string;
 }
 
 export interface JoinQuorumInput extends RunContext {
@@ -297,6 +315,10 @@ export interface LoopActivities {
   checkBudget(input: CheckBudgetInput): Promise<string | null>;
   evaluateNode(input: EvaluateNodeInput): Promise<NodeOutcome>;
   joinQuorum(input: JoinQuorumInput): Promise<NodeOutcome>;
+  /** Records the approval's node run as waiting, with its message, and the loop as waiting. */
+  openApproval(input: OpenApprovalInput): Promise<{ nodeRunId: string }>;
+  /** Records the decision on the approval's node run and the loop as running again. */
+  closeApproval(input: CloseApprovalInput): Promise<NodeOutcome>;
   /** Records each cut member's node run as failed with quorum_met; returns their ids, in the order given. */
   recordCutMembers(input: RecordCutMembersInput): Promise<string[]>;
   /** A failed spec also counts the run it failed in; a completed one says whether on_spec_completed has hooks. */

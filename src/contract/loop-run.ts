@@ -1,7 +1,8 @@
 // Messages and shapes shared by the loop-run workflow, its activities and the client: defined once here.
-import type { QueryDefinition, SignalDefinition } from '@temporalio/common';
+import type { QueryDefinition, SignalDefinition, UpdateDefinition } from '@temporalio/common';
 import type { FailureKind } from '../domain/node-run';
 import type { Rounds } from '../graph/rounds';
+import type { ApprovalDecisionKind } from '../node-kinds/approval';
 
 export const loopWorkflowId = (loopId: string): string => `loop-${loopId}`;
 
@@ -86,8 +87,25 @@ export interface NodeOutcome {
 /** `queued`: an ensemble member waiting on its member queue for a slot. */
 export type VertexState = 'pending' | 'queued' | 'running' | 'pass' | 'fail' | 'stale';
 
+/** The approval the walk stands at, waiting for a person. */
+export interface WaitingApproval {
+  node: string;
+  nodeRunId: string;
+  /** When its on_timeout decides; null when it waits for ever. */
+  deadline: string | null;
+}
+
+/** A person's decision of the approval a loop waits at. */
+export interface ApprovalDecision {
+  node: string;
+  decision: ApprovalDecisionKind;
+  /** Required to reject: it becomes the node's output. */
+  comment: string | null;
+  by: string;
+}
+
 export interface LiveState {
-  status: 'running' | 'paused' | 'blocked' | 'completed' | 'failed';
+  status: 'running' | 'paused' | 'blocked' | 'waiting' | 'completed' | 'failed';
   specId: string | null;
   specName: string | null;
   vertex: string | null;
@@ -96,6 +114,8 @@ export interface LiveState {
   /** Member node name to state, for the ensemble running now. */
   memberStates: Record<string, VertexState>;
   blockedReason: string | null;
+  /** Absent in the state of runs begun before approvals. */
+  approval?: WaitingApproval | null;
 }
 
 export interface LoopRunResult {
@@ -112,8 +132,12 @@ export type LoopRunWorkflow = (input: LoopRunInput) => Promise<LoopRunResult>;
 // reading loops does not load the workflow SDK.
 const signal = <Args extends unknown[] = []>(name: string): SignalDefinition<Args> => ({ type: 'signal', name }) as SignalDefinition<Args>;
 const query = <Result>(name: string): QueryDefinition<Result> => ({ type: 'query', name }) as QueryDefinition<Result>;
+const update = <Result, Args extends unknown[]>(name: string): UpdateDefinition<Result, Args> =>
+  ({ type: 'update', name }) as UpdateDefinition<Result, Args>;
 
 export const pauseSignal = signal('pause');
 export const continueSignal = signal<[{ strategy: ContinueStrategy }]>('continue');
 export const blockSignal = signal<[{ reason: string }]>('block');
 export const stateQuery = query<LiveState>('state');
+/** Decides the approval the run waits at; its validator refuses a decision of anything else, and a second one. */
+export const decideUpdate = update<ApprovalDecision, [ApprovalDecision]>('decide');

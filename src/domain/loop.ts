@@ -15,11 +15,12 @@ import {
 import { DEFAULT_INFRA_BACKOFF_SECONDS, MAX_INFRA_BACKOFF_SECONDS } from './infra-backoff';
 import { LoopHooks } from './hooks';
 
-export const LOOP_STATUSES = ['pending', 'running', 'paused', 'blocked', 'failed', 'completed'] as const;
+/** `waiting`: the run stands at an approval node until a person decides. */
+export const LOOP_STATUSES = ['pending', 'running', 'paused', 'blocked', 'waiting', 'failed', 'completed'] as const;
 export const LoopStatus = z.enum(LOOP_STATUSES);
 export type LoopStatus = z.infer<typeof LoopStatus>;
 /** The statuses of a loop whose run is open: its workflow should be running in Temporal. */
-export const OPEN_RUN_STATUSES: readonly LoopStatus[] = ['running', 'paused', 'blocked'];
+export const OPEN_RUN_STATUSES: readonly LoopStatus[] = ['running', 'paused', 'blocked', 'waiting'];
 
 export const DEFAULT_MAX_ITERATIONS = 5;
 export const DEFAULT_SPEC_ATTEMPT_LIMIT = 3;

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { Id, Timestamp } from './common';
 import { HookEvent } from './hooks';
 
-export const NODE_RUN_STATUSES = ['running', 'pass', 'fail', 'cancelled'] as const;
+/** `waiting`: an approval node waiting for a person's decision, with no process. */
+export const NODE_RUN_STATUSES = ['running', 'waiting', 'pass', 'fail', 'cancelled'] as const;
 export const NodeRunStatus = z.enum(NODE_RUN_STATUSES);
 export type NodeRunStatus = z.infer<typeof NodeRunStatus>;
 
@@ -35,6 +36,7 @@ export const FAILURE_KINDS = [
   'infra_disk',
   'idle',
   'disk_full',
+  'rejected',
 ] as const;
 export const FailureKind = z.enum(FAILURE_KINDS);
 export type FailureKind = z.infer<typeof FailureKind>;
@@ -117,5 +119,11 @@ export const NodeRun = z.object({
     ),
   hook_event: HookEvent.nullable().describe('For a hook run (kind hook): the event it ran for; null for graph nodes'),
   hook_index: z.number().int().nullable().describe('For a hook run: its index in the event’s list of hooks'),
+  deadline: Timestamp.nullable().describe('For an approval: when it decides by itself as its on_timeout says; null when it waits for ever'),
+  decided_by: z
+    .string()
+    .nullable()
+    .describe('For an approval: who decided it (a person, an MCP token\'s name, or "timeout"); null until decided'),
+  decided_at: Timestamp.nullable().describe('For an approval: when it was decided'),
 });
 export type NodeRun = z.infer<typeof NodeRun>;

@@ -2,10 +2,10 @@
 // uncommitted changes), a detached worktree per member that starts from it, each member's diff
 // against it, and removing the worktrees. The workdir, its index and its branches are never touched.
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { git, gitOrThrow } from './run-git';
+import { treeOfWorkingFiles } from './working-tree';
 import { headOf } from './worktrees';
 
 /** Who the starting commit is by: it is never on a branch, so only `git log` of a member's worktree shows it. */
@@ -64,20 +64,4 @@ export async function removeMemberWorktree(workdir: string, worktree: string): P
   }
   await rm(`${worktree}.ready`, { force: true });
   await gitOrThrow(workdir, ['worktree', 'prune']);
-}
-
-/** The tree of every file under `dir`'s repository as it stands, written through a copy of its index so the real one stays as it was. */
-async function treeOfWorkingFiles(dir: string): Promise<string> {
-  const scratch = await mkdtemp(path.join(tmpdir(), 'canopy-index-'));
-  try {
-    const indexFile = path.join(scratch, 'index');
-    const realIndex = (await gitOrThrow(dir, ['rev-parse', '--path-format=absolute', '--git-path', 'index'])).trim();
-    // Starting from the real index keeps its file stats, so only changed files are read again.
-    if (existsSync(realIndex)) await copyFile(realIndex, indexFile);
-    const env = { GIT_INDEX_FILE: indexFile };
-    await gitOrThrow(dir, ['add', '--all', '--', ':/'], env);
-    return (await gitOrThrow(dir, ['write-tree'], env)).trim();
-  } finally {
-    await rm(scratch, { recursive: true, force: true });
-  }
 }

@@ -16,6 +16,9 @@ export const AGENT_PLACEHOLDERS = [
 
 export const CHECK_PLACEHOLDERS = [...AGENT_PLACEHOLDERS, 'spec_start_head', 'spec_committed_head', 'spec_start_dirty'] as const;
 
+/** An approval's message may also show what changed in the workdir since the spec started. */
+export const APPROVAL_PLACEHOLDERS = [...AGENT_PLACEHOLDERS, 'changes'] as const;
+
 const EVERY_HOOK = ['loop_name', 'loop_id', 'workdir'] as const;
 
 /** The values each event gives its hooks: an agent hook's placeholders, a command hook's CANOPY_HOOK_* variables. */

@@ -2,11 +2,11 @@
 // help and choices, MCP descriptions). Free of schemas, so the CLI can name kinds at start-up without
 // loading validation; each kind's rules are in its own module beside this one, gathered in registry.ts.
 
-export const NODE_KINDS = ['agent', 'check', 'gate', 'router', 'quorum'] as const;
+export const NODE_KINDS = ['agent', 'check', 'gate', 'router', 'approval', 'quorum'] as const;
 export type NodeKind = (typeof NODE_KINDS)[number];
 
 /** Kinds a person or agent adds; a quorum node comes only with its ensemble. */
-export const AUTHORED_NODE_KINDS = ['agent', 'check', 'gate', 'router'] as const satisfies readonly NodeKind[];
+export const AUTHORED_NODE_KINDS = ['agent', 'check', 'gate', 'router', 'approval'] as const satisfies readonly NodeKind[];
 export type AuthoredNodeKind = (typeof AUTHORED_NODE_KINDS)[number];
 
 /** Kinds whose run is a process (an agent CLI, a shell command) in the workdir. */
@@ -19,6 +19,7 @@ export const NODE_KIND_SUMMARIES: Readonly<Record<NodeKind, string>> = {
   check: 'runs a shell command in the workdir; passes when it exits 0',
   gate: 'passes or fails on what the upstream output contains or matches, and passes that output on',
   router: 'takes the edge labelled with the first route whose token the upstream output holds',
+  approval: 'stops the walk and asks a person: approved it passes, rejected it fails with their comment as its output',
   quorum: "joins an ensemble's members (made with its ensemble, never added alone)",
 };
 

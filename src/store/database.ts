@@ -141,6 +141,9 @@ export interface NodeRunsTable {
   dirty_paths: string | null;
   hook_event: HookEvent | null;
   hook_index: number | null;
+  deadline: string | null;
+  decided_by: string | null;
+  decided_at: string | null;
 }
 
 export interface LoopRunsTable {

@@ -358,6 +358,14 @@ const workdirClaims: Migration = {
   },
 };
 
+/** An approval node run's deadline, and who decided it and when. */
+const approvals: Migration = {
+  async up(db: Kysely<any>): Promise<void> {
+    for (const column of ['deadline', 'decided_by', 'decided_at'])
+      await db.schema.alterTable('node_runs').addColumn(column, 'text').execute();
+  },
+};
+
 /** Every migration by name; the order prefix is the order they run in. */
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -377,6 +385,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '014_ensemble_isolation': ensembleIsolation,
   '015_spec_budgets': specBudgets,
   '016_workdir_claims': workdirClaims,
+  '017_approvals': approvals,
 };
 
 /** The migrations a store up to date has run, in order. */

@@ -155,6 +155,9 @@ function nodeRunFromRow(row: NodeRunRow): NodeRun {
     dirty_paths: mapPresent(row.dirty_paths, (paths) => JSON.parse(paths) as string[]),
     hook_event: row.hook_event,
     hook_index: row.hook_index,
+    deadline: row.deadline,
+    decided_by: row.decided_by,
+    decided_at: row.decided_at,
   };
 }
 
@@ -198,6 +201,9 @@ function nodeRunChangesToRow(changes: NodeRunChanges): NodeRunRowUpdate {
     executed_host: changes.executed_host,
     dirty_paths: mapPresent(changes.dirty_paths, (paths) => JSON.stringify(paths)),
     hook_event: changes.hook_event,
+    deadline: changes.deadline,
+    decided_by: changes.decided_by,
+    decided_at: changes.decided_at,
     hook_index: changes.hook_index,
   };
 }
@@ -230,18 +236,22 @@ export async function runningNodeRuns(db: DatabaseOrTransaction, loopId: string)
     .execute();
 }
 
+/** A node run still open: a process running, or an approval waiting for a person. */
+const OPEN_NODE_RUN_STATUSES = ['running', 'waiting'] as const;
+
 /**
- * Ends the loop's node runs still marked running (their attempts are dead); returns the process
- * groups they had recorded on `host` (and those of runs recorded before hosts): a process group
- * id means nothing on another machine, where killing it would hit an unrelated process.
+ * Ends the loop's node runs still open (their attempts are dead, their approvals undecided); returns
+ * the process groups they had recorded on `host` (and those of runs recorded before hosts): a process
+ * group id means nothing on another machine, where killing it would hit an unrelated process.
  */
+
 export async function endRunningNodeRuns(
   db: DatabaseOrTransaction,
   loopId: string,
   end: Required<Pick<NodeRunChanges, 'status' | 'failure_kind' | 'reason'>>,
   host: string,
 ): Promise<number[]> {
-  const running = db.selectFrom('node_runs').where('loop_id', '=', loopId).where('status', '=', 'running');
+  const running = db.selectFrom('node_runs').where('loop_id', '=', loopId).where('status', 'in', OPEN_NODE_RUN_STATUSES);
   const groups = await running
     .select('pgid')
     .where('pgid', 'is not', null)
@@ -251,7 +261,7 @@ export async function endRunningNodeRuns(
     .updateTable('node_runs')
     .set({ ...nodeRunChangesToRow(end), outcome: end.status === 'fail' ? 'fail' : null, pgid: null, ended_at: now() })
     .where('loop_id', '=', loopId)
-    .where('status', '=', 'running')
+    .where('status', 'in', OPEN_NODE_RUN_STATUSES)
     .execute();
   return groups.map((row) => row.pgid!);
 }

@@ -2,14 +2,16 @@
 // owns the run's messages (pause, continue, block, the state query), claiming each spec, handing on
 // to a fresh run between specs (continue-as-new), and the run's end with its hooks; spec-run.ts
 // walks one spec's graph. Deterministic: every decision comes from graph/, every effect is an activity.
-import { ActivityFailure, ApplicationFailure, patched, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, condition, patched, setHandler, workflowInfo } from '@temporalio/workflow';
 import {
   blockSignal,
   continueSignal,
+  decideUpdate,
   hostTaskQueue,
   memberTaskQueue,
   pauseSignal,
   stateQuery,
+  type ApprovalDecision,
   type ClaimedSpec,
   type FinishedSpec,
   type LiveState,
@@ -19,6 +21,7 @@ import {
   type ResumePoint,
 } from '../contract';
 import { bookkeeping, claims, loopRunActivities } from './activity-options';
+import { refuseDecision } from './approval-wait';
 import { checkpoint } from './checkpoint';
 import { fireHooks } from './hooks';
 import { PATCHES } from './patches';
@@ -28,7 +31,7 @@ import { tell } from './story';
 
 export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResult> {
   const live = initialLiveState();
-  const requests: Requests = { pause: false, continueWith: null };
+  const requests: Requests = { pause: false, continueWith: null, decision: null };
   setHandler(pauseSignal, () => {
     requests.pause = true;
   });
@@ -39,6 +42,17 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
     live.blockedReason = reason;
   });
   setHandler(stateQuery, () => live);
+  setHandler(
+    decideUpdate,
+    // It answers once the walk has taken the decision, so the update completes after the commands that
+    // take it, whatever wraps the handler (the traced bundle's interceptors add steps of their own).
+    async (decision) => {
+      requests.decision = { ...decision, at: new Date().toISOString() };
+      await condition(() => requests.decision === null);
+      return decision;
+    },
+    { validator: (decision: ApprovalDecision) => refuseDecision(live.approval, requests.decision, decision) },
+  );
 
   const { run, sandboxFailure } = await beginRun(input, live, requests);
   if (sandboxFailure) return failRun(run, sandboxFailure, null);

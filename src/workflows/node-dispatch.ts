@@ -3,6 +3,7 @@ import { workflowInfo } from '@temporalio/workflow';
 import type { HandedNode, NodeOutcome } from '../contract';
 import type { Vertex, VertexKind } from '../graph/topology';
 import type { ExecutedKind, JudgingKind } from '../node-kinds/catalogue';
+import { awaitApproval } from './approval-wait';
 import { runEnsemble } from './ensemble-run';
 import { withInfraRetries } from './infra-retries';
 import type { ExecutionBase, LoopRun, SpecWalk } from './run-state';
@@ -22,6 +23,7 @@ const STEPS: { [Kind in VertexKind]: KindStep<Kind> } = {
   check: runProcess,
   gate: judgeUpstream,
   router: judgeUpstream,
+  approval: awaitApproval,
   ensemble: (run, walk, vertex, base) => runEnsemble(run, walk, vertex.name, base),
 };
 

@@ -29,4 +29,9 @@ export const PATCHES = {
    * for it (a timer, trying again) and says so in its memo, instead of skipping the firing or failing.
    */
   workdirWaits: 'workdir-waits',
+  /**
+   * An approval node: the walk records the node waiting, then waits for the decide update (or its
+   * timeout's timer) with no activity running, and records the decision.
+   */
+  approvalNodes: 'approval-nodes',
 } as const satisfies Record<string, string>;

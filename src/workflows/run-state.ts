@@ -2,6 +2,7 @@
 // what a person asked for through its signals, and the live state its query answers.
 import { continueAsNew } from '@temporalio/workflow';
 import type {
+  ApprovalDecision,
   ContinueStrategy,
   EngineSettings,
   LiveState,
@@ -19,6 +20,12 @@ import type { LoopRunActivities } from './activity-options';
 export interface Requests {
   pause: boolean;
   continueWith: ContinueStrategy | null;
+  /** The decision of the approval the walk waits at, once a person made it. */
+  decision: DecidedApproval | null;
+}
+
+export interface DecidedApproval extends ApprovalDecision {
+  at: string;
 }
 
 export interface LoopRun {
@@ -49,6 +56,7 @@ export function initialLiveState(): LiveState {
     vertexStates: {},
     memberStates: {},
     blockedReason: null,
+    approval: null,
   };
 }
 

@@ -31,6 +31,8 @@ export function currentDetails(state: LiveState): string {
   switch (state.status) {
     case 'paused':
       return `paused after ${state.vertex ?? 'a node'} in ${spec}: waiting for \`canopy loop continue\``;
+    case 'waiting':
+      return `waiting at approval ${state.approval?.node ?? state.vertex ?? 'a node'} in ${spec}: decide with \`canopy approve\` or \`canopy reject\`${state.approval?.deadline ? ` (by itself at ${state.approval.deadline})` : ''}`;
     case 'blocked':
       return `blocked at ${state.vertex ?? 'a node'} in ${spec}: ${state.blockedReason ?? 'a blocker'}; waiting for \`canopy loop continue\``;
     case 'completed':

@@ -64,6 +64,13 @@ export const agent = (name: string, position: number, prompt: string, extra: Rec
   config: { platform: 'fake', prompt_template: prompt, timeout_minutes: 1, ...extra },
 });
 
+export const approval = (name: string, position: number, extra: Record<string, unknown> = {}) => ({
+  name,
+  kind: 'approval',
+  position,
+  config: { message_template: 'Spec {{spec_name}}, round {{round}}. Changed:\n{{changes}}', ...extra },
+});
+
 /** Two fake reviewers between `implement` and `tests`, the second taking `slowSeconds` before it passes. */
 export const fakeReviewers = (slowSeconds: number) => ({
   name: 'reviewers',

@@ -1,6 +1,7 @@
 // The loop runs whose histories are recorded for replay: one per way the workflow can walk, each
 // small (few nodes, short outputs) so the histories stay readable; and the scheduled and autorun
 // starts where they do more than start a run.
+import { decideApproval, listInbox } from '../../src/client/approvals-service';
 import { updateEnsemble } from '../../src/client/graph-service';
 import { updateLoop } from '../../src/client/loops-service';
 import { addQueueSpec, createQueue } from '../../src/client/queues-service';
@@ -14,6 +15,7 @@ import type { EngineHarness } from '../helpers/engine';
 import { git, tempGitRepo } from '../helpers/git';
 import {
   agent,
+  approval,
   chain,
   check,
   fixLoop,
@@ -55,7 +57,8 @@ async function runOne(h: EngineHarness, shape: LoopShape, specs: { name: string;
  * workdir: it waits (its memo says so) until that run ends, then resumes or runs the loop.
  */
 async function startedOnceWorkdirFree(h: EngineHarness, loopId: string, workdir: string, workflowType: string, workflowId: string) {
-  const gateFile = path.join(scratchDir(), 'open');
+  // In the workdir, where the holder's confined check sees it (its /tmp is its own).
+  const gateFile = path.join(workdir, 'open');
   const holder = await loopWithSpecs(h.ctx, workdir, chain(['hold', `while [ ! -e '${gateFile}' ]; do sleep 0.1; done`]), [
     { name: 'spec' },
   ]);
@@ -365,6 +368,38 @@ export const SCENARIOS: Scenario[] = [
     },
   },
   {
+    // An approval approved by a person, then one rejected (down its fail edge), then one its timeout decides.
+    name: 'approvals',
+    runs: 1,
+    async play(h) {
+      const shape: LoopShape = {
+        nodes: [
+          approval('approve', 1),
+          approval('reject', 2),
+          check('notice', 3, 'echo "{{previous_output}}"'),
+          approval('timeout', 4, { timeout_minutes: 0.01, on_timeout: 'approve' }),
+        ],
+        edges: [
+          { source: 'approve', target: 'reject' },
+          { source: 'reject', target: 'notice', condition: 'fail' },
+          { source: 'notice', target: 'timeout' },
+        ],
+      };
+      const loopId = await loopWithSpecs(h.ctx, scratchDir(), shape, [{ name: 'spec' }]);
+      await startLoopRun(h.ctx, loopId);
+      for (const [node, decision] of [
+        ['approve', 'approve'],
+        ['reject', 'reject'],
+      ] as const) {
+        await waitUntil(`approval ${node} to wait`, async () =>
+          (await listInbox(h.ctx)).some((item) => item.loop_id === loopId && item.node === node),
+        );
+        await decideApproval(h.ctx, { loop_id: loopId, node, decision, comment: `${decision}d in replay`, by: 'replay' });
+      }
+      return expectStatus(loopId, (await waitForLoopRun(h.ctx, loopId)).status, 'completed');
+    },
+  },
+  {
     name: 'continue-as-new',
     runs: 2,
     continueAsNew: true,
@@ -394,7 +429,7 @@ export const SCENARIOS: Scenario[] = [
     workflowId: (loopId) => `autorun-${loopId}`,
     async play(h) {
       const workdir = scratchDir();
-      const flag = path.join(scratchDir(), 'failed-once');
+      const flag = path.join(workdir, 'failed-once');
       const loopId = await loopWithSpecs(h.ctx, workdir, chain(['flaky', `test -e '${flag}' || { touch '${flag}'; exit 1; }`]), [
         { name: 'spec' },
       ]);

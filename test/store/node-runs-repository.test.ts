@@ -94,6 +94,9 @@ describeOnEachDialect('node-runs repository', (store) => {
       attempts: [],
       recovery: null,
       dirty_paths: null,
+      deadline: null,
+      decided_by: null,
+      decided_at: null,
       hook_event: null,
       hook_index: null,
     });

@@ -61,6 +61,12 @@ export function describeStatus(report: LoopStatusReport): string {
     );
   }
   if (report.live?.blockedReason) lines.push(`blocked  ${report.live.blockedReason}`);
+  const approval = report.live?.approval;
+  if (approval)
+    lines.push(
+      `waiting  approval ${approval.node}${approval.deadline ? ` (decides by itself at ${approval.deadline})` : ''}: ` +
+        `canopy approve ${report.loop_id} | canopy reject ${report.loop_id} --comment "…"`,
+    );
   lines.push('graph', ...pictureLines(report.picture));
   lines.push('specs');
   for (const spec of report.specs) {

@@ -27,6 +27,7 @@ export const STATUS_GLYPH: Record<LoopStatus, { glyph: string; color: string }> 
   running: { glyph: '▶', color: 'yellow' },
   paused: { glyph: '‖', color: 'cyan' },
   blocked: { glyph: '■', color: 'magenta' },
+  waiting: { glyph: '?', color: 'magenta' },
   failed: { glyph: '✗', color: 'red' },
   completed: { glyph: '✓', color: 'green' },
   pending: { glyph: '○', color: 'gray' },

@@ -1,0 +1,127 @@
+// The inbox: every approval waiting for a person, across loops and hosts (one store), and deciding one
+// through the loop run's decide update, whose validator refuses what is not waiting or already decided.
+import { z } from 'zod';
+import { decideUpdate, loopWorkflowId, type ApprovalDecision } from '../contract';
+import { Id, NodeName } from '../domain/common';
+import { CanopyError, parseOrThrow } from '../domain/errors';
+import { redact } from '../graph/redact';
+import { APPROVAL_DECISIONS } from '../node-kinds/approval';
+import { listWaitingApprovals, type WaitingApprovalRow } from '../store/approvals-repository';
+import { temporalClientSdk } from '../temporal/sdk';
+import { reconcileLoop } from './closed-runs-service';
+import type { ClientContext } from './context';
+import { requireLoop } from './design-service';
+
+export interface InboxItem {
+  loop_id: string;
+  loop_name: string;
+  workdir: string;
+  host: string | null;
+  spec_id: string | null;
+  spec_name: string | null;
+  node: string;
+  node_run_id: string;
+  round: number;
+  waiting_since: string;
+  /** When its on_timeout decides; null when it waits for ever. */
+  deadline: string | null;
+  /** The approval's message_template, rendered when the walk reached it. */
+  message: string;
+  /** The command that approves it (`canopy reject … --comment` rejects it). */
+  decide: string;
+}
+
+export async function listInbox(ctx: ClientContext): Promise<InboxItem[]> {
+  return (await listWaitingApprovals(ctx.db)).map(inboxItem);
+}
+
+function inboxItem(row: WaitingApprovalRow): InboxItem {
+  return {
+    loop_id: row.loop_id,
+    loop_name: row.loop_name,
+    workdir: row.workdir,
+    host: row.host,
+    spec_id: row.spec_id,
+    spec_name: row.spec_name,
+    node: row.node,
+    node_run_id: row.node_run_id,
+    round: row.round,
+    waiting_since: row.waiting_since,
+    deadline: row.deadline,
+    message: redact(row.message),
+    decide: `canopy approve ${row.loop_id} --node ${row.node}`,
+  };
+}
+
+const COMMENT_LIMIT = 16_000;
+
+export const DecideApprovalRequest = z
+  .strictObject({
+    loop_id: Id,
+    node: NodeName.optional().describe('The approval node; needed only when the loop waits at more than one'),
+    decision: z.enum(APPROVAL_DECISIONS),
+    comment: z
+      .string()
+      .trim()
+      .min(1, 'must not be empty')
+      .max(COMMENT_LIMIT, `must be at most ${COMMENT_LIMIT} characters`)
+      .optional()
+      .describe('Why; required to reject, and then the output the next node is told'),
+    by: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').describe('Who decides'),
+  })
+  .superRefine((request, issues) => {
+    if (request.decision === 'reject' && request.comment === undefined)
+      issues.addIssue({ code: 'custom', path: ['comment'], message: 'a rejection needs a comment: it is what the next node is told' });
+  });
+export type DecideApprovalRequest = z.input<typeof DecideApprovalRequest>;
+
+export interface DecidedApproval {
+  loop_id: string;
+  node: string;
+  decision: ApprovalDecision['decision'];
+  by: string;
+  comment: string | null;
+}
+
+/** Decides the approval the loop waits at; refused, with the reason and nothing changed, when it waits at none or it was decided. */
+export async function decideApproval(ctx: ClientContext, request: DecideApprovalRequest): Promise<DecidedApproval> {
+  const input = parseOrThrow(DecideApprovalRequest, request, 'The decision');
+  const loop = await reconcileLoop(ctx, await requireLoop(ctx.db, input.loop_id));
+  const waiting = await listWaitingApprovals(ctx.db, loop.id);
+  if (loop.status !== 'waiting' || waiting.length === 0)
+    throw new CanopyError('refused', `Loop ${loop.id} is ${loop.status} and waits at no approval; \`canopy inbox\` lists those that wait.`);
+  const node = input.node ?? onlyNode(loop.id, waiting);
+  if (!waiting.some((row) => row.node === node))
+    throw new CanopyError(
+      'refused',
+      `Loop ${loop.id} waits at approval ${waiting.map((row) => `'${row.node}'`).join(', ')}, not at '${node}'.`,
+    );
+  const decision: ApprovalDecision = { node, decision: input.decision, comment: input.comment ?? null, by: input.by };
+  await sendDecision(ctx, loop.id, decision);
+  return { loop_id: loop.id, node, decision: decision.decision, by: decision.by, comment: decision.comment };
+}
+
+function onlyNode(loopId: string, waiting: WaitingApprovalRow[]): string {
+  if (waiting.length === 1) return waiting[0].node;
+  throw new CanopyError(
+    'refused',
+    `Loop ${loopId} waits at ${waiting.length} approvals (${waiting.map((row) => row.node).join(', ')}); name one with --node (MCP: node).`,
+  );
+}
+
+async function sendDecision(ctx: ClientContext, loopId: string, decision: ApprovalDecision): Promise<void> {
+  const { WorkflowUpdateFailedError, WorkflowNotFoundError } = temporalClientSdk();
+  const client = await ctx.temporal();
+  try {
+    await client.workflow.getHandle(loopWorkflowId(loopId)).executeUpdate(decideUpdate, { args: [decision] });
+  } catch (error) {
+    if (error instanceof WorkflowUpdateFailedError)
+      throw new CanopyError('refused', `The run of loop ${loopId} refused the decision: ${error.cause?.message ?? error.message}.`);
+    if (error instanceof WorkflowNotFoundError)
+      throw new CanopyError(
+        'refused',
+        `Loop ${loopId} has no open run to decide in; \`canopy loop info ${loopId}\` shows what it is doing.`,
+      );
+    throw error;
+  }
+}
