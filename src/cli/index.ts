@@ -1,6 +1,7 @@
 // The `canopy` command line: one file per command, assembled here.
 import { Command } from 'commander';
 import { packageVersion, VERSION_FLAGS } from '../project';
+import { registerApprovals } from './commands/approvals';
 import { registerBlueprint } from './commands/blueprint';
 import { registerCodecServer } from './commands/codec-server';
 import { registerDoctor } from './commands/doctor';
@@ -26,6 +27,7 @@ export function buildProgram(): Command {
   registerDoctor(program);
   registerNode(program);
   registerLoopLifecycle(registerLoop(program));
+  registerApprovals(program);
   registerSpec(program);
   registerQueue(program);
   registerBlueprint(program);

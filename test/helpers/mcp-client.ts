@@ -57,6 +57,8 @@ export const ALL_TOOLS = [
   'sandbox_list',
   'sandbox_land',
   'sandbox_discard',
+  'approval_list',
+  'approval_decide',
 ].sort();
 
 export interface StdioSession {
