@@ -90,7 +90,6 @@ export type VertexState = 'pending' | 'queued' | 'running' | 'pass' | 'fail' | '
 /** The approval the walk stands at, waiting for a person. */
 export interface WaitingApproval {
   node: string;
-  nodeRunId: string;
   /** When its on_timeout decides; null when it waits for ever. */
   deadline: string | null;
 }

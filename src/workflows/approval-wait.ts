@@ -23,13 +23,15 @@ export async function awaitApproval(
   const waitMs = config.timeout_minutes === undefined ? undefined : config.timeout_minutes * MINUTE_MS;
   const deadline = waitMs === undefined ? null : new Date(Date.now() + waitMs).toISOString();
   const node = { kind: 'approval' as const, config: vertex.config ?? {} };
+  const { live, requests } = run;
+  requests.decision = null;
+  // Taken before the approval is opened: a decision can reach the run in the workflow task that brings the
+  // open's result, and its validator runs before the walk resumes.
+  live.approval = { node: vertex.name, deadline };
   const { nodeRunId } = await run.activities
     .workdirReads(`${summary}: ask for approval`)
     .openApproval({ ...base, nodeName: vertex.name, judgeCommitRights: false, node, deadline });
 
-  const { live, requests } = run;
-  requests.decision = null;
-  live.approval = { node: vertex.name, nodeRunId, deadline };
   live.status = 'waiting';
   tell(live, true);
   const decided = () => requests.decision !== null;

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import type { ApprovalDecision } from '../../src/contract';
 import { refuseDecision } from '../../src/workflows/approval-wait';
 
-const waiting = { node: 'review', nodeRunId: 'nrun_1', deadline: null };
+const waiting = { node: 'review', deadline: null };
 const approve: ApprovalDecision = { node: 'review', decision: 'approve', comment: null, by: 'alice' };
 
 test('the decide validator takes one decision of the approval the run waits at, and refuses the rest with the reason', () => {
