@@ -12,45 +12,15 @@ import { reconcileLoop } from './closed-runs-service';
 import type { ClientContext } from './context';
 import { requireLoop } from './design-service';
 
-export interface InboxItem {
-  loop_id: string;
-  loop_name: string;
-  workdir: string;
-  host: string | null;
-  spec_id: string | null;
-  spec_name: string | null;
-  node: string;
-  node_run_id: string;
-  round: number;
-  waiting_since: string;
-  /** When its on_timeout decides; null when it waits for ever. */
-  deadline: string | null;
-  /** The approval's message_template, rendered when the walk reached it. */
-  message: string;
-  /** The command that approves it (`canopy reject … --comment` rejects it). */
-  decide: string;
-}
+/** A waiting approval as the inbox shows it: its message redacted, and the command that approves it. */
+export type InboxItem = WaitingApprovalRow & { decide: string };
 
 export async function listInbox(ctx: ClientContext): Promise<InboxItem[]> {
-  return (await listWaitingApprovals(ctx.db)).map(inboxItem);
-}
-
-function inboxItem(row: WaitingApprovalRow): InboxItem {
-  return {
-    loop_id: row.loop_id,
-    loop_name: row.loop_name,
-    workdir: row.workdir,
-    host: row.host,
-    spec_id: row.spec_id,
-    spec_name: row.spec_name,
-    node: row.node,
-    node_run_id: row.node_run_id,
-    round: row.round,
-    waiting_since: row.waiting_since,
-    deadline: row.deadline,
+  return (await listWaitingApprovals(ctx.db)).map((row) => ({
+    ...row,
     message: redact(row.message),
     decide: `canopy approve ${row.loop_id} --node ${row.node}`,
-  };
+  }));
 }
 
 const COMMENT_LIMIT = 16_000;

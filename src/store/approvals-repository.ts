@@ -12,7 +12,9 @@ export interface WaitingApprovalRow {
   node: string;
   round: number;
   waiting_since: string;
+  /** When its on_timeout decides; null when it waits for ever. */
   deadline: string | null;
+  /** The approval's message_template, rendered when the walk reached it. */
   message: string;
 }
 
