@@ -1,8 +1,8 @@
 // `npm run bench`: CLI start-up, the engine's own time per node step, throughput with concurrent
 // loops, where a loop run's time goes and its CPU, the worker's RSS, the member cap under load, the payload
-// codec's cost, what a worker crash costs a running agent, and a fleet of `canopy loop run`
-// processes started at once. Everything runs on this machine: a private dev server, `canopy worker`
-// child processes, temp workdirs. Every figure is a median with its min and max.
+// codec's cost, what a worker crash costs a running agent, a fleet of `canopy loop run` processes
+// started at once, and loops waiting at an approval. Everything runs on this machine: a private dev
+// server, `canopy worker` child processes, temp workdirs. Every figure is a median with its min and max.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -13,6 +13,7 @@ import { loadConfig } from '../src/config';
 import { CANOPY_BIN } from '../src/project';
 import { startTestServer } from '../test/helpers/dev-server';
 import { measureCliStartup } from './cli-startup';
+import { approvalFigures } from './approvals';
 import { codecRounds, startEncryptedWorker } from './codec';
 import { confinementRounds, type ConfinementRound } from './confinement';
 import { runAnatomy, type RunAnatomy } from './anatomy';
@@ -43,6 +44,7 @@ const MEMBER_CAP = 4;
 const MEMBER_CAP_ROUNDS = 3;
 const FLEET_LOOPS = 100;
 const FLEET_ROUNDS = 2;
+const WAITING_LOOPS = 100;
 
 function peakRssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -268,6 +270,20 @@ async function fleetFigures({ ctx, env, workdirs }: Bench): Promise<void> {
   console.log(`    workflow tasks timed out (goal 0):    ${formatSpread(spread(rounds.map((r) => r.workflowTaskTimeouts)), '', 0)}`);
 }
 
+async function approvalSection({ ctx, worker, workdirs }: Bench): Promise<void> {
+  const figures = await approvalFigures(ctx, worker.pid!, WAITING_LOOPS, workdirs);
+  console.log(`(m) ${WAITING_LOOPS} loops waiting at an approval at once, then each approved in turn:`);
+  console.log(
+    `    worker RSS: ${figures.idleRssMb.toFixed(0)} MB with the loops idle, ${figures.waitingRssMb.toFixed(0)} MB with them all waiting ` +
+      `(${(figures.waitingRssMb - figures.idleRssMb).toFixed(1)} MB more)`,
+  );
+  console.log(`    while they wait (goal 0 and 0): ${figures.pendingActivities} activities pending, ${figures.processes} processes`);
+  console.log(`    decision to the next node's start:    ${formatSpread(spread(figures.decisionToNextMs), 'ms', 0)}`);
+  console.log(`    yardstick, a node step of those loops: ${formatSpread(spread(figures.stepMs), 'ms', 0)}`);
+  const ratios = figures.decisionToNextMs.map((ms, index) => ms / Math.max(1, figures.stepMs[index]));
+  console.log(`    decision over the step, per loop:     ${formatSpread(spread(ratios), 'x', 2)}`);
+}
+
 /** The sections in the order they run; `npm run bench -- step throughput` runs only those named. */
 const SECTIONS: Record<string, (bench: Bench) => void | Promise<void>> = {
   startup: startupFigures,
@@ -280,6 +296,7 @@ const SECTIONS: Record<string, (bench: Bench) => void | Promise<void>> = {
   confinement: confinementFigures,
   recovery: ({ env, workdirs }) => recoveryFigures(env, workdirs),
   fleet: fleetFigures,
+  approvals: approvalSection,
 };
 
 function chosenSections(names: string[]): string[] {

@@ -139,11 +139,11 @@ export async function footprintAt(ctx: ClientContext, env: NodeJS.ProcessEnv, lo
   }
 }
 
-function supervisorPids(): number[] {
+export function supervisorPids(): number[] {
   return livePidsWhere((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('canopy-supervisor'));
 }
 
-function rssKb(pid: number): number {
+export function rssKb(pid: number): number {
   try {
     return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
   } catch {
