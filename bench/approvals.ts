@@ -7,10 +7,9 @@ import path from 'node:path';
 import { decideApproval } from '../src/client/approvals-service';
 import type { ClientContext } from '../src/client/context';
 import { importLoop } from '../src/client/export-import-service';
-import { startLoopRun, waitForLoopRun } from '../src/client/runs-service';
+import { liveState, startLoopRun, waitForLoopRun } from '../src/client/runs-service';
 import { createSpec } from '../src/client/specs-service';
 import { loopWorkflowId } from '../src/contract';
-import { getLoop } from '../src/store/loops-repository';
 import { listNodeRuns } from '../src/store/node-runs-repository';
 import { rssKb, supervisorPids } from './recovery';
 
@@ -67,9 +66,11 @@ export async function approvalFigures(ctx: ClientContext, workerPid: number, loo
   const idleRssMb = rssKb(workerPid) / 1024;
   const processesBefore = supervisorPids().length;
   await Promise.all(ids.map((id) => startLoopRun(ctx, id)));
-  await until('every loop to wait', async () =>
-    (await Promise.all(ids.map((id) => getLoop(ctx.db, id)))).every((loop) => loop?.status === 'waiting'),
-  );
+  // The store says waiting as each open's activity ends; a run waits once it has taken that activity's result.
+  await until('every run to wait', async () => {
+    for (const id of ids) if ((await liveState(ctx, id).catch(() => null))?.status !== 'waiting') return false;
+    return true;
+  });
   const client = await ctx.temporal();
   const described = await Promise.all(ids.map((id) => client.workflow.getHandle(loopWorkflowId(id)).describe()));
   const pendingActivities = described.reduce((sum, description) => sum + (description.raw.pendingActivities?.length ?? 0), 0);

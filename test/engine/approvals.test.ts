@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { decideApproval, listInbox } from '../../src/client/approvals-service';
 import { loopStatus } from '../../src/client/loop-status-service';
-import { startLoopRun, stopLoop, waitForLoopRun } from '../../src/client/runs-service';
+import { liveState, startLoopRun, stopLoop, waitForLoopRun } from '../../src/client/runs-service';
 import { loopWorkflowId } from '../../src/contract';
 import { getLoop } from '../../src/store/loops-repository';
 import { useEngineHarness, type EngineHarness } from '../helpers/engine';
@@ -42,6 +42,8 @@ describe('approval nodes', () => {
     await h.withWorker(async () => {
       await startLoopRun(h.ctx, loopId);
       await untilLoopStatus(h.ctx, loopId, 'waiting');
+      // The store says waiting as the open's activity ends; the run waits once it has taken that activity's result.
+      await waitUntil('the run to wait', async () => (await liveState(h.ctx, loopId))?.status === 'waiting');
       assert.equal(await pendingActivities(h, loopId), 0, 'no activity runs while the approval waits');
       const [item, ...others] = await inboxOf(h, loopId);
       assert.deepEqual(others, []);
