@@ -11,7 +11,7 @@ import { resumeAfterReset } from '../agents/reset-time';
 import type { AgentReading, QuotaHit } from '../agents/types';
 import { DEFAULT_AGENT_TIMEOUT_MINUTES } from '../domain/defaults';
 import { AgentConfig } from '../node-kinds/agent';
-import { renderTemplate } from '../graph/templates';
+import { withHumanFeedback } from '../graph/templates';
 import { agentVerdict, type Verdict } from '../graph/verdicts';
 import { hashRunToken, newRunToken } from '../run-token';
 import { getNodeRun, updateNodeRun } from '../store/node-runs-repository';
@@ -30,7 +30,7 @@ const TOKEN_ENV = 'CANOPY_RUN_TOKEN';
 export async function executeAgent(deps: ActivityDeps, execution: Execution): Promise<ExecutionResult> {
   const { scene, run } = execution;
   const config = AgentConfig.parse(scene.node.config);
-  const prompt = renderTemplate(config.prompt_template, execution.values);
+  const prompt = withHumanFeedback(config.prompt_template, execution.values, execution.humanFeedback);
   await execution.recordInput(prompt);
   const platforms = loadPlatforms(deps.home);
   if (!config.platform)

@@ -61,6 +61,7 @@ export function eventHookActivities(deps: ActivityDeps) {
       scene: { loop, node: hookNode(loop, name, hook) },
       run,
       values,
+      humanFeedback: [],
       stragglerMinutes: null,
       adopted,
     });

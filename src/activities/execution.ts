@@ -18,6 +18,8 @@ export interface Execution {
   scene: Pick<NodeScene, 'loop' | 'node'>;
   run: NodeRun;
   values: Record<string, string>;
+  /** The remarks a person queued for this run, oldest first: an agent's prompt carries them. */
+  humanFeedback: string[];
   /** The ensemble's straggler limit for a member, else null. */
   stragglerMinutes: number | null;
   recordInput: (text: string) => Promise<void>;
@@ -55,7 +57,7 @@ export interface ExecutionResult {
  */
 export function recordedExecution(
   deps: ActivityDeps,
-  fields: Pick<Execution, 'scene' | 'run' | 'values' | 'stragglerMinutes' | 'adopted'>,
+  fields: Pick<Execution, 'scene' | 'run' | 'values' | 'humanFeedback' | 'stragglerMinutes' | 'adopted'>,
 ): Execution & { renderedInput: () => string } {
   let renderedInput = '';
   return {

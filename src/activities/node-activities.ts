@@ -72,6 +72,7 @@ export function nodeActivities(deps: ActivityDeps) {
       scene,
       run,
       values: templateValues(scene, input),
+      humanFeedback: (input.humanFeedback ?? []).map((remark) => remark.message),
       stragglerMinutes: input.stragglerMinutes,
       adopted,
     });

@@ -1,6 +1,6 @@
 // The node-run record of one execution: opened once, reused by infra retries, closed with the outcome.
 import { CancelledFailure, Context } from '@temporalio/activity';
-import type { NodeRun } from '../domain/node-run';
+import type { HumanFeedback, NodeRun } from '../domain/node-run';
 import { excerpt, outputText } from '../graph/feedback';
 import { recordNodeRunMetrics } from './node-run-metrics';
 import { redact } from '../graph/redact';
@@ -24,6 +24,8 @@ export interface OpenRunInput {
   activityAttempt: number;
   /** The workdir's HEAD before the node ran, when it is judged. */
   headBefore?: string | null;
+  /** The remarks a person sent the loop that this run is given. */
+  humanFeedback?: HumanFeedback[];
 }
 
 /** Who the record is about: a graph node in a spec run, or one of a loop's event hooks. */
@@ -87,6 +89,7 @@ export async function openNodeRun(deps: ActivityDeps, subject: RunSubject, input
       activity_attempt: input.activityAttempt,
       head_before: input.headBefore ?? null,
       executed_host: deps.hostId,
+      human_feedback: input.humanFeedback ?? null,
     });
     return { run, adopted: null };
   }

@@ -1,16 +1,16 @@
 // The inbox: every approval waiting for a person, across loops and hosts (one store), and deciding one
 // through the loop run's decide update, whose validator refuses what is not waiting or already decided.
 import { z } from 'zod';
-import { decideUpdate, loopWorkflowId, type ApprovalDecision } from '../contract';
+import { decideUpdate, type ApprovalDecision } from '../contract';
 import { Id, NodeName } from '../domain/common';
 import { CanopyError, parseOrThrow } from '../domain/errors';
 import { redact } from '../graph/redact';
 import { APPROVAL_DECISIONS } from '../node-kinds/approval';
 import { listWaitingApprovals, type WaitingApprovalRow } from '../store/approvals-repository';
-import { temporalClientSdk } from '../temporal/sdk';
 import { reconcileLoop } from './closed-runs-service';
 import type { ClientContext } from './context';
 import { requireLoop } from './design-service';
+import { updateLoopRun } from './loop-run-updates';
 
 /** A waiting approval as the inbox shows it: its message redacted, and the command that approves it. */
 export type InboxItem = WaitingApprovalRow & { decide: string };
@@ -67,7 +67,7 @@ export async function decideApproval(ctx: ClientContext, request: DecideApproval
       `Loop ${loop.id} waits at approval ${waiting.map((row) => `'${row.node}'`).join(', ')}, not at '${node}'.`,
     );
   const decision: ApprovalDecision = { node, decision: input.decision, comment: input.comment ?? null, by: input.by };
-  await sendDecision(ctx, loop.id, decision);
+  await updateLoopRun(ctx, loop.id, decideUpdate, decision, 'the decision');
   return { loop_id: loop.id, node, decision: decision.decision, by: decision.by, comment: decision.comment };
 }
 
@@ -77,21 +77,4 @@ function onlyNode(loopId: string, waiting: WaitingApprovalRow[]): string {
     'refused',
     `Loop ${loopId} waits at ${waiting.length} approvals (${waiting.map((row) => row.node).join(', ')}); name one with --node (MCP: node).`,
   );
-}
-
-async function sendDecision(ctx: ClientContext, loopId: string, decision: ApprovalDecision): Promise<void> {
-  const { WorkflowUpdateFailedError, WorkflowNotFoundError } = temporalClientSdk();
-  const client = await ctx.temporal();
-  try {
-    await client.workflow.getHandle(loopWorkflowId(loopId)).executeUpdate(decideUpdate, { args: [decision] });
-  } catch (error) {
-    if (error instanceof WorkflowUpdateFailedError)
-      throw new CanopyError('refused', `The run of loop ${loopId} refused the decision: ${error.cause?.message ?? error.message}.`);
-    if (error instanceof WorkflowNotFoundError)
-      throw new CanopyError(
-        'refused',
-        `Loop ${loopId} has no open run to decide in; \`canopy loop info ${loopId}\` shows what it is doing.`,
-      );
-    throw error;
-  }
 }

@@ -1,7 +1,7 @@
 // The activities the loop-run workflow calls: their inputs and results, shared by both sides.
 import type { HookEvent } from '../domain/hooks';
 import type { LoopStatus } from '../domain/loop';
-import type { FailureKind } from '../domain/node-run';
+import type { FailureKind, HumanFeedback } from '../domain/node-run';
 import type { Topology } from '../graph/topology';
 import type { ExecutedKind, JudgingKind } from '../node-kinds/catalogue';
 import type { ApprovalDecisionKind } from '../node-kinds/approval';
@@ -77,6 +77,8 @@ interface NodeRunInput extends RunContext {
 export interface RunNodeInput extends NodeRunInput {
   /** Absent only where the walk's graph was read before nodes were handed: the stored node stands in. */
   node?: HandedNode<ExecutedKind>;
+  /** The remarks a person queued for this agent run (an agent's prompt gets them; a check ignores them). */
+  humanFeedback?: HumanFeedback[];
 }
 
 export interface EvaluateNodeInput extends NodeRunInput {

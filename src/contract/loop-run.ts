@@ -1,6 +1,6 @@
 // Messages and shapes shared by the loop-run workflow, its activities and the client: defined once here.
 import type { QueryDefinition, SignalDefinition, UpdateDefinition } from '@temporalio/common';
-import type { FailureKind } from '../domain/node-run';
+import type { FailureKind, HumanFeedback } from '../domain/node-run';
 import type { Rounds } from '../graph/rounds';
 import type { ApprovalDecisionKind } from '../node-kinds/approval';
 
@@ -64,6 +64,8 @@ export interface LoopRunInput {
   sandboxId?: string | null;
   /** The shared task queue, named when the workflow runs on its host's queue: the names of the others are made from it. */
   sharedTaskQueue?: string;
+  /** Remarks queued for the next agent run and not yet given to one, carried across continue-as-new. */
+  feedback?: HumanFeedback[];
 }
 
 export interface EngineSettings {
@@ -103,6 +105,12 @@ export interface ApprovalDecision {
   by: string;
 }
 
+/** A remark a person sends a running loop, for its next agent run; the run adds when it queued it. */
+export type FeedbackRequest = Pick<HumanFeedback, 'message' | 'by'>;
+
+/** Longest remark a run takes: a steer, not a document. */
+export const FEEDBACK_LIMIT = 16_000;
+
 export interface LiveState {
   status: 'running' | 'paused' | 'blocked' | 'waiting' | 'completed' | 'failed';
   specId: string | null;
@@ -115,6 +123,8 @@ export interface LiveState {
   blockedReason: string | null;
   /** Absent in the state of runs begun before approvals. */
   approval?: WaitingApproval | null;
+  /** Remarks waiting for the next agent run; absent in the state of runs begun before feedback. */
+  queuedFeedback?: number;
 }
 
 export interface LoopRunResult {
@@ -140,3 +150,5 @@ export const blockSignal = signal<[{ reason: string }]>('block');
 export const stateQuery = query<LiveState>('state');
 /** Decides the approval the run waits at; its validator refuses a decision of anything else, and a second one. */
 export const decideUpdate = update<ApprovalDecision, [ApprovalDecision]>('decide');
+/** Queues a remark for the run's next agent run; answers how many now wait. Its validator refuses it once the run is ending. */
+export const feedbackUpdate = update<{ queued: number }, [FeedbackRequest]>('feedback');

@@ -54,6 +54,14 @@ export const NodeRunAttempt = z.object({
 });
 export type NodeRunAttempt = z.infer<typeof NodeRunAttempt>;
 
+/** A remark a person sent a running loop, as the agent run that was given it records it. */
+export const HumanFeedback = z.object({
+  message: z.string(),
+  by: z.string().describe('Who sent it'),
+  at: Timestamp.describe('When the run queued it'),
+});
+export type HumanFeedback = z.infer<typeof HumanFeedback>;
+
 export const NodeRun = z.object({
   id: Id,
   loop_id: Id,
@@ -125,5 +133,9 @@ export const NodeRun = z.object({
     .nullable()
     .describe('For an approval: who decided it (a person, an MCP token\'s name, or "timeout"); null until decided'),
   decided_at: Timestamp.nullable().describe('For an approval: when it was decided'),
+  human_feedback: z
+    .array(HumanFeedback)
+    .nullable()
+    .describe('The remarks a person sent the running loop (`canopy loop feedback`) that this agent run was given; null when none'),
 });
 export type NodeRun = z.infer<typeof NodeRun>;

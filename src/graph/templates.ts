@@ -1,7 +1,8 @@
 // Template placeholders: which names each kind of text may use, finding them, and filling them in.
 import type { HookEvent } from '../domain/hooks';
 
-export const AGENT_PLACEHOLDERS = [
+/** What every node's texts may use. */
+const NODE_PLACEHOLDERS = [
   'loop_name',
   'workdir',
   'spec_id',
@@ -14,10 +15,27 @@ export const AGENT_PLACEHOLDERS = [
   'previous_feedback',
 ] as const;
 
-export const CHECK_PLACEHOLDERS = [...AGENT_PLACEHOLDERS, 'spec_start_head', 'spec_committed_head', 'spec_start_dirty'] as const;
+/** An agent's prompt may also place the remarks a person sent the running loop (`canopy loop feedback`). */
+export const AGENT_PLACEHOLDERS = [...NODE_PLACEHOLDERS, 'human_feedback'] as const;
+
+export const CHECK_PLACEHOLDERS = [...NODE_PLACEHOLDERS, 'spec_start_head', 'spec_committed_head', 'spec_start_dirty'] as const;
 
 /** An approval's message may also show what changed in the workdir since the spec started. */
-export const APPROVAL_PLACEHOLDERS = [...AGENT_PLACEHOLDERS, 'changes'] as const;
+export const APPROVAL_PLACEHOLDERS = [...NODE_PLACEHOLDERS, 'changes'] as const;
+
+/** Where a prompt with no {{human_feedback}} gets the remarks: appended under this heading. */
+export const FEEDBACK_HEADING = '## Feedback from a person';
+
+/**
+ * A prompt given the remarks a person sent: in place of {{human_feedback}}, or appended under a
+ * heading when the template has no such placeholder; unchanged when there are none.
+ */
+export function withHumanFeedback(template: string, values: Record<string, string>, remarks: readonly string[]): string {
+  const feedback = remarks.join('\n\n');
+  const rendered = renderTemplate(template, { ...values, human_feedback: feedback });
+  if (feedback === '' || placeholdersIn(template).includes('human_feedback')) return rendered;
+  return `${rendered}\n\n${FEEDBACK_HEADING}\n\n${feedback}\n`;
+}
 
 const EVERY_HOOK = ['loop_name', 'loop_id', 'workdir'] as const;
 

@@ -5,3 +5,8 @@
  * self-report tools, and they act on that run alone.
  */
 export type McpAccess = { kind: 'operator'; transport: 'stdio' | 'http' } | { kind: 'run'; runToken: string };
+
+/** Who acts, as a decision or a remark records it: the local user over stdio, the holder of the operator token over HTTP. */
+export function operatorName(access: McpAccess & { kind: 'operator' }, localUser: string): string {
+  return access.transport === 'stdio' ? `${localUser} (mcp)` : 'operator token (mcp)';
+}

@@ -144,6 +144,8 @@ export interface NodeRunsTable {
   deadline: string | null;
   decided_by: string | null;
   decided_at: string | null;
+  /** JSON array of HumanFeedback: the remarks a person sent the loop that this run received; null when none. */
+  human_feedback: string | null;
 }
 
 export interface LoopRunsTable {

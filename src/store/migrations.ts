@@ -366,6 +366,13 @@ const approvals: Migration = {
   },
 };
 
+/** The remarks a person sent a running loop that an agent run was given (JSON). */
+const humanFeedback: Migration = {
+  async up(db: Kysely<any>): Promise<void> {
+    await db.schema.alterTable('node_runs').addColumn('human_feedback', 'text').execute();
+  },
+};
+
 /** Every migration by name; the order prefix is the order they run in. */
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -386,6 +393,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '015_spec_budgets': specBudgets,
   '016_workdir_claims': workdirClaims,
   '017_approvals': approvals,
+  '018_human_feedback': humanFeedback,
 };
 
 /** The migrations a store up to date has run, in order. */

@@ -1,5 +1,5 @@
 // Node runs: one record per execution of a node, holding its full input and output.
-import type { NodeRun } from '../domain';
+import type { HumanFeedback, NodeRun } from '../domain';
 import { fromFlag, mapPresent, now, toFlag } from './columns';
 import type { DatabaseOrTransaction, NodeRunRow, NodeRunRowUpdate } from './database';
 import { newId } from './ids';
@@ -158,6 +158,7 @@ function nodeRunFromRow(row: NodeRunRow): NodeRun {
     deadline: row.deadline,
     decided_by: row.decided_by,
     decided_at: row.decided_at,
+    human_feedback: mapPresent(row.human_feedback, (remarks) => JSON.parse(remarks) as HumanFeedback[]),
   };
 }
 
@@ -204,6 +205,7 @@ function nodeRunChangesToRow(changes: NodeRunChanges): NodeRunRowUpdate {
     deadline: changes.deadline,
     decided_by: changes.decided_by,
     decided_at: changes.decided_at,
+    human_feedback: mapPresent(changes.human_feedback, (remarks) => JSON.stringify(remarks)),
     hook_index: changes.hook_index,
   };
 }

@@ -7,12 +7,14 @@ import {
   blockSignal,
   continueSignal,
   decideUpdate,
+  feedbackUpdate,
   hostTaskQueue,
   memberTaskQueue,
   pauseSignal,
   stateQuery,
   type ApprovalDecision,
   type ClaimedSpec,
+  type FeedbackRequest,
   type FinishedSpec,
   type LiveState,
   type OpenedSpec,
@@ -23,6 +25,7 @@ import {
 import { bookkeeping, claims, loopRunActivities } from './activity-options';
 import { refuseDecision } from './approval-wait';
 import { checkpoint } from './checkpoint';
+import { queueFeedback, refuseFeedback } from './feedback';
 import { fireHooks } from './hooks';
 import { PATCHES } from './patches';
 import { continueRunAsNew, initialLiveState, type LoopRun, type Requests } from './run-state';
@@ -31,7 +34,8 @@ import { tell } from './story';
 
 export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResult> {
   const live = initialLiveState();
-  const requests: Requests = { pause: false, continueWith: null, decision: null };
+  const requests: Requests = { pause: false, continueWith: null, decision: null, feedback: [...(input.feedback ?? [])] };
+  live.queuedFeedback = requests.feedback.length;
   setHandler(pauseSignal, () => {
     requests.pause = true;
   });
@@ -53,6 +57,9 @@ export async function loopRunWorkflow(input: LoopRunInput): Promise<LoopRunResul
     },
     { validator: (decision: ApprovalDecision) => refuseDecision(live.approval, requests.decision, decision) },
   );
+  setHandler(feedbackUpdate, (feedback) => queueFeedback(live, requests, feedback), {
+    validator: (feedback: FeedbackRequest) => refuseFeedback(live, feedback),
+  });
 
   const { run, sandboxFailure } = await beginRun(input, live, requests);
   if (sandboxFailure) return failRun(run, sandboxFailure, null);

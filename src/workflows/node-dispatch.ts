@@ -5,6 +5,7 @@ import type { Vertex, VertexKind } from '../graph/topology';
 import type { ExecutedKind, JudgingKind } from '../node-kinds/catalogue';
 import { awaitApproval } from './approval-wait';
 import { runEnsemble } from './ensemble-run';
+import { takeFeedback } from './feedback';
 import { withInfraRetries } from './infra-retries';
 import type { ExecutionBase, LoopRun, SpecWalk } from './run-state';
 import { nodeSummary, tell } from './story';
@@ -33,7 +34,14 @@ export async function dispatchNode(run: LoopRun, walk: SpecWalk, name: string, r
   const runKey = `${workflowInfo().runId}:${walk.specId}:${name}:${visit}`;
   // The walk only reaches vertices of its own topology.
   const vertex = walk.graph.topology.vertices.find((candidate) => candidate.name === name)!;
-  const base: ExecutionBase = { ...walk.context, round, runKey, previousRunId: walk.previousRunId, stragglerMinutes: null };
+  const base: ExecutionBase = {
+    ...walk.context,
+    round,
+    runKey,
+    previousRunId: walk.previousRunId,
+    stragglerMinutes: null,
+    ...takeFeedback(run, vertex.kind),
+  };
   const summary = nodeSummary(name, run.live.specName, round);
   tell(run.live);
   const step = STEPS[vertex.kind] as KindStep<VertexKind>;

@@ -34,4 +34,9 @@ export const PATCHES = {
    * timeout's timer) with no activity running, and records the decision.
    */
   approvalNodes: 'approval-nodes',
+  /**
+   * Remarks a person sends a running loop (the feedback update) are queued in the run, carried across
+   * continue-as-new, and handed to the next agent or ensemble the walk runs.
+   */
+  humanFeedback: 'human-feedback',
 } as const satisfies Record<string, string>;

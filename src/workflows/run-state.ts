@@ -13,6 +13,7 @@ import type {
   RunNodeInput,
   SpecTopology,
 } from '../contract';
+import type { HumanFeedback } from '../domain/node-run';
 import type { Rounds } from '../graph/rounds';
 import type { LoopRunActivities } from './activity-options';
 
@@ -22,6 +23,8 @@ export interface Requests {
   continueWith: ContinueStrategy | null;
   /** The decision of the approval the walk waits at, once a person made it. */
   decision: DecidedApproval | null;
+  /** Remarks for the next agent run, oldest first. */
+  feedback: HumanFeedback[];
 }
 
 export interface DecidedApproval extends ApprovalDecision {
@@ -62,8 +65,9 @@ export function initialLiveState(): LiveState {
 
 /** Hands the run on to a fresh workflow run that resumes at `resume` (or claims the next spec), carrying what it has done. */
 export async function continueRunAsNew(run: LoopRun, resume: ResumePoint | null): Promise<never> {
-  const { input, loopRunId, completedSpecIds, blocks } = run;
-  return continueAsNew<LoopRunWorkflow>({ ...input, resume, loopRunId, completedSpecIds, blocks });
+  const { input, loopRunId, completedSpecIds, blocks, requests } = run;
+  const feedback = requests.feedback.length > 0 ? { feedback: requests.feedback } : {};
+  return continueAsNew<LoopRunWorkflow>({ ...input, resume, loopRunId, completedSpecIds, blocks, ...feedback });
 }
 
 /** One spec's walk through the graph: the topology read at its start, and where the walk stands. */

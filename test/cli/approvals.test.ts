@@ -53,10 +53,33 @@ describe(
           assert.equal(wrongNode.status, 2);
           assert.match(wrongNode.stderr, /waits at approval 'review', not at 'commit'/);
 
+          const remark = await runCanopy(
+            childEnv(h.config),
+            'loop',
+            'feedback',
+            loopId,
+            '--message',
+            'mind the edge cases',
+            '--by',
+            'erin',
+          );
+          assert.equal(remark.status, 0, remark.stderr);
+          assert.equal(remark.stdout.trim(), `Remark from erin queued for loop ${loopId}: it waits for its next agent run.`);
+          const emptyRemark = await runCanopy(childEnv(h.config), 'loop', 'feedback', loopId, '--message', ' ');
+          assert.equal(emptyRemark.status, 2);
+          assert.match(emptyRemark.stderr, /message: must not be empty/);
+          assert.match(
+            (await runCanopy(childEnv(h.config), 'loop', 'info', loopId)).stdout,
+            /^feedback a remark waits for the next agent run$/m,
+          );
+
           const approved = await runCanopy(childEnv(h.config), 'approve', loopId, '--by', 'erin', '--comment', 'looks right');
           assert.equal(approved.status, 0, approved.stderr);
           assert.equal(approved.stdout.trim(), `Approval 'review' of loop ${loopId} approved by erin; the loop goes on.`);
           assert.equal((await waitForLoopRun(h.ctx, loopId)).status, 'completed');
+          const late = canopy('loop', 'feedback', loopId, '--message', 'too late');
+          assert.equal(late.status, 2);
+          assert.match(late.stderr, /is completed and has no open run; a remark goes to a running loop's next agent run/);
           const again = canopy('approve', loopId);
           assert.equal(again.status, 2);
           assert.match(again.stderr, /is completed and waits at no approval/);

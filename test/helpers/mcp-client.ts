@@ -59,6 +59,7 @@ export const ALL_TOOLS = [
   'sandbox_discard',
   'approval_list',
   'approval_decide',
+  'loop_feedback',
 ].sort();
 
 export interface StdioSession {

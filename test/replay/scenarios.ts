@@ -2,6 +2,7 @@
 // small (few nodes, short outputs) so the histories stay readable; and the scheduled and autorun
 // starts where they do more than start a run.
 import { decideApproval, listInbox } from '../../src/client/approvals-service';
+import { sendFeedback } from '../../src/client/feedback-service';
 import { updateEnsemble } from '../../src/client/graph-service';
 import { updateLoop } from '../../src/client/loops-service';
 import { addQueueSpec, createQueue } from '../../src/client/queues-service';
@@ -19,6 +20,7 @@ import {
   chain,
   check,
   fixLoop,
+  linked,
   loopWithSpecs,
   runsOf,
   runToEnd,
@@ -396,6 +398,20 @@ export const SCENARIOS: Scenario[] = [
         );
         await decideApproval(h.ctx, { loop_id: loopId, node, decision, comment: `${decision}d in replay`, by: 'replay' });
       }
+      return expectStatus(loopId, (await waitForLoopRun(h.ctx, loopId)).status, 'completed');
+    },
+  },
+  {
+    // Two remarks sent while the loop waits at an approval, given to the agent after it, none to the one after that.
+    name: 'feedback',
+    runs: 1,
+    async play(h) {
+      const shape = linked(approval('hold', 1), agent('implement', 2, '@print implemented'), agent('polish', 3, '@print polished'));
+      const loopId = await loopWithSpecs(h.ctx, scratchDir(), shape, [{ name: 'spec' }]);
+      await startLoopRun(h.ctx, loopId);
+      await waitUntil('approval hold to wait', async () => (await listInbox(h.ctx)).some((item) => item.loop_id === loopId));
+      for (const message of ['first remark', 'second remark']) await sendFeedback(h.ctx, { loop_id: loopId, message, by: 'replay' });
+      await decideApproval(h.ctx, { loop_id: loopId, decision: 'approve', by: 'replay' });
       return expectStatus(loopId, (await waitForLoopRun(h.ctx, loopId)).status, 'completed');
     },
   },

@@ -97,6 +97,7 @@ describeOnEachDialect('node-runs repository', (store) => {
       deadline: null,
       decided_by: null,
       decided_at: null,
+      human_feedback: null,
       hook_event: null,
       hook_index: null,
     });

@@ -67,6 +67,8 @@ export function describeStatus(report: LoopStatusReport): string {
       `waiting  approval ${approval.node}${approval.deadline ? ` (decides by itself at ${approval.deadline})` : ''}: ` +
         `canopy approve ${report.loop_id} | canopy reject ${report.loop_id} --comment "…"`,
     );
+  const remarks = report.live?.queuedFeedback ?? 0;
+  if (remarks > 0) lines.push(`feedback ${remarks === 1 ? 'a remark waits' : `${remarks} remarks wait`} for the next agent run`);
   lines.push('graph', ...pictureLines(report.picture));
   lines.push('specs');
   for (const spec of report.specs) {

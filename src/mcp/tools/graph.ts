@@ -31,7 +31,7 @@ const placeholders = (names: readonly string[]) => names.map((name) => `{{${name
 
 const CONFIG =
   `Kind-specific config (${CONFIG_KEYS}). Agent prompts may use ${placeholders(AGENT_PLACEHOLDERS)}; ` +
-  `check commands also ${placeholders(CHECK_PLACEHOLDERS.filter((name) => !(AGENT_PLACEHOLDERS as readonly string[]).includes(name)))}`;
+  `check commands the same but {{human_feedback}}, and also ${placeholders(CHECK_PLACEHOLDERS.filter((name) => !(AGENT_PLACEHOLDERS as readonly string[]).includes(name)))}`;
 
 const CONDITION =
   'pass, fail, error (an agent or check that failed for infrastructure reasons after its infra_retries; flow edges only) or always (pass or fail); on an edge leaving a router, one of its route labels';

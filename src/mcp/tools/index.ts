@@ -2,7 +2,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ClientContext } from '../../client/context';
 import type { McpAccess } from '../access';
-import { registerApprovalTools } from './approvals';
+import { registerPeopleTools } from './people';
 import { registerBlueprintTools } from './blueprints';
 import { registerEnsembleTools } from './ensembles';
 import { registerExportImportTools } from './export-import';
@@ -31,7 +31,7 @@ const OPERATOR_FAMILIES = [
 export function registerTools(server: McpServer, ctx: ClientContext, access: McpAccess): void {
   if (access.kind === 'operator') {
     for (const register of OPERATOR_FAMILIES) register(server, ctx);
-    registerApprovalTools(server, ctx, access);
+    registerPeopleTools(server, ctx, access);
   }
   registerSelfReportTools(server, ctx, access);
 }

@@ -1,6 +1,7 @@
 // `canopy loop pause|continue|stop|reset|autorun`: steering a loop's runs.
 import { Option, type Command } from 'commander';
 import { action, emit } from '../../output';
+import { registerLoopFeedback } from './feedback';
 import { registerLoopInfo } from './info';
 import { registerLoopRun } from './run';
 import { registerLoopRunHistory } from './runs';
@@ -11,6 +12,7 @@ import { registerLoopWatch } from './watch';
 export function registerLoopLifecycle(loop: Command): void {
   registerLoopInfo(loop);
   registerLoopRun(loop);
+  registerLoopFeedback(loop);
   loop
     .command('pause <loop_id>')
     .description('Pause the loop after the node that is running now')

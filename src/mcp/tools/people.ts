@@ -1,12 +1,13 @@
-// The inbox over MCP: the approvals waiting for a person, and deciding one; the decider is the MCP caller.
+// A person in the loop over MCP: the approvals waiting, deciding one, and a remark for a running loop; the MCP caller is who acts.
 import os from 'node:os';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { decideApproval, listInbox } from '../../client/approvals-service';
 import type { ClientContext } from '../../client/context';
+import { sendFeedback } from '../../client/feedback-service';
 import { Id, NodeName } from '../../domain/common';
 import { APPROVAL_DECISIONS } from '../../node-kinds/approval';
-import type { McpAccess } from '../access';
+import { operatorName, type McpAccess } from '../access';
 import { toolResult } from '../tool-result';
 import { READ_ONLY, writes } from './annotations';
 import { LOOP_ID } from './fields';
@@ -18,12 +19,12 @@ const DecideRequest = z.strictObject({
   comment: z.string().optional().describe('Why; required to reject, and then the output the next node is told ({{previous_feedback}})'),
 });
 
-/** Who decides over MCP: the local user over stdio, the holder of the operator token over HTTP. */
-function deciderOf(access: McpAccess & { kind: 'operator' }): string {
-  return access.transport === 'stdio' ? `${os.userInfo().username} (mcp)` : 'operator token (mcp)';
-}
+const FeedbackRequest = z.strictObject({
+  loop_id: Id.describe(LOOP_ID),
+  message: z.string().describe("The remark, for the loop's next agent run"),
+});
 
-export function registerApprovalTools(server: McpServer, ctx: ClientContext, access: McpAccess & { kind: 'operator' }): void {
+export function registerPeopleTools(server: McpServer, ctx: ClientContext, access: McpAccess & { kind: 'operator' }): void {
   server.registerTool(
     'approval_list',
     {
@@ -47,6 +48,20 @@ export function registerApprovalTools(server: McpServer, ctx: ClientContext, acc
       inputSchema: DecideRequest,
       annotations: writes({ destructive: false, idempotent: false, startsAgents: true }),
     },
-    (request) => toolResult(() => decideApproval(ctx, { ...request, by: deciderOf(access) })),
+    (request) => toolResult(() => decideApproval(ctx, { ...request, by: operatorName(access, os.userInfo().username) })),
+  );
+
+  server.registerTool(
+    'loop_feedback',
+    {
+      title: 'Send a running loop a remark',
+      description:
+        "Queue a remark for the loop's next agent run (an agent, or an ensemble's members): its prompt gets it as {{human_feedback}}, " +
+        'or under a heading at its end; given once, and kept on the node run that received it (human_feedback). Accepted while the loop ' +
+        'runs, is paused, blocked or waits at an approval; refused, queuing nothing, for a loop with no open run.',
+      inputSchema: FeedbackRequest,
+      annotations: writes({ destructive: false, idempotent: false }),
+    },
+    (request) => toolResult(() => sendFeedback(ctx, { ...request, by: operatorName(access, os.userInfo().username) })),
   );
 }
