@@ -8,6 +8,8 @@ import { workdirScans } from './activities/workdir-scans';
 import { openContext, type ClientContext } from './client/context';
 import { scheduleAutorun } from './client/autorun-service';
 import { blockForKeptReport } from './client/self-report-service';
+import { startDeliveries } from './client/notifications-service';
+import { workflowPageUrl } from './client/loop-status-service';
 import { refuseUnreplayableRuns } from './client/run-versions-service';
 import { resumeLoop } from './client/runs-service';
 import { loopRunEnd, startScheduledRun } from './client/scheduled-run-service';
@@ -143,6 +145,8 @@ export function activityDeps(ctx: ClientContext, mcpUrl: string): ActivityDeps {
     scheduleAutorun: async (loopId, at) => void (await scheduleAutorun(ctx, loopId, at)),
     startScheduledRun: (loopId, queueId, waitForWorkdir) => startScheduledRun(ctx, loopId, queueId, waitForWorkdir),
     loopRunEnd: (run, signal) => loopRunEnd(ctx, run, signal),
+    startDeliveries: (ids) => startDeliveries(ctx, ids),
+    runPageUrl: (workflowId) => ctx.config.temporalUiUrl && workflowPageUrl(ctx.config.temporalUiUrl, ctx.config.namespace, workflowId),
     workdirScans: workdirScans((message) => console.warn(message)),
   };
 }

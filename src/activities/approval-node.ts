@@ -10,6 +10,7 @@ import { setLoopStatus } from '../store/loops-repository';
 import { findNodeRunByKey, getNodeRun, insertNodeRun, updateNodeRun } from '../store/node-runs-repository';
 import { describeNodeActivity } from '../telemetry/spans';
 import type { ActivityDeps } from './deps';
+import { announce } from './notifications';
 import { loadScene, templateValues } from './node-scene';
 import { closeNodeRun, newRunOf, subjectOf } from './run-record';
 
@@ -36,6 +37,15 @@ export function approvalActivities(deps: ActivityDeps) {
           executed_host: deps.hostId,
         });
     await setLoopStatus(deps.db, input.loopId, 'waiting');
+    await announce(deps, {
+      event: 'approval_needed',
+      loop: scene.loop,
+      spec: { id: scene.spec.id, name: scene.spec.name },
+      node: input.nodeName,
+      reason: opened.input,
+      command: `canopy approve ${input.loopId} --node ${input.nodeName}  |  canopy reject ${input.loopId} --node ${input.nodeName} --comment "…"`,
+      workflowId: input.workflowId,
+    });
     return { nodeRunId: run!.id };
   }
 

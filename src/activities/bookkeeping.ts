@@ -4,7 +4,7 @@ import { DEFAULT_INFRA_RETRIES, DEFAULT_MAX_ITERATIONS, DEFAULT_SPEC_ATTEMPT_LIM
 import type { HookEvent } from '../domain/hooks';
 import type { Loop } from '../domain/loop';
 import { serializeResumePoint } from '../store/resume-points';
-import { budgetExhausted, hasBudget, runLimit, specLimit } from '../graph/budget';
+import { BUDGET_EXHAUSTED, budgetExhausted, hasBudget, runLimit, specLimit } from '../graph/budget';
 import { memberLabel } from '../graph/ensemble-names';
 import { designFromStored } from '../graph/stored-graph';
 import { buildTopology } from '../graph/topology';
@@ -30,9 +30,10 @@ import type {
   SpecTopology,
 } from '../contract';
 import { readHead } from '../git/workdir';
-import { notifyHuman } from '../notify';
+import { notifyHuman } from '../notify/channels/desktop';
 import { killProcessGroups } from '../process/process-group';
 import type { ActivityDeps } from './deps';
+import { announce } from './notifications';
 
 type Database = ActivityDeps['db'];
 
@@ -73,7 +74,13 @@ export function bookkeepingActivities(deps: ActivityDeps): Bookkeeping {
       const limits = [runLimit(loop.settings, await spendingOf(db, { loopId: loop.id, since: run.started_at }))];
       const spec = input.specId ? await getSpec(db, input.specId) : undefined;
       if (spec && hasBudget(spec)) limits.push(specLimit(spec, await spendingOf(db, { specId: spec.id })));
-      return budgetExhausted(limits, input.node);
+      const exhausted = budgetExhausted(limits, input.node);
+      if (exhausted !== null) {
+        const where = { spec: spec ? { id: spec.id, name: spec.name } : null, node: input.node, workflowId: run.workflow_id };
+        const command = `canopy loop continue ${loop.id}, once the budget is raised`;
+        await announce(deps, { event: 'budget_exhausted', loop, ...where, reason: exhausted, command });
+      }
+      return exhausted;
     },
 
     async readHead(input) {
@@ -90,6 +97,7 @@ export function bookkeepingActivities(deps: ActivityDeps): Bookkeeping {
 
     async setLoopStatus(input: SetLoopStatusInput): Promise<HookPresence> {
       const loop = await setLoopStatus(db, input.loopId, input.status);
+      if (loop && input.status === 'blocked') await announceBlocked(deps, loop, input.blocker);
       return { hasHooks: input.status === 'blocked' && hasHooks(loop, 'on_blocked') };
     },
 
@@ -113,9 +121,35 @@ export function bookkeepingActivities(deps: ActivityDeps): Bookkeeping {
         await killProcessGroups(await endRunningNodeRuns(db, input.loopId, failure, deps.hostId));
       }
       if (input.status === 'completed') notifyHuman('Loop completed', loop ? `${loop.name} completed.` : `Loop ${input.loopId} completed.`);
+      if (loop) await announceRunEnd(deps, loop, input);
       return { hasHooks: hasHooks(loop, input.status === 'completed' ? 'on_completed' : 'on_failed') };
     },
   };
+}
+
+/** A budget's block is told once, as budget_exhausted, by the check that found it. */
+async function announceBlocked(deps: ActivityDeps, loop: Loop, blocker: SetLoopStatusInput['blocker']): Promise<void> {
+  if (blocker?.reason.startsWith(`${BUDGET_EXHAUSTED}:`)) return;
+  const spec = blocker?.specId && blocker.specName ? { id: blocker.specId, name: blocker.specName } : null;
+  const command = `canopy loop continue ${loop.id} [--strategy skip]`;
+  const where = { spec, node: blocker?.node || null, workflowId: blocker?.workflowId ?? null };
+  await announce(deps, { event: 'blocked', loop, ...where, reason: blocker?.reason || null, command });
+}
+
+async function announceRunEnd(deps: ActivityDeps, loop: Loop, end: FinishLoopRunInput): Promise<void> {
+  const run = await getLoopRun(deps.db, end.loopRunId);
+  const spec = end.resume ? await getSpec(deps.db, end.resume.specId) : undefined;
+  const where = { spec: spec ? { id: spec.id, name: spec.name } : null, node: end.failingNode, workflowId: run?.workflow_id ?? null };
+  if (end.status === 'completed')
+    return announce(deps, { event: 'completed', loop, ...where, reason: null, command: `canopy loop info ${loop.id}` });
+  const reason = [end.failureKind, end.reason].filter(Boolean).join(': ') || null;
+  await announce(deps, {
+    event: 'failed',
+    loop,
+    ...where,
+    reason,
+    command: `canopy loop continue ${loop.id} (or canopy loop info ${loop.id})`,
+  });
 }
 
 async function existingLoop(db: Database, loopId: string): Promise<Loop> {

@@ -26,6 +26,10 @@ export interface ActivityDeps {
   startScheduledRun(loopId: string, queueId: string | null, waitForWorkdir?: boolean): Promise<ScheduledStart | WorkdirWait>;
   /** The uncommitted-paths scans still running after their nodes answered, which what touches a workdir next waits for. */
   workdirScans: WorkdirScans;
+  /** Starts the delivery workflow of each notification (one already started is left alone). */
+  startDeliveries(notificationIds: string[]): Promise<void>;
+  /** The page of a workflow in the Temporal UI, when canopy knows where the UI is. */
+  runPageUrl(workflowId: string): string | null;
   /** Settles with how a loop run ended (following continue-as-new); rejects when `signal` aborts first. */
   loopRunEnd(run: { workflowId: string; runId: string }, signal: AbortSignal): Promise<string>;
 }

@@ -11,7 +11,7 @@ import { getLoop } from '../store/loops-repository';
 import { findNodeRunByKey } from '../store/node-runs-repository';
 import { getSpec } from '../store/specs-repository';
 import type { RunHooksInput } from '../contract';
-import { notifyHuman } from '../notify';
+import { notifyHuman } from '../notify/channels/desktop';
 import { executeAgent } from './agent-node';
 import { executeShell } from './check-node';
 import type { ActivityDeps } from './deps';

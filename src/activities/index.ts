@@ -7,6 +7,7 @@ import { eventHookActivities } from './event-hooks';
 import { nonRetryableWhenDeterministic } from './failures';
 import { heartbeatingThroughout } from './heartbeats';
 import { nodeActivities } from './node-activities';
+import { notificationActivities } from './notifications';
 import { quorumCutActivities } from './quorum-cuts';
 import { memberWorktreeActivities } from './member-worktree-activities';
 import { sandboxActivities } from './sandbox-activities';
@@ -51,6 +52,7 @@ export function createActivities(deps: ActivityDeps): LoopActivities {
     ...eventHookActivities(deps),
     ...scheduleActivities(deps),
     ...specStartActivities(deps),
+    ...notificationActivities(deps),
     resumeLoop: ({ loopId, waitForWorkdir }) => deps.resumeLoop(loopId, waitForWorkdir),
   };
   const entries = Object.entries(activities) as [string, Activity][];

@@ -19,6 +19,7 @@ import { executeCheck } from './check-node';
 import type { ActivityDeps } from './deps';
 import { recordedExecution, type Execution, type ExecutionResult } from './execution';
 import { loadScene, templateValues, type NodeScene } from './node-scene';
+import { announce } from './notifications';
 import { buildQuorum } from './quorum';
 import { closeExecution, closeNodeRun, failOrRethrow, openNodeRun, subjectOf } from './run-record';
 
@@ -93,6 +94,16 @@ export function nodeActivities(deps: ActivityDeps) {
         committedHead: head.committedHead,
       };
     });
+    if (outcome.failureKind === 'idle')
+      await announce(deps, {
+        event: 'idle_killed',
+        loop: scene.loop,
+        spec: { id: scene.spec.id, name: scene.spec.name },
+        node: scene.node.name,
+        reason: outcome.reason,
+        command: `canopy loop run-get ${run.id}`,
+        workflowId: input.workflowId,
+      });
     deps.workdirScans.start(scene.loop.id, async () => {
       await updateNodeRun(deps.db, run.id, { dirty_paths: await dirtyPaths(scene.loop.workdir) });
     });

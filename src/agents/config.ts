@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import { DEFAULT_ENSEMBLE_CONCURRENCY } from '../domain/defaults';
 import { invalidInput, issuesFromZod } from '../domain/errors';
+import { NotifyReceivers } from '../domain/notify';
 import { writePrivateFile } from '../private-files';
 import { readUserFile } from '../user-files';
 import { ARGV_PLACEHOLDERS, placeholdersOf } from './command';
@@ -68,6 +69,9 @@ export const CanopyFileConfig = z
       .describe(
         "Run every agent and check confined by bubblewrap: canopy's home hidden but for the run's own directory, a private /tmp, no other process visible (default true where bwrap works; false runs them unconfined)",
       ),
+    notify: NotifyReceivers.optional().describe(
+      "Receivers told of every loop's events: [{ url, events, format: json|slack|ntfy }] (a loop's settings may add its own)",
+    ),
   })
   .strict()
   .superRefine((config, ctx) => {

@@ -15,6 +15,10 @@ import { temporalClientSdk } from '../temporal/sdk';
 import { hostTaskQueue } from '../contract';
 import { countHostPollers, pollerIdentities, type WorkflowService } from './pollers-service';
 import { openLoopRuns, runsPerVersion } from './run-versions-service';
+import { notifyFailureOf, type NotifyFailure } from './notifications-service';
+import { lastFailedNotification } from '../store/notifications-repository';
+import { NOTIFY_EVENTS, shownUrl } from '../domain/notify';
+import { loadFileConfig } from '../agents/config';
 
 export interface DoctorReport {
   home: string;
@@ -44,6 +48,8 @@ export interface DoctorReport {
   payload_key_ids: string[];
   /** Whether agents and checks run confined (bwrap) on this machine, and the loops whose settings turn it off. */
   confinement: { confined: boolean; chosen: boolean; detail: string; unconfined_loops: string[] };
+  /** The receivers config.json tells of every loop's events (URLs with their secret parts hidden), and the newest delivery that failed. */
+  notify: { receivers: { url: string; format: string; events: string[] }[]; last_failure: NotifyFailure | null };
 }
 
 export interface HostReport {
@@ -82,6 +88,7 @@ export async function diagnose(config: CanopyConfig): Promise<DoctorReport> {
     platforms: platformBinaries(config.home),
     payload_key_ids: config.payloadKeys.map((key) => key.id),
     confinement: { ...confinementState(config.home), unconfined_loops: (await storeProbe).unconfinedLoops },
+    notify: { receivers: configReceivers(config.home), last_failure: (await storeProbe).notifyFailure },
   };
 }
 
@@ -151,21 +158,42 @@ async function describeHosts(
   );
 }
 
-async function probeStore(
-  config: CanopyConfig,
-): Promise<{ store: DoctorReport['store']; loopHosts: Map<string, number>; unconfinedLoops: string[] }> {
+async function probeStore(config: CanopyConfig): Promise<{
+  store: DoctorReport['store'];
+  loopHosts: Map<string, number>;
+  unconfinedLoops: string[];
+  notifyFailure: NotifyFailure | null;
+}> {
   const options = { url: config.databaseUrl, home: config.home };
   try {
     const db = await openDatabase(options);
     try {
       const unconfinedLoops = (await listLoops(db)).filter((loop) => loop.settings.confine === false).map((loop) => loop.name);
-      return { store: { location: storeLocation(options), ok: true, error: null }, loopHosts: await loopCountsByHost(db), unconfinedLoops };
+      const store = { location: storeLocation(options), ok: true, error: null };
+      return {
+        store,
+        loopHosts: await loopCountsByHost(db),
+        unconfinedLoops,
+        notifyFailure: notifyFailureOf(await lastFailedNotification(db)),
+      };
     } finally {
       await db.destroy();
     }
   } catch (error) {
     const store = { location: storeLocation(options), ok: false, error: (error as Error).message };
-    return { store, loopHosts: new Map(), unconfinedLoops: [] };
+    return { store, loopHosts: new Map(), unconfinedLoops: [], notifyFailure: null };
+  }
+}
+
+function configReceivers(home: string): DoctorReport['notify']['receivers'] {
+  try {
+    return (loadFileConfig(home).notify ?? []).map((receiver) => ({
+      url: shownUrl(receiver.url),
+      format: receiver.format ?? 'json',
+      events: receiver.events ?? [...NOTIFY_EVENTS],
+    }));
+  } catch {
+    return [];
   }
 }
 

@@ -4,6 +4,7 @@ import type { Design, DesignEnsemble } from '../domain/design';
 import { CanopyError, invalidInput, parseOrThrow } from '../domain/errors';
 import { ExportDocument, FORMAT_VERSION, type ExportEdge, type ExportNode } from '../domain/export-document';
 import { LoopName } from '../domain/loop';
+import { withShownReceivers } from '../domain/notify';
 import { hookPlaceholderIssues } from '../graph/hook-placeholders';
 import { memberNodeName } from '../graph/ensemble-names';
 import { ensemblePosition } from '../graph/positions';
@@ -43,7 +44,8 @@ export async function exportLoop(ctx: ClientContext, loopId: string, options: Ex
     format_version: FORMAT_VERSION,
     name: loop.name,
     description: loop.description,
-    ...(Object.keys(loop.settings).length > 0 && { settings: loop.settings }),
+    // A receiver's URL leaves only with its secret parts hidden; an import of it asks for the full URL.
+    ...(Object.keys(loop.settings).length > 0 && { settings: withShownReceivers(loop).settings }),
     // Hooks keep their platform and model: unlike nodes, an agent hook cannot be left without one.
     ...(Object.keys(loop.hooks).length > 0 && { hooks: loop.hooks }),
     nodes: design.nodes.map((node): ExportNode => ({

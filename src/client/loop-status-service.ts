@@ -15,6 +15,7 @@ import type { ClientContext } from './context';
 import { hasOpenRun, reconcileLoop } from './closed-runs-service';
 import { hostWarnings } from './pollers-service';
 import { requireLoop } from './design-service';
+import { lastNotifyFailure, type NotifyFailure } from './notifications-service';
 import { autorunProgress } from './autorun-service';
 import { heldByAnotherLoop } from './workdir-claim-service';
 import { loopPicture, type LoopPicture } from './loop-picture-service';
@@ -80,6 +81,8 @@ export interface LoopStatusReport {
   picture: LoopPicture;
   /** What keeps an open run from going on, e.g. no worker serving the loop's host. */
   warnings: string[];
+  /** The newest notification of this loop whose delivery failed (still retried, or given up); null when none did. */
+  notify_failure: NotifyFailure | null;
 }
 
 export interface BudgetLine extends Pick<Loop['settings'], 'budget_usd' | 'budget_tokens'> {
@@ -157,6 +160,7 @@ export async function loopStatus(ctx: ClientContext, loopId: string): Promise<Lo
       ...hookRuns.filter((hook) => hook.status === 'fail').map(hookWarning),
       ...('unusable' in resume ? [resume.unusable] : []),
     ],
+    notify_failure: await lastNotifyFailure(ctx, loop.id),
   };
 }
 

@@ -5,6 +5,7 @@ import { CanopyError, invalidInput, parseOrThrow } from '../domain/errors';
 import type { LoopHooks, OnCompletedHook } from '../domain';
 import { LoopCreateInput, LoopUpdateInput, OPEN_RUN_STATUSES, type Loop } from '../domain/loop';
 import type { Sandbox } from '../domain/sandbox';
+import { withShownReceivers } from '../domain/notify';
 import { isUniqueViolation } from '../store/constraint-errors';
 import type { DatabaseOrTransaction } from '../store/database';
 import { getGraph } from '../store/graph-repository';
@@ -40,23 +41,24 @@ export async function createLoop(ctx: ClientContext, request: unknown): Promise<
   const workdir = requireWorkdir(input.workdir, 'The loop');
   await refuseTakenName(ctx.db, workdir, input.name);
   // The workdir was just found on this machine, so this machine's workers are the ones to run it.
-  return insertLoop(ctx.db, { ...input, workdir, host: ctx.config.hostId }).catch((error: unknown) => {
+  const loop = await insertLoop(ctx.db, { ...input, workdir, host: ctx.config.hostId }).catch((error: unknown) => {
     throw isUniqueViolation(error) ? nameTaken(workdir, input.name) : error;
   });
+  return withShownReceivers(loop);
 }
 
 /** By name; archived loops only when asked for. */
 export async function listLoops(ctx: ClientContext, request: unknown = {}): Promise<Loop[]> {
   const { include_archived } = parseOrThrow(ListLoopsRequest, request, 'The request');
   const loops = await listLoopRows(ctx.db, { includeArchived: include_archived });
-  return Promise.all(loops.map((loop) => settleWithLastRun(ctx, loop)));
+  return Promise.all(loops.map(async (loop) => withShownReceivers(await settleWithLastRun(ctx, loop))));
 }
 
 /** Any loop by id, archived or not. */
 export async function getLoop(ctx: ClientContext, loopId: string): Promise<LoopDetail> {
   const loop = await settleWithLastRun(ctx, await requireLoop(ctx.db, loopId));
   const [graph, specs, agent_usage] = await Promise.all([getGraph(ctx.db, loopId), listSpecs(ctx.db, { loopId }), loopUsage(ctx, loopId)]);
-  return { ...loop, ...viewGraph(graph), specs, agent_usage };
+  return { ...withShownReceivers(loop), ...viewGraph(graph), specs, agent_usage };
 }
 
 /**
@@ -89,7 +91,7 @@ export async function updateLoop(ctx: ClientContext, request: unknown): Promise<
   const name = changes.name ?? loop.name;
   if (workdir !== loop.workdir || name !== loop.name) await refuseTakenName(ctx.db, workdir, name);
   const updated = await updateLoopRow(ctx.db, loop.id, { ...changes, workdir, hooks: newHooks });
-  return updated!;
+  return withShownReceivers(updated!);
 }
 
 /** Deletes the loop with its graph, history and schedule; its specs return to the backlog. */
@@ -124,12 +126,12 @@ export async function archiveLoop(ctx: ClientContext, loopId: string): Promise<L
       `Loop ${loop.id} is running; pause or stop it (\`canopy loop stop ${loop.id}\`) first, then archive it.`,
     );
   await removeSchedule(ctx, loop.id);
-  return (await updateLoopRow(ctx.db, loop.id, { archived: true }))!;
+  return withShownReceivers((await updateLoopRow(ctx.db, loop.id, { archived: true }))!);
 }
 
 export async function restoreLoop(ctx: ClientContext, loopId: string): Promise<Loop> {
   const loop = await requireLoop(ctx.db, loopId);
-  return (await updateLoopRow(ctx.db, loop.id, { archived: false }))!;
+  return withShownReceivers((await updateLoopRow(ctx.db, loop.id, { archived: false }))!);
 }
 
 /**

@@ -1,6 +1,6 @@
 // Agents reporting on their own run, authorised by the run token canopy gave them and nothing else.
 import { hashRunToken } from '../run-token';
-import { notifyHuman } from '../notify';
+import { notifyHuman } from '../notify/channels/desktop';
 import { CanopyError } from '../domain/errors';
 import type { NodeRun } from '../domain/node-run';
 import { redact } from '../graph/redact';

@@ -6,6 +6,7 @@ import type { Topology } from '../graph/topology';
 import type { ExecutedKind, JudgingKind } from '../node-kinds/catalogue';
 import type { ApprovalDecisionKind } from '../node-kinds/approval';
 import type { NodeOutcome, ResumePoint } from './loop-run';
+import type { NotificationInput } from './notifications';
 
 export interface EnsembleRuntime {
   members: string[];
@@ -208,6 +209,8 @@ export interface FinishedSpec extends HookPresence {
 export interface SetLoopStatusInput {
   loopId: string;
   status: LoopStatus;
+  /** Entering blocked: why, where, and the run's workflow, which its notification tells of (absent in runs begun before notifications). */
+  blocker?: { reason: string; node: string | null; specId: string | null; specName: string | null; workflowId: string };
 }
 
 export interface FinishLoopRunInput {
@@ -340,4 +343,6 @@ export interface LoopActivities {
   startScheduledRun(input: { loopId: string; queueId: string | null; waitForWorkdir?: boolean }): Promise<ScheduledStart | WorkdirWait>;
   /** Waits, heartbeating, for the run a firing started to end; says how it ended, or null when it still runs after `forSeconds`. */
   awaitLoopRunEnd(input: { workflowId: string; runId: string; forSeconds: number }): Promise<string | null>;
+  /** POSTs one notification to its receiver; says how it went, and throws to be tried again while attempts are left. */
+  deliverNotification(input: NotificationInput): Promise<string>;
 }

@@ -3,5 +3,6 @@
 // definitions), so the workflow bundle can load it.
 export * from './activities';
 export * from './loop-run';
+export * from './notifications';
 export * from './scheduled-run';
 export * from './workflow-version';

@@ -8,11 +8,11 @@ import { LoopName, LoopSettings } from './loop';
 import { NodeKind } from './node';
 
 /** The version export writes. */
-export const FORMAT_VERSION = 2;
+export const FORMAT_VERSION = 3;
 
 /**
- * The keys version 2 added, of ensembles and of settings. A later key joins version 2 here (and in
- * EnsembleInput or LoopSettings); a version-1 file that carries one is refused, naming the version it needs.
+ * The keys version 2 added, of ensembles and of settings; an older file that carries a key of a later
+ * version is refused, naming the version it needs. A new key joins the newest version's list.
  */
 const ENSEMBLE_KEYS_SINCE_VERSION_2 = ['quorum_grace_minutes', 'idle_timeout_minutes', 'isolation'] as const;
 const SETTINGS_KEYS_SINCE_VERSION_2 = [
@@ -26,6 +26,8 @@ const SETTINGS_KEYS_SINCE_VERSION_2 = [
   'share_workdir',
   'confine',
 ] as const;
+/** The keys version 3 added, of settings: the loop's own notification receivers. */
+const SETTINGS_KEYS_SINCE_VERSION_3 = ['notify'] as const;
 /** The key version 2 added to the config of agent and check nodes. */
 const NODE_CONFIG_KEYS_SINCE_VERSION_2 = ['idle_timeout_minutes'] as const;
 /** The top-level key version 2 added: the loop's event hooks. */
@@ -63,14 +65,16 @@ const documentFields = {
   edges: z.array(ExportEdge),
 };
 
-const needsVersion2 = (key: string) => `needs format_version 2 (this file says 1); set format_version to 2 or remove ${key}`;
+const needsVersion = (needed: number, given: number, key: string) =>
+  `needs format_version ${needed} (this file says ${given}); set format_version to ${needed} or remove ${key}`;
+const needsVersion2 = (key: string) => needsVersion(2, 1, key);
 
-/** The schema as version 1 reads it: the same, refusing each key of version 2. */
-function ofVersion1<S extends z.ZodType<object>>(schema: S, keysSinceVersion2: readonly string[]) {
+/** The schema as an older version reads it: the same, refusing each key a later version added (key to the version that added it). */
+function ofVersion<S extends z.ZodType<object>>(schema: S, given: number, keysSince: Readonly<Record<number, readonly string[]>>) {
   return schema.superRefine((value, ctx) => {
-    for (const key of keysSinceVersion2.filter((name) => name in value)) {
-      ctx.addIssue({ code: 'custom', path: [key], message: needsVersion2(key) });
-    }
+    for (const [needed, keys] of Object.entries(keysSince))
+      for (const key of keys.filter((name) => name in value))
+        ctx.addIssue({ code: 'custom', path: [key], message: needsVersion(Number(needed), given, key) });
   });
 }
 
@@ -81,8 +85,8 @@ export const ExportDocument = z.discriminatedUnion(
       .object({
         format_version: z.literal(1),
         ...documentFields,
-        settings: ofVersion1(LoopSettings, SETTINGS_KEYS_SINCE_VERSION_2).optional(),
-        ensembles: z.array(ofVersion1(EnsembleInput, ENSEMBLE_KEYS_SINCE_VERSION_2)).default([]),
+        settings: ofVersion(LoopSettings, 1, { 2: SETTINGS_KEYS_SINCE_VERSION_2, 3: SETTINGS_KEYS_SINCE_VERSION_3 }).optional(),
+        ensembles: z.array(ofVersion(EnsembleInput, 1, { 2: ENSEMBLE_KEYS_SINCE_VERSION_2 })).default([]),
         [HOOKS_KEY]: z.never({ error: needsVersion2(HOOKS_KEY) }).optional(),
       })
       .strict()
@@ -91,6 +95,15 @@ export const ExportDocument = z.discriminatedUnion(
     z
       .object({
         format_version: z.literal(2),
+        ...documentFields,
+        settings: ofVersion(LoopSettings, 2, { 3: SETTINGS_KEYS_SINCE_VERSION_3 }).optional(),
+        ensembles: z.array(EnsembleInput).default([]),
+        [HOOKS_KEY]: LoopHooks.optional(),
+      })
+      .strict(),
+    z
+      .object({
+        format_version: z.literal(3),
         ...documentFields,
         settings: LoopSettings.optional(),
         ensembles: z.array(EnsembleInput).default([]),

@@ -14,3 +14,4 @@ export * from './design';
 export * from './defaults';
 export * from './schedule';
 export * from './sandbox';
+export * from './notify';

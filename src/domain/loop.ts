@@ -14,6 +14,7 @@ import {
 } from './common';
 import { DEFAULT_INFRA_BACKOFF_SECONDS, MAX_INFRA_BACKOFF_SECONDS } from './infra-backoff';
 import { LoopHooks } from './hooks';
+import { NotifyReceivers } from './notify';
 
 /** `waiting`: the run stands at an approval node until a person decides. */
 export const LOOP_STATUSES = ['pending', 'running', 'paused', 'blocked', 'waiting', 'failed', 'completed'] as const;
@@ -84,6 +85,9 @@ export const LoopSettings = z
       .describe(
         "false runs this loop's agents, checks and hooks unconfined, able to read canopy's home and see other processes (default: confined by bubblewrap wherever it works, unless config.json says confine: false)",
       ),
+    notify: NotifyReceivers.optional().describe(
+      "Receivers told of this loop's events (approval_needed, blocked, failed, completed, budget_exhausted, idle_killed, no_progress), besides those of config.json: [{ url, events, format: json|slack|ntfy }]",
+    ),
   })
   .strict();
 export type LoopSettings = z.infer<typeof LoopSettings>;

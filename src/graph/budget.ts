@@ -43,6 +43,9 @@ export function specLimit(spec: { id: string; name: string } & Budgets, spent: S
   };
 }
 
+/** The failure kind a budget's blocker begins with. */
+export const BUDGET_EXHAUSTED = 'budget_exhausted';
+
 /** Why `node` may not start, when some limit is used up; null while each has room. */
 export function budgetExhausted(limits: Limit[], node: string): string | null {
   const over = limits.flatMap((limit) => {
@@ -51,7 +54,7 @@ export function budgetExhausted(limits: Limit[], node: string): string | null {
   });
   if (!over.length) return null;
   return (
-    `budget_exhausted: ${over.map((limit) => limit.what).join('; ')}, before ${node}. ` +
+    `${BUDGET_EXHAUSTED}: ${over.map((limit) => limit.what).join('; ')}, before ${node}. ` +
     `Raise the budget (${over.map((limit) => limit.raise).join('; ')}), then \`canopy loop continue\`.`
   );
 }

@@ -197,6 +197,28 @@ export interface WorkdirClaimsTable {
   claimed_at: string;
 }
 
+/** A message to one receiver about one event: made when the event happens, then delivered by a workflow of its own. */
+export interface NotificationsTable {
+  id: string;
+  /** The event's occurrence (the activity that recorded it): with `receiver`, unique, so a retried activity makes no second message. */
+  occurrence: string;
+  /** Where the receiver is listed: `config.<index>` (config.json) or `loop.<index>` (the loop's settings). */
+  receiver: string;
+  loop_id: string;
+  event: string;
+  /** The receiver's full URL: it stays in the store, and is shown everywhere else with its secret parts hidden. */
+  url: string;
+  format: string;
+  /** JSON of the Notification, its texts redacted. */
+  message: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: Generated<number>;
+  /** The last failed attempt's error; null while none failed. */
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   loops: LoopsTable;
   nodes: NodesTable;
@@ -211,6 +233,7 @@ export interface Database {
   loop_schedules: LoopSchedulesTable;
   sandboxes: SandboxesTable;
   workdir_claims: WorkdirClaimsTable;
+  notifications: NotificationsTable;
 }
 
 export type LoopRow = Selectable<LoopsTable>;

@@ -373,6 +373,30 @@ const humanFeedback: Migration = {
   },
 };
 
+/** The messages to notification receivers, each delivered by a workflow of its own. */
+const notifications: Migration = {
+  async up(db: Kysely<any>): Promise<void> {
+    await db.schema
+      .createTable('notifications')
+      .addColumn('id', 'text', (col) => col.primaryKey())
+      .addColumn('occurrence', 'text', (col) => col.notNull())
+      .addColumn('receiver', 'text', (col) => col.notNull())
+      .addColumn('loop_id', 'text', (col) => col.notNull().references('loops.id').onDelete('cascade'))
+      .addColumn('event', 'text', (col) => col.notNull())
+      .addColumn('url', 'text', (col) => col.notNull())
+      .addColumn('format', 'text', (col) => col.notNull())
+      .addColumn('message', 'text', (col) => col.notNull())
+      .addColumn('status', 'text', (col) => col.notNull())
+      .addColumn('attempts', 'integer', (col) => col.notNull().defaultTo(0))
+      .addColumn('last_error', 'text')
+      .addColumn('created_at', 'text', (col) => col.notNull())
+      .addColumn('updated_at', 'text', (col) => col.notNull())
+      .addUniqueConstraint('notifications_occurrence_receiver', ['occurrence', 'receiver'])
+      .execute();
+    await db.schema.createIndex('notifications_failures').on('notifications').columns(['loop_id', 'updated_at']).execute();
+  },
+};
+
 /** Every migration by name; the order prefix is the order they run in. */
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -394,6 +418,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '016_workdir_claims': workdirClaims,
   '017_approvals': approvals,
   '018_human_feedback': humanFeedback,
+  '019_notifications': notifications,
 };
 
 /** The migrations a store up to date has run, in order. */

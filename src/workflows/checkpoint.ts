@@ -1,7 +1,8 @@
 // The run's checkpoint between nodes: where a pause or a blocker takes hold, and a continue lifts it.
-import { condition } from '@temporalio/workflow';
-import type { ContinueStrategy } from '../contract';
+import { condition, patched } from '@temporalio/workflow';
+import type { ContinueStrategy, SetLoopStatusInput } from '../contract';
 import { fireHooks } from './hooks';
+import { PATCHES } from './patches';
 import type { LoopRun } from './run-state';
 import { tell } from './story';
 
@@ -16,7 +17,8 @@ export async function checkpoint(run: LoopRun, node: string | null): Promise<Con
   live.status = blocked ? 'blocked' : 'paused';
   tell(live, true);
   requests.continueWith = null;
-  const entered = await run.activities.bookkeeping(`loop ${live.status}`).setLoopStatus({ loopId, status: live.status });
+  const told = blocked && patched(PATCHES.notifyBlockers) && { blocker: blockerOf(run, node) };
+  const entered = await run.activities.bookkeeping(`loop ${live.status}`).setLoopStatus({ loopId, status: live.status, ...told });
   if (blocked) {
     run.blocks++;
     if (entered.hasHooks) {
@@ -32,4 +34,9 @@ export async function checkpoint(run: LoopRun, node: string | null): Promise<Con
   tell(live, true);
   await run.activities.bookkeeping('loop running again').setLoopStatus({ loopId, status: 'running' });
   return blocked ? strategy : null;
+}
+
+function blockerOf(run: LoopRun, node: string | null): NonNullable<SetLoopStatusInput['blocker']> {
+  const { live, workflowId } = run;
+  return { reason: live.blockedReason ?? '', node, specId: live.specId, specName: live.specName, workflowId };
 }

@@ -39,4 +39,6 @@ export const PATCHES = {
    * continue-as-new, and handed to the next agent or ensemble the walk runs.
    */
   humanFeedback: 'human-feedback',
+  /** Entering blocked tells the activity why and where, which the blocked notification says. */
+  notifyBlockers: 'notify-blockers',
 } as const satisfies Record<string, string>;

@@ -31,7 +31,7 @@ function versionOneSetting(key: string, value: unknown): [string, () => unknown,
 /** A design using every part of the format: settings, each node kind, loopback and tool edges, two ensembles, models. */
 function richDocument(): Record<string, unknown> {
   return {
-    format_version: 2,
+    format_version: FORMAT_VERSION,
     name: 'rich',
     description: 'Every part of the format',
     settings: { max_iterations: 3, spec_attempt_limit: 4, idle_timeout_minutes: 20, budget_usd: 12.5, budget_tokens: 2000000 },
@@ -125,12 +125,12 @@ describe('import', () => {
     assert.deepEqual(await exportLoop(store.ctx, result.loop_id), { ...seedDocument(), format_version: FORMAT_VERSION });
   });
 
-  it('reads a version-1 file as the design it always meant, and exports it as the same design in version 2', async () => {
+  it('reads a version-1 file as the design it always meant, and exports it as the same design in the newest version', async () => {
     assert.equal(seedDocument().format_version, 1);
     const first = await importLoop(store.ctx, seedText, { workdir: workdir('v1') });
     const exported = await exportLoop(store.ctx, first.loop_id, { with_models: true });
-    assert.equal(exported.format_version, 2);
-    assert.deepEqual(exported, { ...seedDocument(), format_version: 2 });
+    assert.equal(exported.format_version, FORMAT_VERSION);
+    assert.deepEqual(exported, { ...seedDocument(), format_version: FORMAT_VERSION });
     assert.equal('quorum_grace_minutes' in exported.ensembles[0], false, 'a version-1 ensemble waits for every member');
     assert.equal('hooks' in exported, false, 'a loop without hooks exports none');
     const again = await importLoop(store.ctx, exported, { workdir: workdir('v2') });
@@ -160,7 +160,7 @@ describe('import', () => {
     };
     const { loop_id } = await importLoop(store.ctx, document, { workdir: workdir() });
     const exported = await exportLoop(store.ctx, loop_id);
-    assert.deepEqual([exported.format_version, exported.settings, exported.edges], [2, document.settings, document.edges]);
+    assert.deepEqual([exported.format_version, exported.settings, exported.edges], [FORMAT_VERSION, document.settings, document.edges]);
     assert.deepEqual((await getLoop(store.ctx, loop_id)).settings, document.settings);
   });
 
@@ -216,9 +216,9 @@ describe('import refuses a bad file and creates no loop', () => {
   const refusals: [string, () => unknown, ExpectedRefusal][] = [
     ['text that is not JSON', () => '{"format_version": 1,', { code: 'invalid_input', field: '(document)', message: /not valid JSON/ }],
     [
-      'format_version 3',
-      () => ({ ...seedDocument(), format_version: 3 }),
-      { code: 'invalid_input', field: 'format_version', message: /must be one of 1, 2; a newer file needs a newer canopy/ },
+      'format_version 4',
+      () => ({ ...seedDocument(), format_version: 4 }),
+      { code: 'invalid_input', field: 'format_version', message: /must be one of 1, 2, 3; a newer file needs a newer canopy/ },
     ],
     [
       'format_version as text',

@@ -1,5 +1,6 @@
 // `canopy mcp` over stdio, driven by the SDK's client: the tool list, authoring a loop, refusals, export/import, specs and self-reports.
 import assert from 'node:assert/strict';
+import { FORMAT_VERSION } from '../../src/domain/export-document';
 import { readFileSync, rmSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { hashRunToken } from '../../src/run-token';
@@ -132,7 +133,10 @@ describe('canopy mcp (stdio)', () => {
     const imported = await callOk(session.client, 'loop_import', { document, workdir: workdir('imported') });
     assert.equal(imported.name, 'implement-and-review');
     assert.deepEqual(imported.nodes_missing_platform, ['implementer', 'committer', 'reviewers/member-1', 'reviewers/member-2']);
-    assert.deepEqual(await callOk(session.client, 'loop_export', { loop_id: imported.loop_id }), { ...document, format_version: 2 });
+    assert.deepEqual(await callOk(session.client, 'loop_export', { loop_id: imported.loop_id }), {
+      ...document,
+      format_version: FORMAT_VERSION,
+    });
 
     const fromText = await callOk(session.client, 'loop_import', { document: JSON.stringify(document), workdir: workdir('imported') });
     assert.equal(fromText.name, 'implement-and-review (2)');
@@ -144,7 +148,7 @@ describe('canopy mcp (stdio)', () => {
   it('refuses an invalid document and creates no loop', async () => {
     const before = (await callOk(session.client, 'loop_list', { include_archived: true })).loops.length;
     const refusal = await callRefused(session.client, 'loop_import', {
-      document: { format_version: 3, name: 'x', nodes: [], edges: [] },
+      document: { format_version: FORMAT_VERSION + 1, name: 'x', nodes: [], edges: [] },
       workdir: workdir(),
     });
     assert.match(refusal, /format_version/);

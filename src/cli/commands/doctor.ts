@@ -53,6 +53,7 @@ function describe(report: DoctorReport & { probes: PlatformProbe[] | null }): st
     ...configFileLine(report.config_file),
     payloadsLine(report.payload_key_ids),
     ...confinementLines(report.confinement),
+    ...notifyLines(report.notify),
     // A platform not installed is information: a machine needs only the CLIs its loops use.
     ...report.platforms.map(
       (p) => `${p.path ? 'ok ' : '-- '}platform     ${p.name}: ${p.path ?? `not installed ('${p.command}' not on PATH)`}`,
@@ -86,6 +87,16 @@ function confinementLines(confinement: DoctorReport['confinement']): string[] {
     ...(loops.length
       ? [`-- confinement  off in the settings of loop(s) ${loops.map((name) => `'${name}'`).join(', ')} (confine: false)`]
       : []),
+  ];
+}
+
+/** Receivers are a choice; a delivery that failed is a problem to look at. */
+function notifyLines(notify: DoctorReport['notify']): string[] {
+  const { notifyFailureText } = require('../text/notify-failure') as typeof import('../text/notify-failure');
+  const failure = notify.last_failure;
+  return [
+    ...notify.receivers.map((r) => `-- notify       ${r.format} receiver ${r.url} for ${r.events.join(', ')} (config.json)`),
+    ...(failure ? [`NO notify       ${notifyFailureText(failure)}`] : []),
   ];
 }
 

@@ -4,6 +4,7 @@ import type { LoopScheduleReport } from '../../client/schedule-service';
 import type { UsageTotals } from '../../client/usage-service';
 import { drainedText, timingText } from '../../domain/schedule';
 import { pictureLines } from '../watch/lines';
+import { notifyFailureText } from './notify-failure';
 
 function usageText(usage: UsageTotals): string {
   return `${usage.agent_runs} runs, ${usage.input_tokens} tokens in, ${usage.output_tokens} out${usage.cost_usd ? `, $${usage.cost_usd.toFixed(4)}` : ''}`;
@@ -69,6 +70,7 @@ export function describeStatus(report: LoopStatusReport): string {
     );
   const remarks = report.live?.queuedFeedback ?? 0;
   if (remarks > 0) lines.push(`feedback ${remarks === 1 ? 'a remark waits' : `${remarks} remarks wait`} for the next agent run`);
+  if (report.notify_failure) lines.push(`notify   ${notifyFailureText(report.notify_failure)}`);
   lines.push('graph', ...pictureLines(report.picture));
   lines.push('specs');
   for (const spec of report.specs) {

@@ -2,6 +2,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { action, emit } from '../../output';
+import { parseJsonObject } from '../../json-object';
 import { badOption, jsonOptions, readJsonOption } from './json-option';
 
 interface UpdateOptions {
@@ -19,6 +20,8 @@ interface UpdateOptions {
   idleTimeoutMinutes?: number;
   budgetUsd?: number;
   budgetTokens?: number;
+  /** Each receiver's JSON, or false for --no-notify. */
+  notify?: string[] | false;
   removeOnCompleted?: boolean;
   json?: boolean;
 }
@@ -27,7 +30,7 @@ export function registerLoopUpdate(loop: Command): void {
   const command = loop
     .command('update <loop_id>')
     .description(
-      'Change a loop’s name, description, workdir, host, round budget, spec attempt limit, infra retries and their backoff, dirty start, workdir sharing, idle timeout, budgets or on_completed hook',
+      'Change a loop’s name, description, workdir, host, round budget, spec attempt limit, infra retries and their backoff, dirty start, workdir sharing, idle timeout, budgets, notification receivers or on_completed hook',
     )
     .option('--name <name>', 'new name, unique within the workdir')
     .option('--description <text>', 'new description')
@@ -56,7 +59,13 @@ export function registerLoopUpdate(loop: Command): void {
       '--budget-tokens <n>',
       'agent tokens (in and out) one run may use; once used the loop blocks with budget_exhausted (default: no limit)',
       Number,
-    );
+    )
+    .option(
+      '--notify <json>',
+      'a notification receiver, {"url", "events"?, "format"?: json|slack|ntfy} (repeat for more); replaces the loop’s list',
+      (value: string, list: string[] = []) => [...list, value],
+    )
+    .option('--no-notify', 'remove the loop’s notification receivers');
   jsonOptions(
     command,
     'on-completed',
@@ -82,6 +91,7 @@ export function registerLoopUpdate(loop: Command): void {
           idle_timeout_minutes: options.idleTimeoutMinutes,
           budget_usd: options.budgetUsd,
           budget_tokens: options.budgetTokens,
+          notify: options.notify === false ? [] : options.notify?.map((receiver) => parseReceiver(receiver)),
         }).filter(([, value]) => value !== undefined);
         const updated = await withContext(async (ctx) =>
           updateLoop(ctx, {
@@ -100,4 +110,12 @@ export function registerLoopUpdate(loop: Command): void {
         emit(updated, options, (l) => `Updated loop ${describeLoop(l)}.`);
       }),
     );
+}
+
+function parseReceiver(text: string): Record<string, unknown> {
+  return parseJsonObject(text, {
+    subject: 'The command line',
+    field: '--notify',
+    syntaxHint: `quote it for the shell, e.g. '{"url": "https://ntfy.sh/my-topic"}'`,
+  });
 }

@@ -1,6 +1,6 @@
 // Telling a human: a desktop notification where notify-send exists, and always a line on stderr.
 import { spawn } from 'node:child_process';
-import { findOnPath } from './process/find-on-path';
+import { findOnPath } from '../../process/find-on-path';
 
 export function notifyHuman(title: string, body: string): void {
   console.warn(`[canopy] ${title}: ${body}`);
