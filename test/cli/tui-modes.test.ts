@@ -1,9 +1,10 @@
 // The modes of `canopy tui` without a terminal: keys read through each mode's key map into the mode
-// reducer's events and the commands the app runs, over a sidebar with a loop. Each press recomputes
-// what is selected from the new state, as the app does on each frame.
+// reducer's events and the commands the app runs, over a sidebar with an approval in the inbox and
+// a loop. Each press recomputes what is selected from the new state, as the app does on each frame.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Key } from 'ink' with { 'resolution-mode': 'import' };
+import type { InboxItem } from '../../src/client/approvals-service';
 import type { LoopPicture, VertexPicture } from '../../src/client/loop-picture-service';
 import type { Loop } from '../../src/domain/loop';
 import type { Command } from '../../src/cli/tui/commands.mjs' with { 'resolution-mode': 'import' };
@@ -43,6 +44,22 @@ const KEYS: Record<string, [string, Partial<Key>]> = {
   'C-s': ['s', { ctrl: true }],
 };
 
+const item: InboxItem = {
+  node_run_id: 'run_review',
+  loop_id: 'loop_ship',
+  loop_name: 'shipping',
+  workdir: '/work/ship',
+  host: null,
+  spec_id: 'spec_1',
+  spec_name: 'feature',
+  node: 'review',
+  round: 1,
+  waiting_since: '2030-01-01T10:00:00.000Z',
+  deadline: null,
+  message: 'Ship it?',
+  decide: 'canopy approve loop_ship --node review',
+};
+
 const loop: Loop = {
   id: 'loop_build',
   name: 'building',
@@ -57,7 +74,7 @@ const loop: Loop = {
   updated_at: '2030-01-01T09:00:00.000Z',
 };
 
-const LISTS: SidebarLists = { loops: [loop], backlog: [], blueprints: [] };
+const LISTS: SidebarLists = { inbox: [item], loops: [loop], backlog: [], blueprints: [] };
 
 const vertex = (name: string, lastRun: string | null): VertexPicture => ({
   name,
@@ -114,14 +131,42 @@ async function tui() {
 }
 
 describe('canopy tui modes', () => {
+  it('opens an approval of the inbox with Enter, approves it with y, and goes back to the sidebar', async () => {
+    const app = await tui();
+    assert.equal(app.selected(), 'a:run_review', 'the inbox comes first in the sidebar');
+    assert.deepEqual(app.press('y'), [], 'y does nothing before the approval is opened');
+    app.press('Enter');
+    assert.deepEqual(app.state.mode, { kind: 'approval', item });
+    assert.deepEqual(app.press('y'), [{ do: 'decide', decision: { loop_id: 'loop_ship', node: 'review', decision: 'approve' } }]);
+    assert.equal(app.mode(), 'normal');
+    assert.deepEqual(app.press('Enter', 'q'), [], 'any other key goes back, deciding nothing (nor quitting)');
+    assert.equal(app.mode(), 'normal');
+  });
+
+  it('rejects with n and the comment typed, Backspace editing it; Esc cancels; an empty comment goes to the service', async () => {
+    const app = await tui();
+    app.press('Enter', 'n');
+    assert.deepEqual(app.state.mode, { kind: 'comment', item, text: '' });
+    const commands = app.press('n', 'o', ' ', 't', 'e', 's', 'x', 'Backspace', 't', 's', 'C-s', 'Enter');
+    assert.deepEqual(commands, [
+      { do: 'decide', decision: { loop_id: 'loop_ship', node: 'review', decision: 'reject', comment: 'no tests' } },
+    ]);
+    assert.equal(app.mode(), 'normal');
+
+    app.press('Enter', 'n', 'w', 'Esc');
+    assert.deepEqual([app.mode(), app.state.message], ['normal', 'cancelled']);
+
+    const empty = app.press('Enter', 'n', 'Enter');
+    assert.deepEqual(empty, [{ do: 'decide', decision: { loop_id: 'loop_ship', node: 'review', decision: 'reject', comment: '' } }]);
+  });
+
   it('moves over the sidebar a row per j, several for a burst, and over the main pane once it has the focus', async () => {
     const app = await tui();
-    assert.equal(app.selected(), 'p:/work/build');
     app.press('j');
-    assert.equal(app.selected(), 'l:loop_build');
+    assert.equal(app.selected(), 'p:/work/build');
     assert.equal(app.state.project, '/work/build');
     app.press('k', 'jj');
-    assert.equal(app.selected(), 'l:loop_build', 'a burst stops at the last row');
+    assert.equal(app.selected(), 'l:loop_build');
     app.press('Enter');
     assert.equal(app.state.focus, 'main', 'Enter on a loop moves to its main pane');
     app.press('jjj');
@@ -132,12 +177,12 @@ describe('canopy tui modes', () => {
     app.press('Tab');
     assert.equal(app.state.focus, 'sidebar');
     app.press('k', 'k', 'Tab');
-    assert.equal(app.state.focus, 'sidebar', 'a project has no main pane to move to');
+    assert.equal(app.state.focus, 'sidebar', 'an approval has no main pane to move to');
   });
 
   it('asks before stopping a loop: y runs the command the question holds, any other key cancels', async () => {
     const app = await tui();
-    assert.deepEqual(app.press('r', 't'), [], 'the loop keys do nothing on a project');
+    assert.deepEqual(app.press('r', 't'), [], 'the loop keys do nothing on an approval');
     app.press('jj');
     assert.deepEqual(app.press('r'), [{ do: 'act', loopId: 'loop_build', action: 'run' }]);
     app.press('t');
@@ -152,7 +197,7 @@ describe('canopy tui modes', () => {
     const app = await tui();
     app.press('/', 'b', 'u', 'i');
     assert.equal(app.state.filter, 'bui');
-    assert.equal(app.selected(), 'p:/work/build');
+    assert.equal(app.selected(), 'p:/work/build', 'the approval of another loop is filtered out');
     app.press('Enter');
     assert.deepEqual([app.mode(), app.state.filter], ['normal', 'bui']);
     app.press('/', 'Esc');

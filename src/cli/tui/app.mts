@@ -1,5 +1,5 @@
-// `canopy tui`: the sidebar (projects and their loops, the backlog, blueprints) beside the main pane
-// of the selected item, with keys to steer loops and edit their configs.
+// `canopy tui`: the sidebar (the inbox, projects and their loops, the backlog, blueprints) beside the
+// main pane of the selected item, with keys to decide approvals, steer loops and edit their configs.
 // A key's reaction comes from its mode's key map, moves the state through the mode reducer and may
 // run a command. ESM because Ink is; the CLI loads it only for a TTY.
 import { Box, render, Text, useApp, useStdout } from 'ink';
@@ -88,7 +88,7 @@ function TuiApp(props: { actions: TuiActions }): ReactElement {
     h(
       Text,
       { dimColor: true, wrap: 'truncate' },
-      'canopy tui · ? keys · Tab pane · / filter · r p c s t R A @ loop · a w x graph · i edit · q quit',
+      'canopy tui · ? keys · Tab pane · / filter · Enter y n inbox · r p c s t R A @ loop · a w x graph · i edit · q quit',
     ),
   );
 }

@@ -4,7 +4,7 @@
 import { terminalSafe } from '../output.js';
 import { editInTerminal, externalEditor } from './external-editor.js';
 import type { TuiEvent } from './modes.mjs';
-import type { EditTarget, LoopAction, TuiActions } from './store-actions.js';
+import type { Decision, EditTarget, LoopAction, TuiActions } from './store-actions.js';
 import { textArea } from './text-area.mjs';
 
 export type Command =
@@ -14,6 +14,7 @@ export type Command =
   | { do: 'add node' | 'add edge'; loopId: string; line: string }
   | { do: 'remove vertex'; loopId: string; vertex: string }
   | { do: 'remove edge'; edgeId: string }
+  | { do: 'decide'; decision: Decision }
   | { do: 'output'; title: string; runId: string }
   /** Reads the vertex's config and edits it. */
   | { do: 'edit config'; loopId: string; vertex: string }
@@ -84,6 +85,8 @@ export function commandRunner(context: CommandContext): (command: Command) => vo
         return tell(actions.removeVertex(command.loopId, command.vertex));
       case 'remove edge':
         return tell(actions.removeEdge(command.edgeId));
+      case 'decide':
+        return tell(actions.decide(command.decision));
       case 'output':
         return void actions.runOutput(command.runId).then(
           (text) => dispatch({ type: 'open', mode: { kind: 'output', title: command.title, text } }),

@@ -3,12 +3,13 @@
 // reducer (modes.mts), a command for the app to run (commands.mts), or both. A key its mode's table
 // does not name does what the mode's `otherwise` says, else nothing.
 import type { Key } from 'ink';
+import type { InboxItem } from '../../client/approvals-service.js';
 import type { Loop } from '../../domain/loop.js';
 import { terminalSafe } from '../output.js';
 import type { Command } from './commands.mjs';
 import type { Mode, Prompt, TuiEvent, TuiState } from './modes.mjs';
 import type { Selection } from './selection.mjs';
-import type { LoopAction } from './store-actions.js';
+import type { Decision, LoopAction } from './store-actions.js';
 import { areaText } from './text-area.mjs';
 
 export interface Pressed {
@@ -133,6 +134,7 @@ const NORMAL: KeyMap<ModeOf<'normal'>> = {
     j: move(1),
     Enter: ({ state, view }) => {
       if (state.focus === 'sidebar' && view.loop) return { event: { type: 'focus main' } };
+      if (state.focus === 'sidebar' && view.approval) return open({ kind: 'approval', item: view.approval });
       if (view.selectedRun) return { command: { do: 'output', title: `output of run ${view.selectedRun}`, runId: view.selectedRun } };
       return NOTHING;
     },
@@ -199,7 +201,29 @@ export const KEY_MAPS: { [K in Mode['kind']]: KeyMap<ModeOf<K>> } = {
       n: () => back(ABANDONED),
     },
   },
+  approval: {
+    keys: {
+      y: ({ state: { mode } }) => ({ ...back(), command: { do: 'decide', decision: decision(mode.item, 'approve') } }),
+      n: ({ state: { mode } }) => open({ kind: 'comment', item: mode.item, text: '' }),
+    },
+    otherwise: () => back(),
+  },
+  comment: {
+    keys: {
+      Esc: () => back('cancelled'),
+      // An empty comment goes to the service too, which refuses it saying why.
+      Enter: ({ state: { mode } }) => ({
+        ...back(),
+        command: { do: 'decide', decision: { ...decision(mode.item, 'reject'), comment: mode.text } },
+      }),
+    },
+    otherwise: typing,
+  },
 };
+
+function decision(item: InboxItem, kind: Decision['decision']): Decision {
+  return { loop_id: item.loop_id, node: item.node, decision: kind };
+}
 
 /** What the key does in the state's mode. */
 export function reactionTo(state: TuiState, view: Selection, key: Pressed): Reaction {

@@ -3,9 +3,10 @@
 import { Text } from 'ink';
 import { createElement as h, type ReactElement } from 'react';
 import type { LoopPicture } from '../../client/loop-picture-service.js';
+import { terminalSafe } from '../output.js';
 import { EDGE_SYNTAX, NODE_SYNTAX } from './graph-input.js';
 import type { Prompt, TuiState } from './modes.mjs';
-import { HelpPane, LoopPane, RefusalPane, TextPane } from './panes.mjs';
+import { ApprovalPane, HelpPane, LoopPane, RefusalPane, TextPane } from './panes.mjs';
 import type { Selection } from './selection.mjs';
 import type { LoopDetails, SidebarLists } from './store-actions.js';
 import { TextAreaView } from './text-area.mjs';
@@ -33,9 +34,12 @@ export function MainPane(props: {
   if (mode.kind === 'output') return h(TextPane, { title: `${mode.title} (any key to go back)`, lines: [], text: mode.text });
   if (mode.kind === 'refused') return h(RefusalPane, { label: mode.target.label, issues: mode.issues });
   if (mode.kind === 'editing') return h(TextAreaView, { title: `editing ${mode.target.label}`, area: mode.area, height: height - 4 });
+  if (mode.kind === 'approval' || mode.kind === 'comment') return h(ApprovalPane, { item: mode.item, opened: true });
   if (!lists) return h(Text, null, 'Reading the store…');
   const { selected } = view;
   switch (selected?.kind) {
+    case 'approval':
+      return h(ApprovalPane, { item: selected.item, opened: false });
     case 'loop':
       return h(LoopPane, {
         loop: selected.loop,
@@ -76,6 +80,10 @@ export function StatusLine(props: { state: TuiState }): ReactElement {
   const { mode, message, filter } = props.state;
   const cursor = h(Text, { inverse: true }, ' ');
   if (mode.kind === 'prompt') return h(Text, null, PROMPT_LABEL[mode.purpose], mode.text, cursor);
+  if (mode.kind === 'comment') {
+    const what = terminalSafe(`${mode.item.node} of ${mode.item.loop_name}`, { multiline: false });
+    return h(Text, null, `reject ${what}, saying why (the next node is told; Enter rejects, Esc cancels): `, mode.text, cursor);
+  }
   if (mode.kind === 'confirm') return h(Text, { color: 'yellow' }, mode.question);
   // Wrapped, not cut: a refusal names every problem (an unknown blueprint, the available ones).
   return h(Text, { color: 'magenta' }, message || (filter ? `filter: ${filter}` : ''));

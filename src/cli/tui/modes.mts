@@ -1,7 +1,9 @@
 // The state of `canopy tui` that keys change, apart from what it reads from the store, and the pure
 // reducer that moves it. The mode says what keys mean now (key-map.mts has a table per mode): the
-// sidebar and the main pane, a prompt, a question, an opened text, the built-in editor, a refused config.
+// sidebar and the main pane, a prompt, a question, an opened text or approval, the comment of a
+// rejection, the built-in editor, a refused config.
 import type { Key } from 'ink';
+import type { InboxItem } from '../../client/approvals-service.js';
 import type { Issue } from '../../domain/errors.js';
 import type { Command } from './commands.mjs';
 import { projectOfRow, type SidebarRow } from './sidebar.js';
@@ -18,7 +20,11 @@ export type Mode =
   | { kind: 'confirm'; question: string; command: Command }
   | { kind: 'output'; title: string; text: string }
   | { kind: 'editing'; target: EditTarget; area: TextArea }
-  | { kind: 'refused'; target: EditTarget; text: string; issues: Issue[] };
+  | { kind: 'refused'; target: EditTarget; text: string; issues: Issue[] }
+  /** An approval of the inbox opened: its message, and the keys that decide it. */
+  | { kind: 'approval'; item: InboxItem }
+  /** The comment of a rejection being typed, the approval still shown. */
+  | { kind: 'comment'; item: InboxItem; text: string };
 
 export interface TuiState {
   mode: Mode;
@@ -55,7 +61,7 @@ export type TuiEvent =
   /** Back to the normal mode, saying `message` when given. */
   | { type: 'back'; message?: string }
   | { type: 'say'; message: string }
-  /** A key typed into the prompt or the built-in editor. */
+  /** A key typed into the prompt, the comment or the built-in editor. */
   | { type: 'type'; input: string; key: Key }
   /** Back from the filter's prompt with the filter dropped. */
   | { type: 'clear filter' }
@@ -99,12 +105,12 @@ export function reduce(state: TuiState, event: TuiEvent): TuiState {
   }
 }
 
-/** A typed line edits the prompt's text (the filter's applies as it is typed); the built-in editor takes every key. */
+/** A typed line edits the prompt's or the comment's text (the filter's applies as it is typed); the built-in editor takes every key. */
 function typed(state: TuiState, input: string, key: Key): TuiState {
   const { mode } = state;
   if (mode.kind === 'editing') return { ...state, mode: { ...mode, area: areaKey(mode.area, input, key) } };
-  if (mode.kind !== 'prompt') return state;
+  if (mode.kind !== 'prompt' && mode.kind !== 'comment') return state;
   const text = key.backspace || key.delete ? mode.text.slice(0, -1) : mode.text + (key.ctrl || key.meta ? '' : input);
-  const filter = mode.purpose === 'filter' ? text : state.filter;
+  const filter = mode.kind === 'prompt' && mode.purpose === 'filter' ? text : state.filter;
   return { ...state, mode: { ...mode, text }, filter };
 }

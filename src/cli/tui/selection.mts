@@ -1,6 +1,7 @@
 // What the screen of `canopy tui` has selected, derived from the state and what was read: the
-// sidebar's rows and the row under its cursor (a loop, a spec…), and in a loop's main pane the
+// sidebar's rows and the row under its cursor (a loop, an approval…), and in a loop's main pane the
 // vertex, edge or run under the main cursor. Keys act on this.
+import type { InboxItem } from '../../client/approvals-service.js';
 import type { EdgeView } from '../../client/graph-view-service.js';
 import type { LoopPicture, VertexPicture } from '../../client/loop-picture-service.js';
 import type { Loop } from '../../domain/loop.js';
@@ -14,6 +15,7 @@ export interface SidebarSelection {
   selectable: SidebarRow[];
   selected: SidebarRow | undefined;
   loop: Loop | null;
+  approval: InboxItem | null;
 }
 
 export interface MainSelection {
@@ -39,7 +41,13 @@ export function sidebarSelection(
   const rows = lists ? sidebarRows(lists, { cwd, project, showArchived, filter }) : [];
   const selectable = rows.filter((row) => row.kind !== 'heading');
   const selected = selectable.find((row) => row.key === cursor) ?? selectable[0];
-  return { rows, selectable, selected, loop: selected?.kind === 'loop' ? selected.loop : null };
+  return {
+    rows,
+    selectable,
+    selected,
+    loop: selected?.kind === 'loop' ? selected.loop : null,
+    approval: selected?.kind === 'approval' ? selected.item : null,
+  };
 }
 
 /** The main pane's cursor moves over the vertices, then the edges, then the runs. */
