@@ -19,7 +19,7 @@ import { setLoopStatus } from '../../src/store/loops-repository';
 import { CANOPY_BIN, childEnv, useEngineHarness } from '../helpers/engine';
 import { tempDir } from '../helpers/store';
 import { waitUntil } from '../helpers/wait';
-import { hasTmux, NO_TMUX, openInTmux, tmux } from '../helpers/terminal';
+import { hasTmux, INVERSE, NO_TMUX, openInTmux, paneOf, sidebar, terminalEnv, tmux } from '../helpers/terminal';
 import { check, fakeReviewers, loopWithSpecs } from '../helpers/loops';
 
 const IMPLEMENT = { platform: 'fake', prompt_template: '@sleep 2\n@print implemented', timeout_minutes: 1 };
@@ -36,45 +36,9 @@ const REVIEW_LOOP = {
   ensembles: [fakeReviewers(4)],
 };
 
-function paneOf(session: string) {
-  const screen = () => tmux('capture-pane', '-p', '-t', session);
-  return {
-    screen,
-    shows: (what: string, pattern: RegExp, timeoutMs = 60_000) =>
-      waitUntil(`the app to show ${what}`, () => Promise.resolve(pattern.test(screen())), timeoutMs).catch((error: Error) => {
-        throw new Error(`${error.message}; the screen was:\n${screen()}`);
-      }),
-    /** One key at a time, as a person types: keys sent together may arrive in one read. */
-    press: async (...keys: string[]) => {
-      for (const key of keys) {
-        tmux('send-keys', '-t', session, key);
-        await new Promise((resolve) => setTimeout(resolve, 300));
-      }
-    },
-    /** Types `text` and waits until the screen shows it: an Enter sent right after could otherwise overtake it. */
-    type: (text: string) => {
-      tmux('send-keys', '-t', session, '-l', text);
-      return waitUntil(`the app to show ${text}`, () => Promise.resolve(screen().includes(text)), 10_000);
-    },
-  };
-}
-
-/** The escape sequence `capture-pane -e` writes where inverse text begins. */
-const INVERSE = '\x1b[7m';
-
-/** The lines of the sidebar (the left column of the screen). */
-const sidebar = (screen: string) =>
-  screen
-    .split('\n')
-    .map((line) => line.slice(0, 38))
-    .join('\n');
-
 describe('canopy tui', { skip: hasTmux ? false : NO_TMUX }, () => {
   const engine = useEngineHarness();
-  const appEnv = () => {
-    const env = childEnv(engine.config);
-    return { CANOPY_HOME: env.CANOPY_HOME!, TEMPORAL_ADDRESS: env.TEMPORAL_ADDRESS!, CANOPY_TASK_QUEUE: env.CANOPY_TASK_QUEUE! };
-  };
+  const appEnv = () => terminalEnv(engine.config);
 
   it('refuses without a terminal, pointing to loop watch and loop list', () => {
     const result = spawnSync(process.execPath, [CANOPY_BIN, 'tui'], { env: childEnv(engine.config), encoding: 'utf8' });

@@ -1,6 +1,8 @@
 // `canopy loop watch` in a real terminal (tmux) and through a pipe, while a loop with an ensemble
 // and a loopback runs: the running member, then the quorum, the live output of the running check,
-// then the next round; pause and continue from the view.
+// then the next round; pause and continue from the view. Then a loop waiting at an approval: its
+// node, its message (redacted, its control characters shown escaped) and the commands that decide
+// it, one of which a person copies from the log to approve it.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { describe, it } from 'node:test';
@@ -8,10 +10,12 @@ import { importLoop } from '../../src/client/export-import-service';
 import { startLoopRun, waitForLoopRun } from '../../src/client/runs-service';
 import { createSpec } from '../../src/client/specs-service';
 import { CANOPY_BIN, childEnv, useEngineHarness } from '../helpers/engine';
+import { tempGitRepo } from '../helpers/git';
+import { runCanopy } from '../helpers/processes';
 import { tempDir } from '../helpers/store';
 import { waitUntil } from '../helpers/wait';
 import { hasTmux, NO_TMUX, openInTmux, tmux } from '../helpers/terminal';
-import { fakeReviewers } from '../helpers/loops';
+import { approval, check, fakeReviewers, linked, loopWithSpecs, runsOf, untilLoopStatus } from '../helpers/loops';
 
 const REVIEW_LOOP = {
   format_version: 1,
@@ -37,6 +41,9 @@ const REVIEW_LOOP = {
   edges: [{ source: 'tests', target: 'implement', condition: 'fail', type: 'loopback' }],
   ensembles: [fakeReviewers(3)],
 };
+
+/** `text` as a regular expression matching it alone. */
+const literally = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describe('canopy loop watch', { skip: hasTmux ? false : NO_TMUX }, () => {
   const engine = useEngineHarness();
@@ -94,6 +101,72 @@ describe('canopy loop watch', { skip: hasTmux ? false : NO_TMUX }, () => {
         assert.ok(lines.includes(expected), `the piped log has '${expected}':\n${log}`);
       }
       assert.ok(!log.includes('\x1b['), 'a pipe gets plain lines, no cursor control');
+    } finally {
+      tmux('kill-session', '-t', session);
+      piped.kill();
+    }
+  });
+
+  it('shows the approval a waiting loop waits at, its message and the commands that decide it', async () => {
+    const token = `ghp_${'x'.repeat(36)}`;
+    const message = `Ship {{spec_name}} with ${token}? \u001b[31mred\u001b[0m\nChanged:\n{{changes}}`;
+    const shape = linked(
+      check('implement', 1, 'echo new > feature.txt'),
+      approval('review', 2, { message_template: message }),
+      check('commit', 3, 'echo committed'),
+    );
+    const loopId = await loopWithSpecs(engine.ctx, tempGitRepo(), shape, [{ name: 'feature' }]);
+    const env = childEnv(engine.config);
+    const session = `canopy-watch-approval-${process.pid}`;
+    openInTmux({
+      session,
+      size: [110, 40],
+      env: { CANOPY_HOME: env.CANOPY_HOME!, TEMPORAL_ADDRESS: env.TEMPORAL_ADDRESS! },
+      command: `${process.execPath} ${CANOPY_BIN} loop watch ${loopId}`,
+    });
+    const screen = () => tmux('capture-pane', '-p', '-t', session);
+    const piped = spawn(process.execPath, [CANOPY_BIN, 'loop', 'watch', loopId], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let log = '';
+    piped.stdout.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    const pipedExit = new Promise<number | null>((resolve) => piped.once('exit', resolve));
+    const approve = `canopy approve ${loopId} --node review`;
+    const reject = `canopy reject ${loopId} --node review --comment "…"`;
+    try {
+      await engine.withWorker(async () => {
+        await startLoopRun(engine.ctx, loopId);
+        await untilLoopStatus(engine.ctx, loopId, 'waiting');
+        const waiting = new RegExp(
+          [
+            'approval review waits for a person since \\S+:',
+            '  \\| Ship feature with \\[REDACTED\\]\\? \\\\x1b\\[31mred\\\\x1b\\[0m',
+            '  \\| Changed:',
+            '  \\|  feature\\.txt \\| 1 \\+',
+            '[\\s\\S]*',
+            `  approve  ${literally(approve)}`,
+            `  reject   ${literally(reject)}`,
+          ].join('\n'),
+        );
+        await waitUntil('the view to show the approval', () => Promise.resolve(waiting.test(screen())), 60_000).catch((error: Error) => {
+          throw new Error(`${error.message}; the screen was:\n${screen()}`);
+        });
+        await waitUntil('the piped log to show it', () => Promise.resolve(waiting.test(log)), 30_000);
+
+        // A person copies the command from the log.
+        const command = /^ {2}approve {2}canopy (.+)$/m.exec(log)![1].split(' ');
+        const approved = await runCanopy(env, ...command);
+        assert.equal(approved.status, 0, approved.stderr);
+        assert.equal((await waitForLoopRun(engine.ctx, loopId)).status, 'completed');
+      });
+      await waitUntil('the view to drop the approval once the loop completes', () =>
+        Promise.resolve(/\(loop_\w+\)\s+completed/.test(screen()) && !screen().includes('waits for a person')),
+      );
+      assert.equal(await pipedExit, 0);
+      const lines = log.split('\n');
+      assert.ok(lines.indexOf('loop engine test waiting') < lines.indexOf(`  approve  ${approve}`), log);
+      assert.equal(lines.filter((line) => line.startsWith('approval review waits')).length, 1, 'the approval is told once');
+      assert.ok(!log.includes(token) && !screen().includes(token), 'the message is redacted');
+      assert.ok(!log.includes('\x1b'), 'its control characters are escaped');
+      assert.equal((await runsOf(engine.ctx, loopId)).find((run) => run.node_name === 'commit')?.stdout, 'committed\n');
     } finally {
       tmux('kill-session', '-t', session);
       piped.kill();

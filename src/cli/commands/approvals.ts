@@ -1,7 +1,6 @@
 // `canopy inbox`, `canopy approve` and `canopy reject`: the approvals waiting for a person, and deciding one.
-import os from 'node:os';
 import type { Command } from 'commander';
-import type { DecidedApproval, DecideApprovalRequest, InboxItem } from '../../client/approvals-service';
+import type { DecideApprovalRequest, InboxItem } from '../../client/approvals-service';
 import { action, emit } from '../output';
 
 interface DecideOptions {
@@ -45,25 +44,22 @@ function decideCommand(program: Command, decision: 'approve' | 'reject', descrip
       action(async (loopId: string, options: DecideOptions) => {
         const { withContext } = require('../../client/context') as typeof import('../../client/context');
         const { decideApproval } = require('../../client/approvals-service') as typeof import('../../client/approvals-service');
+        const { decidedText, defaultDecider } = require('../text/approvals') as typeof import('../text/approvals');
         const request: DecideApprovalRequest = {
           loop_id: loopId,
           node: options.node,
           decision,
           comment: options.comment,
-          by: options.by ?? os.userInfo().username,
+          by: options.by ?? defaultDecider(),
         };
         emit(await withContext((ctx) => decideApproval(ctx, request)), options, decidedText);
       }),
     );
 }
 
-function decidedText(decided: DecidedApproval): string {
-  const verb = decided.decision === 'approve' ? 'approved' : 'rejected';
-  return `Approval '${decided.node}' of loop ${decided.loop_id} ${verb} by ${decided.by}; the loop goes on.`;
-}
-
 function inboxText(items: InboxItem[]): string {
   if (items.length === 0) return 'No approval is waiting.';
+  const { rejectCommand } = require('../text/approvals') as typeof import('../text/approvals');
   return items
     .map((item) =>
       [
@@ -71,7 +67,7 @@ function inboxText(items: InboxItem[]): string {
         `  workdir  ${item.workdir}${item.host ? ` on ${item.host}` : ''}`,
         `  waiting  since ${item.waiting_since}${item.deadline ? `, decides by itself at ${item.deadline}` : ''}`,
         ...item.message.split('\n').map((line) => `  | ${line}`),
-        `  decide   ${item.decide}   or   canopy reject ${item.loop_id} --node ${item.node} --comment "…"`,
+        `  decide   ${item.decide}   or   ${rejectCommand(item)}`,
       ].join('\n'),
     )
     .join('\n\n');

@@ -2,7 +2,9 @@
 export const KEYS: readonly (readonly [string, string])[] = [
   ['↑ ↓  j k', 'move in the sidebar, or over the loop’s nodes, edges and runs'],
   ['Tab', 'switch between the sidebar and the main pane'],
-  ['Enter', 'open: the selected item in the main pane; a run’s stored output'],
+  ['Enter', 'open: the selected item in the main pane; a run’s stored output; an approval’s message'],
+  ['y', 'approve the opened approval (decided by you, the OS user)'],
+  ['n', 'reject it: asks for the comment the next node is told (Enter rejects, Esc cancels)'],
   ['/', 'filter the sidebar by name (Enter keeps it, Esc clears it)'],
   ['h', 'show or hide archived loops'],
   ['r', 'run the selected loop'],

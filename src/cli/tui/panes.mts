@@ -1,7 +1,8 @@
 // What `canopy tui` draws: the sidebar's visible rows, and the main pane for a project, a loop,
-// a backlog spec or a blueprint. Every text from the store passes through terminalSafe.
+// a waiting approval, a backlog spec or a blueprint. Every text from the store passes through terminalSafe.
 import { Box, Text } from 'ink';
 import { createElement as h, type ReactElement } from 'react';
+import type { InboxItem } from '../../client/approvals-service.js';
 import type { EdgeView } from '../../client/graph-view-service.js';
 import type { LoopPicture } from '../../client/loop-picture-service.js';
 import type { Issue } from '../../domain/errors.js';
@@ -23,6 +24,15 @@ function rowText(row: SidebarRow, autoruns: Record<string, string>): ReactElemen
   switch (row.kind) {
     case 'heading':
       return h(Text, { bold: true, color: 'blue' }, row.text);
+    case 'approval':
+      return h(
+        Text,
+        null,
+        '  ',
+        h(Text, { color: STATUS_GLYPH.waiting.color }, STATUS_GLYPH.waiting.glyph),
+        ` ${safe(row.item.loop_name)} · ${safe(row.item.node)} `,
+        h(Text, { dimColor: true }, time(row.item.waiting_since, 'minute')),
+      );
     case 'project':
       return h(Text, { bold: true }, safe(row.workdir));
     case 'loop':
@@ -73,8 +83,9 @@ export function SidebarView(props: {
   );
 }
 
-function time(iso: string): string {
-  return iso.slice(5, 19).replace('T', ' ');
+/** `06-01 12:34:56`, or to the minute. */
+function time(iso: string, to: 'second' | 'minute' = 'second'): string {
+  return iso.slice(5, to === 'second' ? 19 : 16).replace('T', ' ');
 }
 
 /** A loop: its live graph (the selected vertex or edge marked), its specs with status, and its runs newest first (the selected one marked). */
@@ -142,6 +153,34 @@ export function LoopPane(props: {
         details && !details.runs.length ? h(Text, { dimColor: true }, '  no runs yet') : null,
       ),
     ),
+  );
+}
+
+/** A waiting approval: its loop, spec, round and since when; opened (Enter), its message and the keys that decide it. */
+export function ApprovalPane(props: { item: InboxItem; opened: boolean }): ReactElement {
+  const { item, opened } = props;
+  const deadline = item.deadline ? ` · decides by itself at ${item.deadline}` : '';
+  return h(
+    Box,
+    { flexDirection: 'column' },
+    h(
+      Text,
+      null,
+      h(Text, { color: STATUS_GLYPH.waiting.color }, STATUS_GLYPH.waiting.glyph),
+      ' approval ',
+      h(Text, { bold: true }, safe(item.node)),
+      ` of loop ${safe(item.loop_name)} (${item.loop_id})`,
+    ),
+    h(Text, { dimColor: true }, safe(`${item.workdir}${item.host ? ` on ${item.host}` : ''}`)),
+    h(Text, null, `spec ${safe(item.spec_name ?? '-')} · round ${item.round} · waiting since ${item.waiting_since}${deadline}`),
+    opened
+      ? h(
+          Box,
+          { flexDirection: 'column' },
+          h(Box, { borderStyle: 'round', paddingX: 1 }, h(Text, null, terminalSafe(item.message) || '(empty)')),
+          h(Text, { color: 'cyan' }, 'y approve · n reject (asks for the comment the next node is told) · any other key goes back'),
+        )
+      : h(Text, { dimColor: true }, 'Enter shows its message, to approve (y) or reject (n) it'),
   );
 }
 

@@ -1,7 +1,9 @@
-// The sidebar as rows: projects (one per loop workdir, the current directory's first) with their
-// loops, the backlog of the selected project (its tagged specs, then the untagged ones under
-// "any"), and the blueprints. Filtering and the archived toggle happen here, away from the view.
+// The sidebar as rows: the inbox (every approval waiting for a person), projects (one per loop
+// workdir, the current directory's first) with their loops, the backlog of the selected project (its
+// tagged specs, then the untagged ones under "any"), and the blueprints. Filtering and the archived
+// toggle happen here, away from the view.
 import path from 'node:path';
+import type { InboxItem } from '../../client/approvals-service';
 import type { Blueprint } from '../../domain/blueprint';
 import type { Loop, LoopStatus } from '../../domain/loop';
 import type { StoredSpec } from '../../store/specs-repository';
@@ -9,6 +11,7 @@ import type { SidebarLists } from './store-actions';
 
 export type SidebarRow =
   | { kind: 'heading'; key: string; text: string }
+  | { kind: 'approval'; key: string; item: InboxItem }
   | { kind: 'project'; key: string; workdir: string }
   | { kind: 'loop'; key: string; loop: Loop }
   | { kind: 'spec'; key: string; spec: StoredSpec }
@@ -48,7 +51,12 @@ export function sidebarRows(lists: SidebarLists, choices: SidebarChoices): Sideb
   const loops = lists.loops.filter((loop) => (choices.showArchived || !loop.archived) && matches(loop.name, loop.workdir));
   const projects = projectsOf(loops, choices.cwd);
   const project = choices.project ?? projects[0] ?? choices.cwd;
-  const rows: SidebarRow[] = [{ kind: 'heading', key: 'h:projects', text: choices.showArchived ? 'Projects (with archived)' : 'Projects' }];
+  const inbox = lists.inbox.filter((item) => matches(item.loop_name, item.node, item.workdir));
+  const rows: SidebarRow[] = [
+    { kind: 'heading', key: 'h:inbox', text: `Inbox · ${inbox.length}` },
+    ...inbox.map((item): SidebarRow => ({ kind: 'approval', key: `a:${item.node_run_id}`, item })),
+    { kind: 'heading', key: 'h:projects', text: choices.showArchived ? 'Projects (with archived)' : 'Projects' },
+  ];
   for (const workdir of projects) {
     rows.push({ kind: 'project', key: `p:${workdir}`, workdir });
     for (const loop of loops.filter((l) => l.workdir === workdir)) rows.push({ kind: 'loop', key: `l:${loop.id}`, loop });
@@ -66,9 +74,10 @@ export function sidebarRows(lists: SidebarLists, choices: SidebarChoices): Sideb
   return rows;
 }
 
-/** The workdir a row belongs to, for the backlog: a project's or a loop's; null for the other rows. */
+/** The workdir a row belongs to, for the backlog: a project's, a loop's or an approval's; null for the other rows. */
 export function projectOfRow(row: SidebarRow | undefined): string | null {
   if (row?.kind === 'project') return row.workdir;
   if (row?.kind === 'loop') return row.loop.workdir;
+  if (row?.kind === 'approval') return row.item.workdir;
   return null;
 }

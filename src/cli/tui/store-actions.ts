@@ -1,9 +1,11 @@
 // What `canopy tui` reads and does, through the same services as the CLI and MCP: the lists of the
-// sidebar, a loop's specs, edges and runs, its live picture, the actions on it, the edits of its
-// graph, and the config the loop editor edits. ESM views get this object and never import a service themselves.
+// sidebar (the inbox among them), a loop's specs, edges and runs, its live picture, the actions on it,
+// the edits of its graph, the config the loop editor edits, and the decisions of approvals. ESM views
+// get this object and never import a service themselves.
 import type { Blueprint } from '../../domain/blueprint';
 import { CanopyError, type Issue } from '../../domain/errors';
 import type { Loop } from '../../domain/loop';
+import { decideApproval, listInbox, type DecideApprovalRequest, type InboxItem } from '../../client/approvals-service';
 import type { ClientContext } from '../../client/context';
 import { pendingAutoruns, scheduleAutorun } from '../../client/autorun-service';
 import { listBlueprints } from '../../client/blueprints-service';
@@ -18,6 +20,7 @@ import { listSpecs } from '../../client/specs-service';
 import { outputText } from '../../graph/feedback';
 import type { StoredNode } from '../../graph/stored-graph';
 import type { StoredSpec } from '../../store/specs-repository';
+import { decidedText, defaultDecider } from '../text/approvals';
 import { describeEdge, describeEnsemble, describeNode } from '../text/describe';
 import { followLoop } from '../watch/follow';
 import { edgeRequest, jsonObject, nodeRequest } from './graph-input';
@@ -25,6 +28,8 @@ import { edgeRequest, jsonObject, nodeRequest } from './graph-input';
 export const RUNS_SHOWN = 20;
 
 export interface SidebarLists {
+  /** Every approval waiting for a person, oldest first, its message redacted. */
+  inbox: InboxItem[];
   loops: Loop[];
   /** Standalone specs (bound to no loop), tagged with a workdir or not. */
   backlog: StoredSpec[];
@@ -39,6 +44,9 @@ export interface LoopDetails {
 }
 
 export type LoopAction = 'run' | 'pause' | 'retry' | 'skip' | 'stop' | 'reset' | 'archive' | 'restore';
+
+/** A decision of an approval, taken by the OS user (as the CLI's is unless told otherwise). */
+export type Decision = Omit<DecideApprovalRequest, 'by'>;
 
 /** A node's or an ensemble's config as the loop editor shows it, and how to store an edited text. */
 export interface EditTarget {
@@ -66,6 +74,8 @@ export interface TuiActions {
   /** A plain node with its edges, or an ensemble with its member nodes and wiring. */
   removeVertex(loopId: string, vertex: string): Promise<string>;
   removeEdge(edgeId: string): Promise<string>;
+  /** Refused with the service's reason when the loop waits at no such approval, or a rejection has no comment. */
+  decide(decision: Decision): Promise<string>;
 }
 
 /** Ensemble settings the editor offers: UpdateEnsembleRequest's fields but the ones that name it. */
@@ -110,12 +120,13 @@ export function storeActions(ctx: ClientContext, cwd: string): TuiActions {
   return {
     cwd,
     async readSidebar() {
-      const [loops, backlog, blueprints] = await Promise.all([
+      const [inbox, loops, backlog, blueprints] = await Promise.all([
+        listInbox(ctx),
         listLoops(ctx, { include_archived: true }),
         listSpecs(ctx, { backlog: true }),
         listBlueprints(ctx),
       ]);
-      return { loops, backlog, blueprints };
+      return { inbox, loops, backlog, blueprints };
     },
     async loopDetails(loopId) {
       const [loop, runs] = await Promise.all([getLoop(ctx, loopId), listRuns(ctx, { loop_id: loopId, limit: RUNS_SHOWN })]);
@@ -153,6 +164,7 @@ export function storeActions(ctx: ClientContext, cwd: string): TuiActions {
       return `removed ${describeNode(await removeNode(ctx, { loop_id: loopId, node_id: node.id }))} and its edges`;
     },
     removeEdge: async (edgeId) => `removed ${describeEdge(await removeEdge(ctx, { edge_id: edgeId }))}`,
+    decide: async (decision) => decidedText(await decideApproval(ctx, { ...decision, by: defaultDecider() })),
   };
 }
 

@@ -10,13 +10,14 @@ export function hasEnded(picture: LoopPicture): boolean {
 }
 
 /**
- * Calls `onPicture` with each new picture; resolves when `stop()` is called or, with untilEnd, when
- * the loop ends. `refresh()` reads the next picture now instead of at the end of the interval.
+ * Calls `onPicture` with each new picture, and waits for what it returns before the next; resolves when
+ * `stop()` is called or, with untilEnd, when the loop ends. `refresh()` reads the next picture now
+ * instead of at the end of the interval.
  */
 export function followLoop(
   ctx: ClientContext,
   loopId: string,
-  onPicture: (picture: LoopPicture) => void,
+  onPicture: (picture: LoopPicture) => void | Promise<void>,
   options: { untilEnd: boolean; intervalMs?: number },
 ): { done: Promise<void>; stop(): void; refresh(): void } {
   let stopped = false;
@@ -32,7 +33,7 @@ export function followLoop(
   const done = (async () => {
     while (!stopped) {
       const picture = await loopPicture(ctx, loopId);
-      onPicture(picture);
+      await onPicture(picture);
       if (options.untilEnd && hasEnded(picture)) return;
       await pause(options.intervalMs ?? FOLLOW_INTERVAL_MS);
     }

@@ -1,14 +1,17 @@
-// The live terminal view of one loop, drawn with Ink: its graph (loop-graph.mts), the specs, and
-// keys to steer the loop. ESM because Ink is; the CLI loads it only for a TTY.
+// The live terminal view of one loop, drawn with Ink: its graph (loop-graph.mts), the specs, the
+// approval it waits at with the commands that decide it, and keys to steer the loop. ESM because Ink
+// is; the CLI loads it only for a TTY.
 import { Box, render, Text, useApp, useInput } from 'ink';
 import { createElement as h, useEffect, useState, type ReactElement } from 'react';
+import type { InboxItem } from '../../client/approvals-service.js';
 import type { LoopPicture } from '../../client/loop-picture-service.js';
 import { terminalSafe } from '../output.js';
+import { approvalLines } from './approval-lines.js';
 import { LoopGraph } from './loop-graph.mjs';
 
 export interface WatchActions {
-  /** Starts following; calls back with every new picture until stopped. */
-  follow(onPicture: (picture: LoopPicture) => void): { stop(): void };
+  /** Starts following; calls back with every new picture, and the approvals the loop waits at, until stopped. */
+  follow(onPicture: (picture: LoopPicture, approvals: InboxItem[]) => void): { stop(): void };
   pause(): Promise<string>;
   continueLoop(strategy: 'retry' | 'skip'): Promise<string>;
   /** The stored output of a node run, redacted. */
@@ -19,6 +22,7 @@ function WatchApp(props: { actions: WatchActions }): ReactElement {
   const { actions } = props;
   const { exit } = useApp();
   const [picture, setPicture] = useState<LoopPicture | null>(null);
+  const [approvals, setApprovals] = useState<InboxItem[]>([]);
   const [selected, setSelected] = useState<string | null>(null);
   const [followRunning, setFollowRunning] = useState(true);
   const [expanded, setExpanded] = useState(false);
@@ -27,8 +31,9 @@ function WatchApp(props: { actions: WatchActions }): ReactElement {
   const [now, setNow] = useState(Date.now());
 
   useEffect(() => {
-    const following = actions.follow((next) => {
+    const following = actions.follow((next, waitingAt) => {
       setPicture(next);
+      setApprovals(waitingAt);
       setNow(Date.now());
     });
     return () => following.stop();
@@ -89,6 +94,11 @@ function WatchApp(props: { actions: WatchActions }): ReactElement {
     ),
     h(Text, null, `${specs}${next}`),
     h(LoopGraph, { picture, current, expanded, now }),
+    ...approvals.flatMap((item) =>
+      approvalLines(item).map((line, i) =>
+        h(Text, { key: `${item.node_run_id}:${i}`, color: i === 0 ? 'magenta' : undefined }, terminalSafe(line)),
+      ),
+    ),
     message ? h(Text, { color: 'magenta' }, message) : null,
     h(Text, { dimColor: true }, '↑↓ select  f follow  p pause  c continue  s skip  e expand  o output  q quit'),
   );

@@ -1,5 +1,4 @@
 // `canopy loop feedback`: a remark for a running loop's next agent run.
-import os from 'node:os';
 import type { Command } from 'commander';
 import type { QueuedFeedback } from '../../../client/feedback-service';
 import { action, emit } from '../../output';
@@ -18,7 +17,8 @@ export function registerLoopFeedback(loop: Command): void {
       action(async (loopId: string, options: { message: string; by?: string; json?: boolean }) => {
         const { withContext } = require('../../../client/context') as typeof import('../../../client/context');
         const { sendFeedback } = require('../../../client/feedback-service') as typeof import('../../../client/feedback-service');
-        const request = { loop_id: loopId, message: options.message, by: options.by ?? os.userInfo().username };
+        const { defaultDecider } = require('../../text/approvals') as typeof import('../../text/approvals');
+        const request = { loop_id: loopId, message: options.message, by: options.by ?? defaultDecider() };
         emit(await withContext((ctx) => sendFeedback(ctx, request)), options, queuedText);
       }),
     );
