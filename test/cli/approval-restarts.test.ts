@@ -1,32 +1,20 @@
 // A waiting approval outlives everything that runs it: `canopy up` and its Temporal dev server are
 // SIGKILLed while a loop waits, started again on the same home, and the approval is decided afterwards.
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { it } from 'node:test';
-import { freePort } from '../../src/temporal/free-port';
-import { tempHome } from '../helpers/engine';
+import { processesMentioning, upEnv } from '../helpers/canopy-up';
 import { tempGitRepo } from '../helpers/git';
 import { approval, check, linked } from '../helpers/loops';
 import { canopySync, spawnCanopy, waitForOutput, type CanopyProcess } from '../helpers/processes';
-import { livePidsWhere } from '../helpers/running-processes';
 import { waitUntil } from '../helpers/wait';
-
-const processesMentioning = (text: string) => livePidsWhere((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(text));
 
 it(
   'a waiting approval survives canopy up and its Temporal server killed and restarted, and is decided afterwards',
   { timeout: 240_000 },
   async () => {
-    const home = tempHome();
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      CANOPY_HOME: home,
-      CANOPY_TEMPORAL_PORT: String(await freePort()),
-      CANOPY_UI_PORT: String(await freePort()),
-      CANOPY_MCP_PORT: String(await freePort()),
-    };
-    delete env.TEMPORAL_ADDRESS;
+    const { home, env } = await upEnv();
     const canopy = (...args: string[]) => {
       const result = canopySync(env, args, { timeout: 60_000 });
       assert.equal(result.status, 0, `canopy ${args.join(' ')}: ${result.stderr}`);

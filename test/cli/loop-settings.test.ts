@@ -2,14 +2,14 @@
 // with the SDK's client: each option changes only its own setting, and every bad value is refused
 // naming the field, changing nothing.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { listSpecs } from '../../src/client/specs-service';
 import { getLoop } from '../../src/store/loops-repository';
 import { getSpec } from '../../src/store/specs-repository';
 import { childEnv, useEngineHarness } from '../helpers/engine';
 import { canopySync } from '../helpers/processes';
 import { check, loopWithSpecs, scratchDir } from '../helpers/loops';
-import { callOk, callRefused, connectStdio, type StdioSession } from '../helpers/mcp-client';
+import { callOk, callRefused, useMcpSession } from '../helpers/mcp-client';
 
 describe(
   'loop settings through the CLI and MCP',
@@ -17,15 +17,7 @@ describe(
   () => {
     const h = useEngineHarness();
     const canopy = (...args: string[]) => canopySync(childEnv(h.config), args);
-    let session: StdioSession;
-
-    before(async () => {
-      session = await connectStdio(childEnv(h.config) as Record<string, string>);
-    });
-
-    after(async () => {
-      await session.client.close();
-    });
+    const session = useMcpSession(h);
 
     const settingsOf = async (loopId: string) => (await getLoop(h.ctx.db, loopId))?.settings;
 

@@ -4,29 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Key } from 'ink' with { 'resolution-mode': 'import' };
 import { edgeRequest, nodeRequest } from '../../src/cli/tui/graph-input';
-
-const KEY: Key = {
-  upArrow: false,
-  downArrow: false,
-  leftArrow: false,
-  rightArrow: false,
-  pageDown: false,
-  pageUp: false,
-  home: false,
-  end: false,
-  return: false,
-  escape: false,
-  ctrl: false,
-  shift: false,
-  tab: false,
-  backspace: false,
-  delete: false,
-  meta: false,
-  super: false,
-  hyper: false,
-  capsLock: false,
-  numLock: false,
-};
+import { NO_KEY } from '../helpers/terminal';
 
 describe('canopy tui input', () => {
   it('reads a node line as kind, name and config, or a blueprint with overrides', () => {
@@ -78,7 +56,7 @@ describe('canopy tui input', () => {
   it('edits a text in the built-in editor: typing, Enter, Backspace across lines, arrows across line ends, pasted lines', async () => {
     const { areaKey, areaText, textArea } = await import('../../src/cli/tui/text-area.mjs');
     const keys = (text: string, ...presses: [string, Partial<Key>][]) =>
-      presses.reduce((area, [input, key]) => areaKey(area, input, { ...KEY, ...key }), textArea(text));
+      presses.reduce((area, [input, key]) => areaKey(area, input, { ...NO_KEY, ...key }), textArea(text));
     assert.equal(areaText(keys('{}\n', ['', { rightArrow: true }], ['', { return: true }], ['"a": 1', {}])), '{\n"a": 1}\n');
     assert.equal(areaText(keys('ab\ncd\n', ['', { downArrow: true }], ['', { backspace: true }])), 'abcd\n');
     assert.equal(areaText(keys('ab\ncd\n', ['', { end: true }], ['', { rightArrow: true }], ['x', {}])), 'ab\nxcd\n');

@@ -10,29 +10,7 @@ import type { Loop } from '../../src/domain/loop';
 import type { Command } from '../../src/cli/tui/commands.mjs' with { 'resolution-mode': 'import' };
 import type { TuiState } from '../../src/cli/tui/modes.mjs' with { 'resolution-mode': 'import' };
 import type { SidebarLists } from '../../src/cli/tui/store-actions';
-
-const NO_KEY: Key = {
-  upArrow: false,
-  downArrow: false,
-  leftArrow: false,
-  rightArrow: false,
-  pageDown: false,
-  pageUp: false,
-  home: false,
-  end: false,
-  return: false,
-  escape: false,
-  ctrl: false,
-  shift: false,
-  tab: false,
-  backspace: false,
-  delete: false,
-  meta: false,
-  super: false,
-  hyper: false,
-  capsLock: false,
-  numLock: false,
-};
+import { NO_KEY } from '../helpers/terminal';
 
 /** A key as a terminal sends it: a character, or a named key. */
 const KEYS: Record<string, [string, Partial<Key>]> = {

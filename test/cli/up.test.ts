@@ -3,37 +3,17 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { it } from 'node:test';
-import { tempHome } from '../helpers/engine';
 import { freePort } from '../../src/temporal/free-port';
 import { isTemporalReachable } from '../../src/temporal/dev-server';
 import { isGroupAlive } from '../../src/process/process-group';
 import { spawnCanopy, waitForOutput, type CanopyProcess } from '../helpers/processes';
-import { livePidsWhere } from '../helpers/running-processes';
+import { processesMentioning, upEnv } from '../helpers/canopy-up';
 import { payloadKeysText, randomKey } from '../helpers/payload-keys';
 import { codecTokenPath } from '../../src/temporal/codec/codec-server';
 import { encryptionCodec } from '../../src/temporal/codec/encryption-codec';
 
-/** Processes whose command line mentions `text` (the canopy home is in the dev server's --db-filename). */
-function processesMentioning(text: string): number[] {
-  return livePidsWhere((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(text));
-}
-
 /** The goal is 2 s; the bound is wider so a loaded machine does not fail the test, yet below the old 5 s. */
 const LINGER_LIMIT_MS = 4_000;
-
-/** The environment of a `canopy up` with its own home and free ports. */
-async function upEnv(): Promise<{ home: string; env: NodeJS.ProcessEnv }> {
-  const home = tempHome();
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    CANOPY_HOME: home,
-    CANOPY_TEMPORAL_PORT: String(await freePort()),
-    CANOPY_UI_PORT: String(await freePort()),
-    CANOPY_MCP_PORT: String(await freePort()),
-  };
-  delete env.TEMPORAL_ADDRESS;
-  return { home, env };
-}
 
 async function stopAndAssertClean(up: CanopyProcess, home: string): Promise<void> {
   up.child.kill('SIGINT');

@@ -4,7 +4,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { CANOPY_BIN } from './engine';
+import { after, before } from 'node:test';
+import { CANOPY_BIN, childEnv, type EngineHarness } from './engine';
 
 export const SELF_REPORT_TOOLS = ['loop_complete_node', 'loop_report_blocker'];
 
@@ -110,4 +111,20 @@ export async function callRefused(client: Client, name: string, args: Record<str
 
 function textOf(result: CallToolResult): string {
   return result.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
+}
+
+/** `canopy mcp` over stdio for a suite's tests, with the harness's home and server: opened before them, closed after. */
+export function useMcpSession(h: EngineHarness): { readonly client: Client } {
+  let session: StdioSession | undefined;
+  before(async () => {
+    session = await connectStdio(childEnv(h.config) as Record<string, string>);
+  });
+  after(async () => {
+    await session?.client.close();
+  });
+  return {
+    get client() {
+      return session!.client;
+    },
+  };
 }

@@ -1,8 +1,33 @@
 // A person's terminal for tests of canopy's terminal views: tmux sessions, their panes and keys.
 import { spawnSync } from 'node:child_process';
+import type { Key } from 'ink' with { 'resolution-mode': 'import' };
 import type { CanopyConfig } from '../../src/config';
 import { childEnv } from './engine';
 import { waitUntil } from './wait';
+
+/** A key with nothing pressed, as Ink reports one; a test spreads over it what it presses. */
+export const NO_KEY: Key = {
+  upArrow: false,
+  downArrow: false,
+  leftArrow: false,
+  rightArrow: false,
+  pageDown: false,
+  pageUp: false,
+  home: false,
+  end: false,
+  return: false,
+  escape: false,
+  ctrl: false,
+  shift: false,
+  tab: false,
+  backspace: false,
+  delete: false,
+  meta: false,
+  super: false,
+  hyper: false,
+  capsLock: false,
+  numLock: false,
+};
 
 export const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 

@@ -1,24 +1,16 @@
 // spec_attempt_limit in loop_update and loop_get, and loop_reset { specs }, through `canopy mcp` and the SDK's client.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { childEnv, useEngineHarness } from '../helpers/engine';
+import { describe, it } from 'node:test';
+import { useEngineHarness } from '../helpers/engine';
 import { check, loopWithSpecs, runToEnd, scratchDir } from '../helpers/loops';
-import { callOk, callRefused, connectStdio, type StdioSession } from '../helpers/mcp-client';
+import { callOk, callRefused, useMcpSession } from '../helpers/mcp-client';
 
 describe(
   'spec_attempt_limit over MCP',
   { skip: !process.env.CANOPY_TEST_TEMPORAL_ADDRESS && 'needs the dev server `npm test` starts' },
   () => {
     const h = useEngineHarness();
-    let session: StdioSession;
-
-    before(async () => {
-      session = await connectStdio(childEnv(h.config) as Record<string, string>);
-    });
-
-    after(async () => {
-      await session.client.close();
-    });
+    const session = useMcpSession(h);
 
     it(
       'refuses a bad spec_attempt_limit and unknown spec names, and resets the named spec’s failure count',

@@ -1,26 +1,18 @@
 // approval_list, approval_decide and loop_feedback through `canopy mcp` and the SDK's client, on the run's dev server.
 import assert from 'node:assert/strict';
 import os from 'node:os';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { startLoopRun, waitForLoopRun } from '../../src/client/runs-service';
-import { childEnv, useEngineHarness } from '../helpers/engine';
+import { useEngineHarness } from '../helpers/engine';
 import { approval, check, linked, loopWithSpecs, runsOf, scratchDir, untilLoopStatus } from '../helpers/loops';
-import { callOk, callRefused, connectStdio, type StdioSession } from '../helpers/mcp-client';
+import { callOk, callRefused, useMcpSession } from '../helpers/mcp-client';
 
 describe(
   'approvals and feedback over MCP',
   { skip: !process.env.CANOPY_TEST_TEMPORAL_ADDRESS && 'needs the dev server `npm test` starts' },
   () => {
     const h = useEngineHarness();
-    let session: StdioSession;
-
-    before(async () => {
-      session = await connectStdio(childEnv(h.config) as Record<string, string>);
-    });
-
-    after(async () => {
-      await session.client.close();
-    });
+    const session = useMcpSession(h);
 
     it(
       'lists the waiting approval, refuses a rejection without a comment, and approves it as the local user',
