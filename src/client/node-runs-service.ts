@@ -8,6 +8,7 @@ import type { ClientContext } from './context';
 import { requireLoop } from './design-service';
 
 export const MAX_RUNS_LISTED = 200;
+const DEFAULT_RUNS_LISTED = 20;
 
 export interface NodeRunSummary {
   run_id: string;
@@ -52,16 +53,49 @@ export function agentUsageOf(run: NodeRun): AgentUsageLine | null {
   };
 }
 
-export async function listRuns(
-  ctx: ClientContext,
-  input: { loop_id: string; node_id?: string; spec_id?: string; limit?: number },
-): Promise<NodeRunSummary[]> {
+export interface RunListRequest {
+  loop_id: string;
+  node_id?: string;
+  spec_id?: string;
+  limit?: number;
+  /** A run id: list the runs older than it (the `next_cursor` of the page before). */
+  before?: string;
+}
+
+/** A page of a loop's node runs, newest first, and where the next one starts (null on the last page). */
+export interface NodeRunPage {
+  runs: NodeRunSummary[];
+  next_cursor: string | null;
+}
+
+export async function listRunPage(ctx: ClientContext, input: RunListRequest): Promise<NodeRunPage> {
   await requireLoop(ctx.db, input.loop_id);
-  if (input.limit !== undefined && (!Number.isInteger(input.limit) || input.limit < 1 || input.limit > MAX_RUNS_LISTED)) {
+  const limit = input.limit ?? DEFAULT_RUNS_LISTED;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_RUNS_LISTED) {
     throw new CanopyError('invalid_input', `limit: must be a whole number from 1 to ${MAX_RUNS_LISTED}.`);
   }
-  const runs = await listNodeRuns(ctx.db, { loopId: input.loop_id, nodeId: input.node_id, specId: input.spec_id, limit: input.limit });
-  return runs.map((run) => ({
+  const before = input.before === undefined ? undefined : await cursorRun(ctx, input.loop_id, input.before);
+  const filter = { loopId: input.loop_id, nodeId: input.node_id, specId: input.spec_id, before };
+  // One run more than asked says whether another page follows.
+  const runs = await listNodeRuns(ctx.db, { ...filter, limit: limit + 1 });
+  const page = runs.slice(0, limit);
+  return { runs: page.map(runSummary), next_cursor: runs.length > limit ? page[page.length - 1].id : null };
+}
+
+/** The newest runs of a loop: the first page. */
+export async function listRuns(ctx: ClientContext, input: Omit<RunListRequest, 'before'>): Promise<NodeRunSummary[]> {
+  return (await listRunPage(ctx, input)).runs;
+}
+
+async function cursorRun(ctx: ClientContext, loopId: string, runId: string): Promise<NodeRun> {
+  const run = await getNodeRun(ctx.db, runId);
+  if (run?.loop_id !== loopId)
+    throw new CanopyError('invalid_input', `before: ${runId} is not a node run of loop ${loopId}; give the next_cursor of the page before.`);
+  return run;
+}
+
+function runSummary(run: NodeRun): NodeRunSummary {
+  return {
     run_id: run.id,
     node_id: run.node_id,
     node: run.node_name,
@@ -79,7 +113,7 @@ export async function listRuns(
     excerpt: excerpt(run.reported_output || run.stdout || run.stderr),
     dirty_paths: run.dirty_paths,
     agent: agentUsageOf(run),
-  }));
+  };
 }
 
 /** One run's full stored input and output, with its attempt numbers and the activity attempts before it. */

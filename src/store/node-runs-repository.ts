@@ -23,12 +23,15 @@ export interface NodeRunFilter {
   loopId: string;
   nodeId?: string;
   specId?: string;
-  /** Default 20, at most 200. */
+  /** Default 20, at most 201. */
   limit?: number;
+  /** Only runs older than this one, in the list's order (newest first): where the page before ended. */
+  before?: Pick<NodeRun, 'id' | 'started_at'>;
 }
 
 const DEFAULT_LIST_LIMIT = 20;
-const MAX_LIST_LIMIT = 200;
+/** A page of 200, and the one run past it that says whether another page follows. */
+const MAX_LIST_LIMIT = 201;
 const ID_BATCH = 500;
 
 export async function insertNodeRun(db: DatabaseOrTransaction, run: NewNodeRun): Promise<NodeRun> {
@@ -70,6 +73,11 @@ export async function listNodeRuns(db: DatabaseOrTransaction, filter: NodeRunFil
     .limit(limit);
   if (filter.nodeId !== undefined) query = query.where('node_id', '=', filter.nodeId);
   if (filter.specId !== undefined) query = query.where('spec_id', '=', filter.specId);
+  const before = filter.before;
+  if (before !== undefined)
+    query = query.where((eb) =>
+      eb.or([eb('started_at', '<', before.started_at), eb.and([eb('started_at', '=', before.started_at), eb('id', '<', before.id)])]),
+    );
   return (await query.execute()).map(nodeRunFromRow);
 }
 

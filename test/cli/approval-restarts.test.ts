@@ -56,9 +56,10 @@ it(
         Promise.resolve((JSON.parse(canopy('loop', 'info', loopId, '--json')) as { status: string }).status === 'completed' || undefined),
       60_000,
     );
-    const runs = (
-      JSON.parse(canopy('loop', 'runs', loopId, '--json')) as { node: string; status: string; reason: string | null }[]
-    ).reverse();
+    const page = JSON.parse(canopy('loop', 'runs', loopId, '--json')) as {
+      runs: { node: string; status: string; reason: string | null }[];
+    };
+    const runs = page.runs.reverse();
     assert.deepEqual(
       runs.map((run) => [run.node, run.status]),
       [

@@ -192,7 +192,7 @@ describe('infrastructure failures', () => {
 
       const listed = await runCanopy(childEnv(h.config), 'loop', 'runs', loopId, '--json');
       assert.deepEqual(
-        (JSON.parse(listed.stdout) as { infra_attempt: number }[]).map((r) => r.infra_attempt),
+        (JSON.parse(listed.stdout) as { runs: { infra_attempt: number }[] }).runs.map((r) => r.infra_attempt),
         [2, 1],
         'loop runs, newest first',
       );

@@ -2,7 +2,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { ClientContext } from '../../client/context';
-import { getRun, listRuns, MAX_RUNS_LISTED } from '../../client/node-runs-service';
+import { getRun, listRunPage, MAX_RUNS_LISTED } from '../../client/node-runs-service';
 import { Id } from '../../domain/common';
 import { toolResult } from '../tool-result';
 import { READ_ONLY } from './annotations';
@@ -19,6 +19,7 @@ const ListRunsRequest = z.strictObject({
     .max(MAX_RUNS_LISTED)
     .optional()
     .describe(`How many runs, newest first (default 20, at most ${MAX_RUNS_LISTED})`),
+  before: Id.optional().describe('The next_cursor of the page before: list the runs older than it'),
 });
 
 const GetRunRequest = z.strictObject({ run_id: Id.describe('Id of the node run (loop_node_runs_list lists them)') });
@@ -29,12 +30,13 @@ export function registerNodeRunTools(server: McpServer, ctx: ClientContext): voi
     {
       title: 'List node runs',
       description:
-        'A loop’s node runs, newest first: node, spec, round, outcome, failure kind, reason and a short excerpt of the output. ' +
-        'Use it to find the run that failed, then read it whole with loop_node_run_get. Secret-shaped text is redacted.',
+        '{ runs, next_cursor }: a loop’s node runs, newest first: node, spec, round, outcome, failure kind, reason and a short excerpt of the output. ' +
+        'Use it to find the run that failed, then read it whole with loop_node_run_get. Secret-shaped text is redacted. ' +
+        'next_cursor, when not null, is the `before` that lists the page of older runs; every run is reachable this way.',
       inputSchema: ListRunsRequest,
       annotations: READ_ONLY,
     },
-    (input) => toolResult(async () => ({ runs: await listRuns(ctx, input) })),
+    (input) => toolResult(() => listRunPage(ctx, input)),
   );
 
   server.registerTool(

@@ -1,25 +1,26 @@
 // `canopy loop runs|run-get`: node run history, newest first, and one run's full input and output.
 import type { Command } from 'commander';
-import type { NodeRunSummary } from '../../../client/node-runs-service';
+import type { NodeRunPage, NodeRunSummary } from '../../../client/node-runs-service';
 import { action, emit, table } from '../../output';
 import { badOption } from './json-option';
 
 export function registerLoopRunHistory(loop: Command): void {
   loop
     .command('runs <loop_id>')
-    .description('List node runs, newest first (default 20, at most 200)')
+    .description('List node runs, newest first, a page at a time (default 20, at most 200); --before pages on')
     .option('--node <node_id>', 'only this node’s runs')
     .option('--spec <spec_id>', 'only runs for this spec')
     .option('--limit <n>', 'how many runs (1-200)')
-    .option('--json', 'print JSON')
+    .option('--before <run_id>', 'only runs older than this one: the next_cursor of the page before')
+    .option('--json', 'print JSON: { runs, next_cursor }')
     .action(
-      action(async (loopId: string, options: { node?: string; spec?: string; limit?: string; json?: boolean }) => {
+      action(async (loopId: string, options: RunsOptions) => {
         const { withContext } = require('../../../client/context') as typeof import('../../../client/context');
-        const { listRuns } = require('../../../client/node-runs-service') as typeof import('../../../client/node-runs-service');
+        const { listRunPage } = require('../../../client/node-runs-service') as typeof import('../../../client/node-runs-service');
         const limit = options.limit === undefined ? undefined : Number(options.limit);
         if (limit !== undefined && !Number.isInteger(limit)) throw badOption('--limit', 'must be a whole number from 1 to 200');
-        const runs = await withContext((ctx) => listRuns(ctx, { loop_id: loopId, node_id: options.node, spec_id: options.spec, limit }));
-        emit(runs, options, describeRuns);
+        const request = { loop_id: loopId, node_id: options.node, spec_id: options.spec, limit, before: options.before };
+        emit(await withContext((ctx) => listRunPage(ctx, request)), options, (page) => describePage(loopId, options, page));
       }),
     );
   loop
@@ -58,8 +59,24 @@ export function registerLoopRunHistory(loop: Command): void {
     );
 }
 
+interface RunsOptions {
+  node?: string;
+  spec?: string;
+  limit?: string;
+  before?: string;
+  json?: boolean;
+}
+
+/** The page, and the command that lists the next one. */
+function describePage(loopId: string, options: RunsOptions, page: NodeRunPage): string {
+  if (page.runs.length === 0) return options.before ? 'No older node runs.' : 'No node runs yet.';
+  if (page.next_cursor === null) return describeRuns(page.runs);
+  const kept = [options.node && `--node ${options.node}`, options.spec && `--spec ${options.spec}`, options.limit && `--limit ${options.limit}`];
+  const next = ['canopy loop runs', loopId, ...kept.filter(Boolean), `--before ${page.next_cursor}`].join(' ');
+  return `${describeRuns(page.runs)}\nOlder runs: ${next}`;
+}
+
 function describeRuns(runs: NodeRunSummary[]): string {
-  if (runs.length === 0) return 'No node runs yet.';
   return table([
     ['RUN', 'NODE', 'ROUND', 'OUTCOME', 'STARTED', 'AGENT', 'TOKENS IN/OUT', 'COST', 'DETAIL'],
     ...runs.map((r) => [
