@@ -90,7 +90,10 @@ export async function listRuns(ctx: ClientContext, input: Omit<RunListRequest, '
 async function cursorRun(ctx: ClientContext, loopId: string, runId: string): Promise<NodeRun> {
   const run = await getNodeRun(ctx.db, runId);
   if (run?.loop_id !== loopId)
-    throw new CanopyError('invalid_input', `before: ${runId} is not a node run of loop ${loopId}; give the next_cursor of the page before.`);
+    throw new CanopyError(
+      'invalid_input',
+      `before: ${runId} is not a node run of loop ${loopId}; give the next_cursor of the page before.`,
+    );
   return run;
 }
 

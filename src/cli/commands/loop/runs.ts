@@ -71,7 +71,11 @@ interface RunsOptions {
 function describePage(loopId: string, options: RunsOptions, page: NodeRunPage): string {
   if (page.runs.length === 0) return options.before ? 'No older node runs.' : 'No node runs yet.';
   if (page.next_cursor === null) return describeRuns(page.runs);
-  const kept = [options.node && `--node ${options.node}`, options.spec && `--spec ${options.spec}`, options.limit && `--limit ${options.limit}`];
+  const kept = [
+    options.node && `--node ${options.node}`,
+    options.spec && `--spec ${options.spec}`,
+    options.limit && `--limit ${options.limit}`,
+  ];
   const next = ['canopy loop runs', loopId, ...kept.filter(Boolean), `--before ${page.next_cursor}`].join(' ');
   return `${describeRuns(page.runs)}\nOlder runs: ${next}`;
 }
