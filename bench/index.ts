@@ -161,7 +161,7 @@ async function startupFigures({ ctx, env, warmLoop }: Bench): Promise<void> {
   for (const figure of startup.figures) {
     const ratio = `${figure.ratio.median.toFixed(2)}x (min ${figure.ratio.min.toFixed(2)}, max ${figure.ratio.max.toFixed(2)})`;
     const command = figure.command.replace(warmLoop, '<id>').replace(long, '<long>').replace(middle, '<run>');
-    console.log(`    ${command.padEnd(44)} ${ratio}  ${formatSpread(figure.wallMs, 'ms', 0)}`);
+    console.log(`    ${command.padEnd(52)} ${ratio}  ${formatSpread(figure.wallMs, 'ms', 0)}`);
   }
 }
 

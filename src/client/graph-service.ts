@@ -88,6 +88,15 @@ export const UpdateEnsembleRequest = z
 
 export const RemoveEnsembleRequest = z.object(ensembleRef).strict();
 
+const copyTarget = {
+  new_name: NodeName.describe('The copy’s name, free in the loop it goes to'),
+  to_loop_id: Id.optional().describe('The loop the copy goes to (default: the same loop)'),
+};
+
+export const CopyNodeRequest = z.object({ loop_id: Id.optional().describe('Loop the node must belong to'), node_id: Id, ...copyTarget }).strict();
+
+export const CopyEnsembleRequest = z.object({ ...ensembleRef, ...copyTarget }).strict();
+
 interface Edit {
   design: Design;
   /** The graph ids are matched against by name; an edit that renames or re-keys a part passes it adjusted, so the part keeps its id. */
@@ -285,6 +294,40 @@ export async function removeEnsemble(ctx: ClientContext, request: unknown): Prom
       return { design: { ...remaining, ensembles: remaining.ensembles.filter((_, i) => i !== index) } };
     },
     (_saved, before) => before.ensembles.find((view) => view.name === ref.name)!,
+  );
+}
+
+/** Copies a plain node, kind and config, under a new name into its loop or another; no edge is copied. */
+export async function copyNode(ctx: ClientContext, request: unknown): Promise<StoredNode> {
+  const input = parseOrThrow(CopyNodeRequest, request, 'The copy');
+  const source = await locatePlainNode(ctx, input.node_id, input.loop_id, 'copy the whole ensemble with loop_copy_ensemble');
+  return editGraph(
+    ctx,
+    input.to_loop_id ?? source.loop_id,
+    'The copy',
+    ({ design }) => {
+      const node: DesignNode = { name: input.new_name, kind: source.kind, position: nextPosition(design), config: source.config };
+      return { design: { ...design, nodes: [...design.nodes, node] }, subject: { path: `nodes[${design.nodes.length}]`, label: 'copy' } };
+    },
+    (saved) => saved.nodes.find((node) => node.name === input.new_name)!,
+  );
+}
+
+/** Copies an ensemble, its members and settings, under a new name into its loop or another; its wiring is not copied. */
+export async function copyEnsemble(ctx: ClientContext, request: unknown): Promise<EnsembleView> {
+  const { loop_id, ensemble_id, name, new_name, to_loop_id } = parseOrThrow(CopyEnsembleRequest, request, 'The copy');
+  const ref = await locateEnsemble(ctx, loop_id, ensemble_id, name);
+  const { design: source } = await loadDesign(ctx.db, loop_id);
+  const { entry_from_node, entry_condition, on_pass_to, on_fail_to, position, ...unit } = source.ensembles[ensembleIndex(source, ref)];
+  return editGraph(
+    ctx,
+    to_loop_id ?? loop_id,
+    'The copy',
+    ({ design }) => ({
+      design: { ...design, ensembles: [...design.ensembles, { ...unit, name: new_name, position: nextPosition(design) }] },
+      subject: { path: `ensembles[${design.ensembles.length}]`, label: 'copy' },
+    }),
+    (saved) => saved.ensembles.find((view) => view.name === new_name)!,
   );
 }
 
