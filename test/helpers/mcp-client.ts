@@ -61,6 +61,8 @@ export const ALL_TOOLS = [
   'approval_list',
   'approval_decide',
   'loop_feedback',
+  'loop_copy_node',
+  'loop_copy_ensemble',
 ].sort();
 
 export interface StdioSession {

@@ -4,6 +4,8 @@ import type { ClientContext } from '../../client/context';
 import {
   addEnsemble,
   AddEnsembleRequest,
+  copyEnsemble,
+  CopyEnsembleRequest,
   removeEnsemble,
   RemoveEnsembleRequest,
   updateEnsemble,
@@ -104,5 +106,18 @@ export function registerEnsembleTools(server: McpServer, ctx: ClientContext): vo
       annotations: writes({ destructive: true, idempotent: true }),
     },
     (input) => toolResult(() => removeEnsemble(ctx, input)),
+  );
+
+  server.registerTool(
+    'loop_copy_ensemble',
+    {
+      title: 'Copy an ensemble',
+      description:
+        'Copy an ensemble (its members and settings) under new_name into its loop or, with to_loop_id, another; its wiring ' +
+        '(entry, on_pass_to, on_fail_to) is not copied: wire the copy with loop_update_ensemble. Returns the copy.',
+      inputSchema: describeFields(CopyEnsembleRequest, { loop_id: LOOP_ID, ...ENSEMBLE_REF }),
+      annotations: writes({ destructive: false, idempotent: false }),
+    },
+    (input) => toolResult(() => copyEnsemble(ctx, input)),
   );
 }

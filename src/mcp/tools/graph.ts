@@ -6,6 +6,8 @@ import {
   AddEdgeRequest,
   addNode,
   AddNodeRequest,
+  copyNode,
+  CopyNodeRequest,
   removeEdge,
   RemoveEdgeRequest,
   removeNode,
@@ -91,6 +93,23 @@ export function registerGraphTools(server: McpServer, ctx: ClientContext): void 
       annotations: writes({ destructive: true, idempotent: true }),
     },
     (input) => toolResult(() => removeNode(ctx, input)),
+  );
+
+  server.registerTool(
+    'loop_copy_node',
+    {
+      title: 'Copy a node',
+      description:
+        'Copy a node (its kind and config) under new_name into its loop or, with to_loop_id, another; its edges are not copied. ' +
+        'Returns the copy. Nodes inside an ensemble are copied with loop_copy_ensemble. ' +
+        REFUSAL,
+      inputSchema: describeFields(CopyNodeRequest, {
+        loop_id: 'Id of the loop the node must belong to (optional guard)',
+        node_id: NODE_ID,
+      }),
+      annotations: writes({ destructive: false, idempotent: false }),
+    },
+    (input) => toolResult(() => copyNode(ctx, input)),
   );
 
   server.registerTool(
