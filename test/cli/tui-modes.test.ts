@@ -198,4 +198,11 @@ describe('canopy tui modes', () => {
     assert.equal(app.reduce(state, { type: 'back' }).message, '', 'back without a message keeps the one shown');
     assert.equal(app.reduce({ ...state, message: 'kept' }, { type: 'back' }).message, 'kept');
   });
+
+  it('lists a page more of older runs on m, and the newest page again for the next loop followed', async () => {
+    const app = await tui();
+    const more = app.reduce(app.reduce(app.state, { type: 'older runs' }), { type: 'older runs' });
+    assert.equal(more.runPages, 3);
+    assert.equal(app.reduce(more, { type: 'loop followed' }).runPages, 1);
+  });
 });

@@ -31,7 +31,7 @@ function TuiApp(props: { actions: TuiActions }): ReactElement {
     () => sidebarSelection({ cursor, project, showArchived, filter }, lists, actions.cwd),
     [cursor, project, showArchived, filter, lists, actions.cwd],
   );
-  const followed = useFollowedLoop(actions, side.loop, {
+  const followed = useFollowedLoop(actions, side.loop, state.runPages, {
     followed: () => dispatch({ type: 'loop followed' }),
     statusChanged: readAgain,
     failed,

@@ -68,12 +68,17 @@ export function useSidebarLists(actions: TuiActions, refreshes: number, failed: 
 export function useFollowedLoop(
   actions: TuiActions,
   loop: Loop | null,
+  runPages: number,
   on: { followed(): void; statusChanged(): void; failed(message: string): void },
 ) {
   const [picture, setPicture] = useChangedState<LoopPicture | null>(null);
   const [details, setDetails] = useChangedState<LoopDetails | null>(null);
   const following = useRef<{ refresh(): void } | null>(null);
+  const pages = useRef(runPages);
+  const readDetails = (loopId: string) =>
+    actions.loopDetails(loopId, pages.current).then(setDetails, (error: unknown) => on.failed(errorText(error)));
   useEffect(() => {
+    pages.current = 1;
     setPicture(null);
     setDetails(null);
     on.followed();
@@ -84,11 +89,15 @@ export function useFollowedLoop(
       // On a change of status the sidebar's glyph catches up at once rather than at its next refresh.
       if (next.status !== status) on.statusChanged();
       status = next.status;
-      actions.loopDetails(loop.id).then(setDetails, (error: unknown) => on.failed(errorText(error)));
+      void readDetails(loop.id);
     });
     following.current = followed;
     return () => followed.stop();
   }, [actions, loop?.id]);
+  useEffect(() => {
+    pages.current = runPages;
+    if (loop && runPages > 1) void readDetails(loop.id);
+  }, [runPages]);
   const refresh = useMemo(() => () => following.current?.refresh(), []);
   return { picture, details, refresh };
 }

@@ -150,6 +150,7 @@ const NORMAL: KeyMap<ModeOf<'normal'>> = {
     w: promptFor('edge'),
     x: removal,
     e: withLoop(() => ({ event: { type: 'toggle expanded' } })),
+    m: withLoop(() => ({ event: { type: 'older runs' } })),
     o: withLoop((_loop, { view: { vertex } }) =>
       vertex?.last_run_id
         ? { command: { do: 'output', title: `last run output of ${vertex.name}`, runId: vertex.last_run_id } }

@@ -19,6 +19,7 @@ export const KEYS: readonly (readonly [string, string])[] = [
   ['x', 'remove the selected node (or ensemble) or edge (asks first)'],
   ['i', 'edit the selected node’s or ensemble’s config in $VISUAL / $EDITOR, else the built-in editor'],
   ['e', 'expand ensembles: member node names'],
+  ['m', 'more runs: list a page of the loop’s older runs'],
   ['o', 'the stored output of the selected node’s last run'],
   ['?', 'this list'],
   ['q  Ctrl-C', 'quit'],

@@ -38,6 +38,8 @@ export interface TuiState {
   /** Over the loop's vertices, then its edges, then its runs. */
   mainCursor: number;
   expanded: boolean;
+  /** How many pages of the loop's runs the main pane lists, newest first. */
+  runPages: number;
   /** The status line: what the last action did, or why it was refused. */
   message: string;
 }
@@ -53,6 +55,7 @@ export const INITIAL_STATE: TuiState = {
   filter: '',
   mainCursor: 0,
   expanded: false,
+  runPages: 1,
   message: '',
 };
 
@@ -70,6 +73,8 @@ export type TuiEvent =
   | { type: 'focus main' }
   | { type: 'toggle archived' }
   | { type: 'toggle expanded' }
+  /** The main pane lists a page more of the loop's older runs. */
+  | { type: 'older runs' }
   | { type: 'select'; row: SidebarRow }
   /** `items`: how many the main pane's cursor moves over. */
   | { type: 'move main'; step: number; items: number }
@@ -96,12 +101,14 @@ export function reduce(state: TuiState, event: TuiEvent): TuiState {
       return { ...state, showArchived: !state.showArchived };
     case 'toggle expanded':
       return { ...state, expanded: !state.expanded };
+    case 'older runs':
+      return { ...state, runPages: state.runPages + 1 };
     case 'select':
       return { ...state, cursor: event.row.key, project: projectOfRow(event.row) ?? state.project };
     case 'move main':
       return { ...state, mainCursor: Math.min(Math.max(0, event.items - 1), Math.max(0, state.mainCursor + event.step)) };
     case 'loop followed':
-      return { ...state, mainCursor: 0 };
+      return { ...state, mainCursor: 0, runPages: 1 };
   }
 }
 

@@ -151,6 +151,7 @@ export function LoopPane(props: {
           ),
         ),
         details && !details.runs.length ? h(Text, { dimColor: true }, '  no runs yet') : null,
+        details?.olderRuns ? h(Text, { dimColor: true }, '  m lists older runs') : null,
       ),
     ),
   );

@@ -13,7 +13,7 @@ import { addEdge, addNode, removeEdge, removeEnsemble, removeNode, updateEnsembl
 import type { EdgeView, EnsembleView } from '../../client/graph-view-service';
 import type { LoopPicture } from '../../client/loop-picture-service';
 import { archiveLoop, getLoop, listLoops, restoreLoop, type LoopDetail } from '../../client/loops-service';
-import { getRun, listRuns, type NodeRunSummary } from '../../client/node-runs-service';
+import { getRun, listRunPage, type NodeRunSummary } from '../../client/node-runs-service';
 import { resetLoop } from '../../client/reset-service';
 import { continueLoop, pauseLoop, startLoopRun, stopLoop } from '../../client/runs-service';
 import { listSpecs } from '../../client/specs-service';
@@ -39,8 +39,10 @@ export interface SidebarLists {
 export interface LoopDetails {
   specs: Pick<StoredSpec, 'id' | 'name' | 'status'>[];
   edges: EdgeView[];
-  /** Newest first. */
+  /** Newest first, `pages` pages of RUNS_SHOWN. */
   runs: NodeRunSummary[];
+  /** Whether older runs are left to page to. */
+  olderRuns: boolean;
 }
 
 export type LoopAction = 'run' | 'pause' | 'retry' | 'skip' | 'stop' | 'reset' | 'archive' | 'restore';
@@ -60,7 +62,8 @@ export interface TuiActions {
   /** Where the person runs the app: its loops' project comes first. */
   cwd: string;
   readSidebar(): Promise<SidebarLists>;
-  loopDetails(loopId: string): Promise<LoopDetails>;
+  /** The loop's specs and edges, and its newest `pages` pages of runs. */
+  loopDetails(loopId: string, pages: number): Promise<LoopDetails>;
   /** Loop id → when its pending autorun fires; empty when Temporal does not answer. */
   readAutoruns(): Promise<Record<string, string>>;
   follow(loopId: string, onPicture: (picture: LoopPicture) => void): { stop(): void; refresh(): void };
@@ -93,6 +96,19 @@ const ENSEMBLE_FIELDS = [
   'on_pass_to',
   'on_fail_to',
 ] as const;
+
+/** The loop's newest `pages` pages of runs, each page from where the one before ended. */
+async function newestRuns(ctx: ClientContext, loopId: string, pages: number): Promise<{ runs: NodeRunSummary[]; olderRuns: boolean }> {
+  const runs: NodeRunSummary[] = [];
+  let before: string | undefined;
+  for (let page = 0; page < pages; page++) {
+    const next = await listRunPage(ctx, { loop_id: loopId, limit: RUNS_SHOWN, before });
+    runs.push(...next.runs);
+    if (next.next_cursor === null) return { runs, olderRuns: false };
+    before = next.next_cursor;
+  }
+  return { runs, olderRuns: true };
+}
 
 export function storeActions(ctx: ClientContext, cwd: string): TuiActions {
   const act = async (loopId: string, action: LoopAction): Promise<string> => {
@@ -128,9 +144,9 @@ export function storeActions(ctx: ClientContext, cwd: string): TuiActions {
       ]);
       return { inbox, loops, backlog, blueprints };
     },
-    async loopDetails(loopId) {
-      const [loop, runs] = await Promise.all([getLoop(ctx, loopId), listRuns(ctx, { loop_id: loopId, limit: RUNS_SHOWN })]);
-      return { specs: loop.specs.map(({ id, name, status }) => ({ id, name, status })), edges: loop.edges, runs };
+    async loopDetails(loopId, pages) {
+      const [loop, { runs, olderRuns }] = await Promise.all([getLoop(ctx, loopId), newestRuns(ctx, loopId, pages)]);
+      return { specs: loop.specs.map(({ id, name, status }) => ({ id, name, status })), edges: loop.edges, runs, olderRuns };
     },
     readAutoruns: () => pendingAutoruns(ctx).catch(() => ({})),
     follow: (loopId, onPicture) => followLoop(ctx, loopId, onPicture, { untilEnd: false }),
