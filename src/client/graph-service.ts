@@ -93,7 +93,9 @@ const copyTarget = {
   to_loop_id: Id.optional().describe('The loop the copy goes to (default: the same loop)'),
 };
 
-export const CopyNodeRequest = z.object({ loop_id: Id.optional().describe('Loop the node must belong to'), node_id: Id, ...copyTarget }).strict();
+export const CopyNodeRequest = z
+  .object({ loop_id: Id.optional().describe('Loop the node must belong to'), node_id: Id, ...copyTarget })
+  .strict();
 
 export const CopyEnsembleRequest = z.object({ ...ensembleRef, ...copyTarget }).strict();
 
