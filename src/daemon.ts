@@ -8,7 +8,7 @@ import { workdirScans } from './activities/workdir-scans';
 import { openContext, type ClientContext } from './client/context';
 import { scheduleAutorun } from './client/autorun-service';
 import { blockForKeptReport } from './client/self-report-service';
-import { startDeliveries } from './client/notifications-service';
+import { resumeDeliveries, startDeliveries } from './client/notifications-service';
 import { workflowPageUrl } from './client/loop-status-service';
 import { refuseUnreplayableRuns } from './client/run-versions-service';
 import { resumeLoop } from './client/runs-service';
@@ -106,6 +106,9 @@ export async function startDaemon(config: CanopyConfig, options: DaemonOptions):
   }
   if (tracingEndpoint()) options.progress(`Tracing: spans to ${tracingEndpoint()} (OTLP over HTTP)`);
   const running = workers.run();
+  resumeDeliveries(ctx).catch((error: unknown) =>
+    options.progress(`Notifications still pending were not sent again: ${(error as Error).message}; the next start tries again`),
+  );
   return { endpoint, workers, ctx, agentEndpoint, codec, running, stop: () => startUp.unwind() };
 }
 

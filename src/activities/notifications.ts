@@ -6,12 +6,16 @@ import { loadFileConfig } from '../agents/config';
 import { DELIVERY_RETRY, DELIVERY_TIMEOUT_SECONDS, type NotificationInput } from '../contract';
 import type { Loop } from '../domain/loop';
 import { receiverWants, shownUrl, type NotifyEvent, type NotifyReceiver } from '../domain/notify';
+import { truncate } from '../graph/feedback';
 import { redact } from '../graph/redact';
 import { CHANNELS } from '../notify/channels';
 import { postTo } from '../notify/deliver';
 import type { Notification } from '../notify/message';
 import { getNotification, insertNotifications, recordAttempt, type NewNotification } from '../store/notifications-repository';
 import type { ActivityDeps } from './deps';
+
+/** Longest reason a message carries (its head and tail kept): a phone shows a few lines, ntfy takes 4 KB. */
+const REASON_LIMIT = 2000;
 
 /** What an activity knows of an event; the loop, the time and the link are added here. */
 export interface EventFacts {
@@ -42,7 +46,7 @@ function messagesOf(deps: ActivityDeps, facts: EventFacts): NewNotification[] {
     loop: { id: facts.loop.id, name: facts.loop.name, workdir: facts.loop.workdir },
     spec: facts.spec,
     node: facts.node,
-    reason: facts.reason === null ? null : redact(facts.reason),
+    reason: facts.reason === null ? null : truncate(redact(facts.reason), REASON_LIMIT),
     command: facts.command,
     temporal_ui_url: facts.workflowId === null ? null : deps.runPageUrl(facts.workflowId),
     at: new Date().toISOString(),

@@ -2,7 +2,7 @@
 // delivery that failed, for `loop info` and `canopy doctor`.
 import { notificationWorkflowId, type NotificationInput } from '../contract';
 import { shownUrl, type NotifyEvent } from '../domain/notify';
-import { lastFailedNotification, type StoredNotification } from '../store/notifications-repository';
+import { lastFailedNotification, pendingNotificationIds, type StoredNotification } from '../store/notifications-repository';
 import { temporalClientSdk } from '../temporal/sdk';
 import type { ClientContext } from './context';
 
@@ -17,6 +17,17 @@ export async function startDeliveries(ctx: ClientContext, notificationIds: strin
         if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
       });
   }
+}
+
+/**
+ * Starts the delivery of every message still pending whose workflow is not running: one whose start was
+ * lost (Temporal did not answer when the event happened) is sent now. A running delivery is left alone.
+ * Returns the ids of the pending messages.
+ */
+export async function resumeDeliveries(ctx: ClientContext): Promise<string[]> {
+  const pending = await pendingNotificationIds(ctx.db);
+  await startDeliveries(ctx, pending);
+  return pending;
 }
 
 export interface NotifyFailure {

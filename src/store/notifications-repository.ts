@@ -65,6 +65,12 @@ export async function insertNotifications(db: DatabaseOrTransaction, notificatio
   return rows.map((row) => row.id);
 }
 
+/** The messages not yet delivered nor given up, oldest first: a start of their delivery may have been lost. */
+export async function pendingNotificationIds(db: DatabaseOrTransaction): Promise<string[]> {
+  const rows = await db.selectFrom('notifications').select('id').where('status', '=', 'pending').orderBy('created_at').execute();
+  return rows.map((row) => row.id);
+}
+
 export async function getNotification(db: DatabaseOrTransaction, id: string): Promise<StoredNotification | undefined> {
   const row = await db.selectFrom('notifications').selectAll().where('id', '=', id).executeTakeFirst();
   return row && fromRow(row);

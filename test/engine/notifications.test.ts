@@ -7,10 +7,12 @@ import { describe, it } from 'node:test';
 import { decideApproval } from '../../src/client/approvals-service';
 import { diagnose } from '../../src/client/doctor-service';
 import { loopStatus } from '../../src/client/loop-status-service';
+import { resumeDeliveries } from '../../src/client/notifications-service';
 import { startLoopRun, stopLoop, waitForLoopRun } from '../../src/client/runs-service';
 import { notificationWorkflowId } from '../../src/contract';
 import type { NotifyReceiver } from '../../src/domain/notify';
 import type { Notification } from '../../src/notify/message';
+import { insertNotifications } from '../../src/store/notifications-repository';
 import { useEngineHarness, withConfigChanges, type EngineHarness } from '../helpers/engine';
 import {
   agent,
@@ -189,4 +191,31 @@ describe('notifications', () => {
       );
     },
   );
+
+  it('sends, at a worker’s start, a message whose delivery never started', { timeout: 60_000 }, async () => {
+    const receiver = await startReceiver('/late');
+    const loopId = await loopWithSpecs(h.ctx, scratchDir(), chain(['only', 'true']), []);
+    const message: Notification = {
+      event: 'completed',
+      loop: { id: loopId, name: 'engine test', workdir: '/w' },
+      spec: null,
+      node: null,
+      reason: null,
+      command: `canopy loop info ${loopId}`,
+      temporal_ui_url: null,
+      at: new Date().toISOString(),
+    };
+    const [id] = await insertNotifications(h.ctx.db, [
+      { occurrence: 'lost-start', receiver: 'loop.0', url: receiver.url, format: 'json', message },
+    ]);
+    await h.withWorker(async () => {
+      assert.ok((await resumeDeliveries(h.ctx)).includes(id));
+      await waitUntil('the message to be delivered', async () =>
+        (await rowsOf(h, loopId)).find((row) => row.id === id && row.status === 'delivered'),
+      );
+      assert.ok(!(await resumeDeliveries(h.ctx)).includes(id), 'a delivered message is not sent again');
+    });
+    assert.equal(receiver.requests.length, 1);
+    assert.equal((JSON.parse(receiver.requests[0].body) as Notification).command, `canopy loop info ${loopId}`);
+  });
 });

@@ -167,7 +167,7 @@ describeOnEachDialect('node-runs repository', (store) => {
     assert.equal(await updateNodeRun(store.db, 'nrun_missing', { status: 'pass' }), undefined);
   });
 
-  it('lists a loop’s runs newest first, filtered by node and spec, 20 by default and at most 200', async () => {
+  it('lists a loop’s runs newest first, filtered by node and spec and paged by the run before, 20 by default and at most 201', async () => {
     const otherSpec = (await insertSpec(store.db, { name: 'other', content: '', loop_id: loopId, workdir: null })).id;
     const base = Date.parse('2025-01-01T00:00:00.000Z');
     for (let i = 0; i < 205; i++) {
@@ -181,7 +181,12 @@ describeOnEachDialect('node-runs repository', (store) => {
       newest.map((r) => r.round),
       Array.from({ length: 20 }, (_, i) => 204 - i),
     );
-    assert.equal((await listNodeRuns(store.db, { loopId, limit: 1000 })).length, 200);
+    assert.equal((await listNodeRuns(store.db, { loopId, limit: 1000 })).length, 201, 'a page of 200 and the run that says more follow');
+    const [, second] = newest;
+    assert.deepEqual(
+      (await listNodeRuns(store.db, { loopId, before: second, limit: 2 })).map((r) => r.round),
+      [202, 201],
+    );
     assert.deepEqual(
       (await listNodeRuns(store.db, { loopId, specId: otherSpec, limit: 3 })).map((r) => r.round),
       [203, 201, 199],
