@@ -2,7 +2,7 @@
 // then the loop's), and each is handed to a delivery workflow of its own. Nothing here fails or holds
 // back the activity that tells of the event: a receiver is reached later, or its failure is recorded.
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { loadFileConfig } from '../agents/config';
+import { notifyReceivers } from '../agents/config';
 import { DELIVERY_RETRY, DELIVERY_TIMEOUT_SECONDS, type NotificationInput } from '../contract';
 import type { Loop } from '../domain/loop';
 import { receiverWants, shownUrl, type NotifyEvent, type NotifyReceiver } from '../domain/notify';
@@ -52,7 +52,7 @@ function messagesOf(deps: ActivityDeps, facts: EventFacts): NewNotification[] {
     at: new Date().toISOString(),
   };
   const listed: [string, NotifyReceiver[]][] = [
-    ['config', configReceivers(deps.home)],
+    ['config', notifyReceivers(deps.home)],
     ['loop', facts.loop.settings.notify ?? []],
   ];
   return listed.flatMap(([source, receivers]) =>
@@ -62,15 +62,6 @@ function messagesOf(deps: ActivityDeps, facts: EventFacts): NewNotification[] {
         : [],
     ),
   );
-}
-
-/** config.json's receivers; a config.json that cannot be read sends to none (`canopy doctor` says why). */
-function configReceivers(home: string): NotifyReceiver[] {
-  try {
-    return loadFileConfig(home).notify ?? [];
-  } catch {
-    return [];
-  }
 }
 
 export function notificationActivities(deps: ActivityDeps) {

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import { DEFAULT_ENSEMBLE_CONCURRENCY } from '../domain/defaults';
 import { invalidInput, issuesFromZod } from '../domain/errors';
-import { NotifyReceivers } from '../domain/notify';
+import { NotifyReceivers, type NotifyReceiver } from '../domain/notify';
 import { writePrivateFile } from '../private-files';
 import { readUserFile } from '../user-files';
 import { ARGV_PLACEHOLDERS, placeholdersOf } from './command';
@@ -104,6 +104,15 @@ export function loadFileConfig(home: string): CanopyFileConfig {
   const parsed = CanopyFileConfig.safeParse(raw);
   if (!parsed.success) throw invalidInput(file, issuesFromZod(parsed.error));
   return parsed.data;
+}
+
+/** config.json's notification receivers; a config.json that cannot be read names none (`canopy doctor` says why it cannot). */
+export function notifyReceivers(home: string): NotifyReceiver[] {
+  try {
+    return loadFileConfig(home).notify ?? [];
+  } catch {
+    return [];
+  }
 }
 
 /** How many ensemble members this host runs at once: config.json's `ensemble_concurrency`, else the default. */

@@ -18,7 +18,7 @@ import { openLoopRuns, runsPerVersion } from './run-versions-service';
 import { notifyFailureOf, type NotifyFailure } from './notifications-service';
 import { lastFailedNotification } from '../store/notifications-repository';
 import { NOTIFY_EVENTS, shownUrl } from '../domain/notify';
-import { loadFileConfig } from '../agents/config';
+import { notifyReceivers } from '../agents/config';
 
 export interface DoctorReport {
   home: string;
@@ -186,15 +186,11 @@ async function probeStore(config: CanopyConfig): Promise<{
 }
 
 function configReceivers(home: string): DoctorReport['notify']['receivers'] {
-  try {
-    return (loadFileConfig(home).notify ?? []).map((receiver) => ({
-      url: shownUrl(receiver.url),
-      format: receiver.format ?? 'json',
-      events: receiver.events ?? [...NOTIFY_EVENTS],
-    }));
-  } catch {
-    return [];
-  }
+  return notifyReceivers(home).map((receiver) => ({
+    url: shownUrl(receiver.url),
+    format: receiver.format ?? 'json',
+    events: receiver.events ?? [...NOTIFY_EVENTS],
+  }));
 }
 
 function binaryVersion(binary: string): string {
