@@ -3,6 +3,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { DEFAULT_INFRA_RETRIES, DEFAULT_MAX_ITERATIONS, DEFAULT_SPEC_ATTEMPT_LIMIT } from '../domain/loop';
 import type { HookEvent } from '../domain/hooks';
 import type { Loop } from '../domain/loop';
+import { quorumMinPass } from '../domain/ensemble';
 import { serializeResumePoint } from '../store/resume-points';
 import { BUDGET_EXHAUSTED, budgetExhausted, hasBudget, runLimit, specLimit } from '../graph/budget';
 import { memberLabel } from '../graph/ensemble-names';
@@ -221,10 +222,11 @@ export async function specTopology(db: Database, loopId: string, specId?: string
         memberConfigs: memberNodes.map((node) => node.config),
         memberLabels: ensemble.members.map((member) => memberLabel(member)),
         quorumNode: graph.nodes.find((node) => node.id === ensemble.quorum_node_id)!.name,
-        minPass: ensemble.min_pass ?? members.length,
+        minPass: quorumMinPass(ensemble),
         stragglerMinutes: ensemble.straggler_timeout_minutes ?? null,
         graceMinutes: ensemble.quorum_grace_minutes ?? null,
         ...(ensemble.isolation === 'worktree' && { isolated: true }),
+        ...(ensemble.kind && ensemble.kind !== 'parallel' && { kind: ensemble.kind }),
       };
       return [ensemble.name, runtime];
     }),

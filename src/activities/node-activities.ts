@@ -17,6 +17,7 @@ import { describeNodeActivity } from '../telemetry/spans';
 import { executeAgent } from './agent-node';
 import { executeCheck } from './check-node';
 import type { ActivityDeps } from './deps';
+import { getNode } from '../store/graph-repository';
 import { recordedExecution, type Execution, type ExecutionResult } from './execution';
 import { loadScene, templateValues, type NodeScene } from './node-scene';
 import { announce } from './notifications';
@@ -146,13 +147,14 @@ export function nodeActivities(deps: ActivityDeps) {
   }
 
   async function consolidate(scene: NodeScene, run: NodeRun, input: JoinQuorumInput): Promise<NodeOutcome> {
-    const members = await Promise.all(input.memberRunIds.map((id) => getNodeRun(deps.db, id)));
-    const diffs = input.memberWorktrees && (await memberDiffs(input.memberWorktrees));
-    const quorum = await buildQuorum(
-      deps,
-      members.filter((m) => m !== undefined),
-      { minPass: input.minPass, quorumMet: input.quorumMet, diffs },
-    );
+    const members = (await Promise.all(input.memberRunIds.map((id) => getNodeRun(deps.db, id)))).filter((m) => m !== undefined);
+    const diffs = input.memberWorktrees && (await memberDiffs(deps, input.memberWorktrees, members));
+    const quorum = await buildQuorum(deps, members, {
+      minPass: input.minPass,
+      quorumMet: input.quorumMet,
+      diffs,
+      turnsAccount: input.turnsAccount,
+    });
     const headAfter = input.judgeCommitRights ? await readHead(scene.loop.workdir) : null;
     const head = headMoveVerdict({
       subject: `Ensemble '${input.ensembleName}'`,
@@ -177,13 +179,18 @@ export function nodeActivities(deps: ActivityDeps) {
 }
 
 /** Each isolated member's diff against the tree it started from; a worktree that is gone says so in place of its diff. */
-function memberDiffs({ start, workdirs }: MemberWorktrees): Promise<string[]> {
+/** Each member run's diff, from the worktree of its member (members that took turns did not all run). */
+function memberDiffs(deps: ActivityDeps, { start, workdirs }: MemberWorktrees, runs: NodeRun[]): Promise<string[]> {
   return Promise.all(
-    workdirs.map((workdir) =>
-      diffAgainstStart(workdir, start).catch(
+    runs.map(async (run) => {
+      const node = run.node_id ? await getNode(deps.db, run.node_id) : undefined;
+      const index = node?.member_index ?? null;
+      const workdir = index === null ? undefined : workdirs[index];
+      if (!workdir) return `[canopy] no diff: ${run.node_name} is no longer a member of the ensemble\n`;
+      return diffAgainstStart(workdir, start).catch(
         (error: unknown) => `[canopy] no diff: ${error instanceof Error ? error.message : String(error)}\n`,
-      ),
-    ),
+      );
+    }),
   );
 }
 

@@ -13,12 +13,14 @@ export interface QuorumInputs {
   quorumMet?: QuorumMet;
   /** Each isolated member's changes against the starting tree, in member order. */
   diffs?: string[];
+  /** Members that took turns: which ran and why. */
+  turnsAccount?: string;
 }
 
 export async function buildQuorum(
   deps: ActivityDeps,
   members: NodeRun[],
-  { minPass, quorumMet, diffs }: QuorumInputs,
+  { minPass, quorumMet, diffs, turnsAccount }: QuorumInputs,
 ): Promise<{ document: string; verdict: Verdict }> {
   const labelled = await Promise.all(
     members.map(async (run) => {
@@ -33,7 +35,7 @@ export async function buildQuorum(
     return `## ${label} [${status}]${why}\n\n${outputText(run).trim()}\n${changes}`;
   });
   const cut = labelled.filter(({ run }) => run.failure_kind === 'quorum_met');
-  const header = quorumMet
+  const grace = quorumMet
     ? [
         graceHeader(
           quorumMet,
@@ -42,6 +44,7 @@ export async function buildQuorum(
         ),
       ]
     : [];
+  const header = turnsAccount ? [turnsAccount, ...grace] : grace;
   const passes = members.filter((run) => run.outcome === 'pass').length;
   const cutShort = cut.length ? `; ${cut.length} cut short once the quorum was met` : '';
   const verdict: Verdict =

@@ -71,6 +71,7 @@ export const UpdateEnsembleRequest = z
   .object({
     ...ensembleRef,
     prompt_template: EnsembleInput.shape.prompt_template.optional(),
+    kind: EnsembleInput.shape.kind.nullable(),
     members: EnsembleInput.shape.members.optional(),
     min_pass: EnsembleInput.shape.min_pass.nullable(),
     straggler_timeout_minutes: EnsembleInput.shape.straggler_timeout_minutes.nullable(),

@@ -2,6 +2,7 @@
 // order with each vertex's state and round, ensembles as one unit with a line per member, the
 // spec running now and those to come, and the tail of the latest output. The running workflow's
 // own view wins where Temporal answers; the store's record of the latest run fills in the rest.
+import { type EnsembleKind, quorumMinPass } from '../domain/ensemble';
 import { DEFAULT_MAX_ITERATIONS } from '../domain/loop';
 import type { NodeRun } from '../domain/node-run';
 import { memberLabel } from '../graph/ensemble-names';
@@ -37,7 +38,7 @@ export interface VertexPicture {
   /** When the running execution started. */
   running_since: string | null;
   edges: { target: string; condition: string; loopback: boolean }[];
-  ensemble: { members: MemberPicture[]; min_pass: number } | null;
+  ensemble: { kind: EnsembleKind; members: MemberPicture[]; min_pass: number } | null;
   /** The vertex's latest node run (an ensemble's: its quorum's), to open its output. */
   last_run_id: string | null;
 }
@@ -105,7 +106,7 @@ export async function loopPicture(ctx: ClientContext, loopId: string, known?: Li
       edges: topology.edges
         .filter((step) => step.source === vertex.name)
         .map((step) => ({ target: step.target, condition: step.condition, loopback: step.type === 'loopback' })),
-      ensemble: stored ? { members, min_pass: stored.min_pass ?? members.length } : null,
+      ensemble: stored ? { kind: stored.kind ?? 'parallel', members, min_pass: quorumMinPass(stored) } : null,
       last_run_id: ownRun?.id ?? null,
     };
   });

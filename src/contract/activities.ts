@@ -1,4 +1,5 @@
 // The activities the loop-run workflow calls: their inputs and results, shared by both sides.
+import type { EnsembleKind } from '../domain/ensemble';
 import type { HookEvent } from '../domain/hooks';
 import type { LoopStatus } from '../domain/loop';
 import type { FailureKind, HumanFeedback } from '../domain/node-run';
@@ -21,6 +22,8 @@ export interface EnsembleRuntime {
   isolated?: boolean;
   /** Each member's agent config, in member order; absent in graphs read before configs were handed. */
   memberConfigs?: Record<string, unknown>[];
+  /** The members take turns (cascade, round_robin); absent: they run side by side. */
+  kind?: Exclude<EnsembleKind, 'parallel'>;
 }
 
 export interface SpecTopology {
@@ -117,6 +120,8 @@ export interface JoinQuorumInput extends RunContext {
   quorumMet?: QuorumMet;
   /** Where isolated members worked: each one's diff against the starting tree joins its section. */
   memberWorktrees?: MemberWorktrees;
+  /** Members that took turns: which ran and why, the document's first lines. */
+  turnsAccount?: string;
 }
 
 /** Names an isolated ensemble's worktrees: one set per loop, spec and ensemble, on the workdir's host. */

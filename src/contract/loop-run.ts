@@ -2,6 +2,7 @@
 import type { QueryDefinition, SignalDefinition, UpdateDefinition } from '@temporalio/common';
 import type { FailureKind, HumanFeedback } from '../domain/node-run';
 import type { Rounds } from '../graph/rounds';
+import type { Turn } from '../graph/turns';
 import type { ApprovalDecisionKind } from '../node-kinds/approval';
 
 export const loopWorkflowId = (loopId: string): string => `loop-${loopId}`;
@@ -46,6 +47,8 @@ export interface ResumePoint {
   specCommittedHead: string;
   specStartDirty: string[];
   previousRunId: string | null;
+  /** The member each cascade or round_robin ensemble of the spec starts with next, by name; absent: its first. */
+  turns?: Record<string, Turn>;
 }
 
 export interface LoopRunInput {

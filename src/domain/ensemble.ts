@@ -1,4 +1,4 @@
-// Ensembles: 2 to 8 agents given one prompt in parallel, joined by a quorum.
+// Ensembles: 2 to 8 agents given one prompt, side by side or taking turns, joined by a quorum.
 import { z } from 'zod';
 import { Id, IdleTimeoutMinutes, NodeName, ProcessText, TimeoutMinutes } from './common';
 
@@ -22,6 +22,17 @@ export const EnsembleIsolation = z.enum(['shared', 'worktree'], {
 });
 export type EnsembleIsolation = z.infer<typeof EnsembleIsolation>;
 
+/**
+ * How the members run: all side by side (parallel); one at a time in order until one passes
+ * (cascade); or one per entry into the ensemble, the same one while it passes and the next once it
+ * fails (round_robin).
+ */
+export const EnsembleKind = z.enum(['parallel', 'cascade', 'round_robin'], {
+  error:
+    'must be "parallel" (every member side by side), "cascade" (one at a time until one passes) or "round_robin" (one member per entry, taking turns)',
+});
+export type EnsembleKind = z.infer<typeof EnsembleKind>;
+
 /** 0 cuts the members still running as soon as the quorum is met. */
 const QuorumGraceMinutes = z
   .number({ error: 'must be a number of minutes, e.g. 0.5 (or 0 to cut the rest at once)' })
@@ -31,11 +42,19 @@ const QuorumGraceMinutes = z
 const ensembleFields = {
   name: NodeName,
   prompt_template: ProcessText.min(1, 'must not be empty').describe('Prompt shared by every member without an override'),
+  kind: EnsembleKind.optional().describe(
+    'parallel: every member side by side (the default); cascade: one member at a time in order, the first that passes ends it; round_robin: one member per entry, the same one again after a pass, the next after a failure',
+  ),
   members: z
     .array(EnsembleMember)
     .min(MIN_ENSEMBLE_MEMBERS, `an ensemble needs at least ${MIN_ENSEMBLE_MEMBERS} members`)
     .max(MAX_ENSEMBLE_MEMBERS, `an ensemble takes at most ${MAX_ENSEMBLE_MEMBERS} members`),
-  min_pass: z.number().int().min(1).optional().describe('Members that must pass for the quorum to pass (default: all)'),
+  min_pass: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe('Members that must pass for the quorum to pass (default: all; a cascade or round_robin ensemble takes 1)'),
   straggler_timeout_minutes: TimeoutMinutes.optional().describe(
     'A member still running this long after its start is killed and counted as fail',
   ),
@@ -65,8 +84,26 @@ export const EnsembleInput = z
   .refine((e) => e.min_pass === undefined || e.min_pass <= e.members.length, {
     message: 'min_pass cannot exceed the number of members',
     path: ['min_pass'],
+  })
+  .refine((e) => !takesTurns(e) || e.min_pass === undefined || e.min_pass === 1, {
+    message: 'a cascade or round_robin ensemble passes when the one member that ran last passes: min_pass must be 1 or left out',
+    path: ['min_pass'],
+  })
+  .refine((e) => !takesTurns(e) || e.quorum_grace_minutes === undefined, {
+    message: 'applies to a parallel ensemble only (its members run one at a time otherwise): remove it or set kind "parallel"',
+    path: ['quorum_grace_minutes'],
   });
 export type EnsembleInput = z.infer<typeof EnsembleInput>;
 
 export const Ensemble = z.object({ id: Id, loop_id: Id, ...ensembleFields });
 export type Ensemble = z.infer<typeof Ensemble>;
+
+/** Whether the members take turns (cascade, round_robin) rather than run side by side. */
+export function takesTurns(ensemble: { kind?: EnsembleKind | null }): boolean {
+  return (ensemble.kind ?? 'parallel') !== 'parallel';
+}
+
+/** How many members must pass: min_pass (default every member) side by side; the one that ran last when they take turns. */
+export function quorumMinPass(ensemble: { kind?: EnsembleKind | null; min_pass?: number | null; members: unknown[] }): number {
+  return takesTurns(ensemble) ? 1 : (ensemble.min_pass ?? ensemble.members.length);
+}

@@ -26,8 +26,9 @@ const SETTINGS_KEYS_SINCE_VERSION_2 = [
   'share_workdir',
   'confine',
 ] as const;
-/** The keys version 3 added, of settings: the loop's own notification receivers. */
+/** The keys version 3 added, of settings (the loop's own notification receivers) and of ensembles (how the members run). */
 const SETTINGS_KEYS_SINCE_VERSION_3 = ['notify'] as const;
+const ENSEMBLE_KEYS_SINCE_VERSION_3 = ['kind'] as const;
 /** The key version 2 added to the config of agent and check nodes. */
 const NODE_CONFIG_KEYS_SINCE_VERSION_2 = ['idle_timeout_minutes'] as const;
 /** The top-level key version 2 added: the loop's event hooks. */
@@ -86,7 +87,7 @@ export const ExportDocument = z.discriminatedUnion(
         format_version: z.literal(1),
         ...documentFields,
         settings: ofVersion(LoopSettings, 1, { 2: SETTINGS_KEYS_SINCE_VERSION_2, 3: SETTINGS_KEYS_SINCE_VERSION_3 }).optional(),
-        ensembles: z.array(ofVersion(EnsembleInput, 1, { 2: ENSEMBLE_KEYS_SINCE_VERSION_2 })).default([]),
+        ensembles: z.array(ofVersion(EnsembleInput, 1, { 2: ENSEMBLE_KEYS_SINCE_VERSION_2, 3: ENSEMBLE_KEYS_SINCE_VERSION_3 })).default([]),
         [HOOKS_KEY]: z.never({ error: needsVersion2(HOOKS_KEY) }).optional(),
       })
       .strict()
@@ -97,7 +98,7 @@ export const ExportDocument = z.discriminatedUnion(
         format_version: z.literal(2),
         ...documentFields,
         settings: ofVersion(LoopSettings, 2, { 3: SETTINGS_KEYS_SINCE_VERSION_3 }).optional(),
-        ensembles: z.array(EnsembleInput).default([]),
+        ensembles: z.array(ofVersion(EnsembleInput, 2, { 3: ENSEMBLE_KEYS_SINCE_VERSION_3 })).default([]),
         [HOOKS_KEY]: LoopHooks.optional(),
       })
       .strict(),

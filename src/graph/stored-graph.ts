@@ -2,7 +2,7 @@
 // expanded into member and quorum nodes, edges by node id). Ids survive a round trip by name.
 import type { Design, DesignEdge, DesignEnsemble, DesignNode } from '../domain/design';
 import type { Edge } from '../domain/edge';
-import type { Ensemble } from '../domain/ensemble';
+import { type Ensemble, quorumMinPass } from '../domain/ensemble';
 import type { Node } from '../domain/node';
 import { memberNodeName, quorumNodeName } from './ensemble-names';
 import { ensemblePosition } from './positions';
@@ -54,6 +54,7 @@ export function designFromStored(graph: StoredGraph): Design {
       timeout_minutes: stored.timeout_minutes,
       idle_timeout_minutes: stored.idle_timeout_minutes,
       isolation: stored.isolation,
+      kind: stored.kind,
       entry_from_node: entry?.source,
       entry_condition: entry?.condition,
       on_pass_to: onPass?.target,
@@ -101,7 +102,7 @@ export function expandDesign(loopId: string, design: Design, previous: StoredGra
       const config = memberConfig(ensemble, index);
       nodes.push({ id: nodeId(name), loop_id: loopId, name, kind: 'agent', position, config, ensemble_id: id, member_index: index });
     });
-    const quorumConfig = { min_pass: ensemble.min_pass ?? ensemble.members.length };
+    const quorumConfig = { min_pass: quorumMinPass(ensemble) };
     nodes.push({
       id: quorumId,
       loop_id: loopId,

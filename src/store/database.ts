@@ -58,6 +58,7 @@ export interface EnsemblesTable {
   timeout_minutes: number | null;
   idle_timeout_minutes: number | null;
   isolation: string | null;
+  kind: string | null;
   position: number | null;
   quorum_node_id: string;
 }

@@ -1,6 +1,6 @@
 // A loop's graph as stored: nodes, edges and ensembles (kept expanded into member and quorum
 // nodes), edited one part at a time or replaced whole by writing the difference.
-import type { Edge, Ensemble, EnsembleIsolation, EnsembleMember, Node } from '../domain';
+import type { Edge, Ensemble, EnsembleIsolation, EnsembleKind, EnsembleMember, Node } from '../domain';
 import { fromJson, mapPresent, presentFields, toJson } from './columns';
 import {
   inTransaction,
@@ -35,7 +35,7 @@ export type EdgeChanges = Partial<Pick<Edge, 'source_id' | 'target_id' | 'condit
 export type EnsembleChanges = Partial<Pick<StoredEnsemble, 'name' | 'prompt_template' | 'members' | 'quorum_node_id'>> & {
   [K in 'min_pass' | 'straggler_timeout_minutes' | 'quorum_grace_minutes' | 'timeout_minutes' | 'idle_timeout_minutes' | 'position']?:
     number | null;
-} & { isolation?: EnsembleIsolation | null };
+} & { isolation?: EnsembleIsolation | null; kind?: EnsembleKind | null };
 
 export async function getGraph(db: DatabaseOrTransaction, loopId: string): Promise<GraphRecords> {
   const [nodes, edges, ensembles] = await Promise.all([listNodes(db, loopId), listEdges(db, loopId), listEnsembles(db, loopId)]);
@@ -245,6 +245,7 @@ function ensembleFromRow(row: EnsembleRow): StoredEnsemble {
       timeout_minutes: row.timeout_minutes,
       idle_timeout_minutes: row.idle_timeout_minutes,
       isolation: row.isolation as EnsembleIsolation | null,
+      kind: row.kind as EnsembleKind | null,
       position: row.position,
     }),
   };
@@ -264,6 +265,7 @@ function ensembleToRow(ensemble: StoredEnsemble): NewEnsembleRow {
     timeout_minutes: ensemble.timeout_minutes ?? null,
     idle_timeout_minutes: ensemble.idle_timeout_minutes ?? null,
     isolation: ensemble.isolation ?? null,
+    kind: ensemble.kind ?? null,
     position: ensemble.position ?? null,
   };
 }
@@ -280,6 +282,7 @@ function ensembleChangesToRow(changes: EnsembleChanges): EnsembleRowUpdate {
     timeout_minutes: changes.timeout_minutes,
     idle_timeout_minutes: changes.idle_timeout_minutes,
     isolation: changes.isolation,
+    kind: changes.kind,
     position: changes.position,
   };
 }

@@ -332,6 +332,13 @@ const ensembleIsolation: Migration = {
   },
 };
 
+/** How an ensemble's members run: side by side, or taking turns (null: parallel, as before kinds). */
+const ensembleKinds: Migration = {
+  async up(db: Kysely<any>): Promise<void> {
+    await db.schema.alterTable('ensembles').addColumn('kind', 'text').execute();
+  },
+};
+
 /** What every run together may spend on a spec. */
 const specBudgets: Migration = {
   async up(db: Kysely<any>): Promise<void> {
@@ -419,6 +426,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '017_approvals': approvals,
   '018_human_feedback': humanFeedback,
   '019_notifications': notifications,
+  '021_ensemble_kinds': ensembleKinds,
 };
 
 /** The migrations a store up to date has run, in order. */

@@ -12,6 +12,7 @@ const ResumePointRecord = z.object({
   specCommittedHead: z.string(),
   specStartDirty: z.array(z.string()),
   previousRunId: z.string().nullable(),
+  turns: z.record(z.string(), z.object({ member: z.number().int().min(0), since: z.enum(['start', 'pass', 'fail']) })).optional(),
 }) satisfies z.ZodType<ResumePoint>;
 
 export function serializeResumePoint(point: ResumePoint): string {

@@ -1,9 +1,10 @@
-// An ensemble to its outcome: its members side by side (with the quorum grace when it has one), each
-// in a worktree of its own when it is isolated, then the join in its quorum node, which judges
-// min_pass and the group's HEAD move.
+// An ensemble to its outcome: its members side by side (with the quorum grace when it has one) or
+// taking turns, each in a worktree of its own when it is isolated, then the join in its quorum node,
+// which judges min_pass and the group's HEAD move.
 import { patched } from '@temporalio/workflow';
 import type { EnsembleRuntime, MemberWorktrees, MemberWorktreesPlace, NodeOutcome, QuorumMet } from '../contract';
 import { stepAfter } from '../graph/topology';
+import { currentTurn, nextTurn, type TurnKind, turnOrder, turnsAccount } from '../graph/turns';
 import { mapWithConcurrency, runGracedMembers } from './ensemble-members';
 import { PATCHES } from './patches';
 import type { ExecutionBase, LoopRun, SpecWalk } from './run-state';
@@ -13,6 +14,8 @@ interface MembersEnd {
   memberRunIds: string[];
   passed: number;
   quorumMet?: QuorumMet;
+  /** Members that took turns: which ran and why, for the quorum document. */
+  turnsAccount?: string;
 }
 
 export async function runEnsemble(run: LoopRun, walk: SpecWalk, name: string, base: ExecutionBase): Promise<NodeOutcome> {
@@ -26,8 +29,12 @@ export async function runEnsemble(run: LoopRun, walk: SpecWalk, name: string, ba
   run.live.memberStates = Object.fromEntries(ensemble.members.map((member) => [member, 'pending' as const]));
   const slots: MemberSlots = { ...memberQueue(run), worktrees, judgeCommitRights: worktrees !== null && commitRightsEnforced };
   const members =
-    ensemble.graceMinutes === null ? await everyMember(run, ensemble, base, slots) : await gracedMembers(run, walk, name, base, slots);
-  const { memberRunIds, passed, quorumMet } = members;
+    ensemble.kind && patched(PATCHES.ensembleKinds)
+      ? await membersInTurns(run, walk, name, base, slots, ensemble.kind)
+      : ensemble.graceMinutes === null
+        ? await everyMember(run, ensemble, base, slots)
+        : await gracedMembers(run, walk, name, base, slots);
+  const { memberRunIds, passed, quorumMet, turnsAccount } = members;
   const outcome = await run.activities.execution(quorumSummary(name, passed, memberRunIds.length, ensemble.minPass)).joinQuorum({
     ...walk.context,
     ensembleName: name,
@@ -39,6 +46,7 @@ export async function runEnsemble(run: LoopRun, walk: SpecWalk, name: string, ba
     headBefore,
     judgeCommitRights: commitRightsEnforced,
     ...(quorumMet && { quorumMet }),
+    ...(turnsAccount && { turnsAccount }),
     ...(worktrees && { memberWorktrees: worktrees }),
   });
   // Where the run stops here (failed), they stay, so a continue that retries the ensemble reruns its members in them.
@@ -100,6 +108,34 @@ function memberRunner(run: LoopRun, ensemble: EnsembleRuntime, base: ExecutionBa
 async function everyMember(run: LoopRun, ensemble: EnsembleRuntime, base: ExecutionBase, slots: MemberSlots): Promise<MembersEnd> {
   const members = await mapWithConcurrency(ensemble.members, run.engine.ensembleConcurrency, memberRunner(run, ensemble, base, slots));
   return { memberRunIds: members.map((member) => member.nodeRunId), passed: members.filter((member) => member.outcome === 'pass').length };
+}
+
+/** One member at a time, from whose turn it is, until one passes (a round_robin runs only that one); the turn moves on as the outcome says. */
+async function membersInTurns(
+  run: LoopRun,
+  walk: SpecWalk,
+  name: string,
+  base: ExecutionBase,
+  slots: MemberSlots,
+  kind: TurnKind,
+): Promise<MembersEnd> {
+  const ensemble = walk.graph.ensembles[name];
+  const turn = currentTurn(walk.turns[name], ensemble.members.length);
+  const runMember = memberRunner(run, ensemble, base, slots);
+  const ran: { member: number; passed: boolean; nodeRunId: string }[] = [];
+  for (const member of turnOrder(kind, ensemble.members.length, turn)) {
+    const { outcome, nodeRunId } = await runMember(ensemble.members[member], member);
+    ran.push({ member, passed: outcome === 'pass', nodeRunId });
+    if (outcome === 'pass') break;
+  }
+  const passer = ran.find((entry) => entry.passed)?.member ?? null;
+  walk.turns[name] = nextTurn(kind, ensemble.members.length, turn, passer);
+  const names = ensemble.members.map((member, index) => `${ensemble.memberLabels[index]} (${member})`);
+  return {
+    memberRunIds: ran.map((entry) => entry.nodeRunId),
+    passed: passer === null ? 0 : 1,
+    turnsAccount: turnsAccount(kind, names, turn, ran),
+  };
 }
 
 /** The members the grace cut short end on record as quorum_met, so the quorum reads a run for every member. */

@@ -41,4 +41,6 @@ export const PATCHES = {
   humanFeedback: 'human-feedback',
   /** Entering blocked tells the activity why and where, which the blocked notification says. */
   notifyBlockers: 'notify-blockers',
+  /** An ensemble of kind cascade or round_robin runs its members one at a time, taking turns, instead of side by side. */
+  ensembleKinds: 'ensemble-kinds',
 } as const satisfies Record<string, string>;

@@ -15,6 +15,7 @@ import type {
 } from '../contract';
 import type { HumanFeedback } from '../domain/node-run';
 import type { Rounds } from '../graph/rounds';
+import type { Turn } from '../graph/turns';
 import type { LoopRunActivities } from './activity-options';
 
 /** What the signals asked for, read at the run's checkpoints. */
@@ -83,6 +84,8 @@ export interface SpecWalk {
   skipNext: boolean;
   /** How often each vertex ran in this workflow run, which keys its executions. */
   readonly visits: Map<string, number>;
+  /** Whose turn each cascade or round_robin ensemble of the spec starts with next, by name; absent: its first member's. */
+  turns: Record<string, Turn>;
   /** The vertex a continue retries the spec at (null otherwise): on its first visit, isolated members work on in the worktrees they had. */
   readonly retriedAt: string | null;
 }

@@ -66,7 +66,8 @@ async function openWalk(run: LoopRun, spec: OpenedSpec, from: ResumePoint | null
   live.vertexStates = Object.fromEntries(graph.topology.vertices.map((vertex) => [vertex.name, 'pending' as const]));
   const previousRunId = from?.previousRunId ?? null;
   const retriedAt = from?.strategy === 'retry' ? from.vertex : null;
-  return { specId, graph, context, rounds, previousRunId, skipNext: from?.strategy === 'skip', visits: new Map(), retriedAt };
+  const turns = { ...from?.turns };
+  return { specId, graph, context, rounds, previousRunId, skipNext: from?.strategy === 'skip', visits: new Map(), retriedAt, turns };
 }
 
 /**
@@ -160,8 +161,9 @@ async function enterRound(run: LoopRun, walk: SpecWalk, head: string): Promise<F
 
 function resumeAt(walk: SpecWalk, vertex: string, rounds: Rounds = walk.rounds): ResumePoint {
   const { specStartHead, specCommittedHead, specStartDirty } = walk.context;
-  const { specId, previousRunId } = walk;
-  return { specId, vertex, rounds, strategy: 'retry', specStartHead, specCommittedHead, specStartDirty, previousRunId };
+  const { specId, previousRunId, turns } = walk;
+  const point: ResumePoint = { specId, vertex, rounds, strategy: 'retry', specStartHead, specCommittedHead, specStartDirty, previousRunId };
+  return Object.keys(turns).length > 0 ? { ...point, turns } : point;
 }
 
 function failSpec(walk: SpecWalk, at: string, outcome: FailedSpec['outcome'], rounds?: Rounds): FailedSpec {

@@ -150,6 +150,20 @@ describe('canopy loop ensemble (CLI)', () => {
     );
     assert.equal(json(canopy('loop', 'get', loop.id, '--json')).ensembles[0].quorum_grace_minutes, 0);
   });
+
+  it('adds a cascade, shows its kind in loop info, and refuses a min_pass it cannot use, changing nothing', () => {
+    const loop = json(canopy('loop', 'create', '--name', 'turns', '--workdir', directoryIn(cli.home), '--json'));
+    const config = { name: 'fixers', kind: 'cascade', prompt_template: 'Fix', members: [{}, {}] };
+    const added = canopy('loop', 'ensemble', 'add', loop.id, '--config', JSON.stringify(config));
+    assert.equal(added.status, 0, added.stderr);
+    assert.match(added.stdout, /^Added cascade ensemble 'fixers' \(\S+\): 2 members \[.*\], first pass wins/);
+    assert.match(canopy('loop', 'info', loop.id).stdout, /fixers \[2 models\] cascade: one at a time until one passes/);
+
+    const refused = canopy('loop', 'ensemble', 'update', loop.id, 'fixers', '--config', '{"min_pass": 2}', '--json');
+    assert.equal(refused.status, 2, refused.stderr);
+    assert.equal(JSON.parse(refused.stderr).error.issues[0].field, 'min_pass');
+    assert.equal(json(canopy('loop', 'get', loop.id, '--json')).ensembles[0].min_pass, undefined);
+  });
 });
 
 describe('files saved with a UTF-8 byte-order mark (CLI)', () => {

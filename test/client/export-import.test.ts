@@ -87,6 +87,13 @@ function richDocument(): Record<string, unknown> {
         quorum_grace_minutes: 0,
         members: [{ platform: 'gemini' }, {}, {}],
       },
+      {
+        name: 'fallbacks',
+        kind: 'cascade',
+        prompt_template: 'Fix it',
+        position: 30,
+        members: [{ platform: 'opencode', model: 'small' }, { platform: 'claude' }],
+      },
     ],
   };
 }
@@ -145,6 +152,7 @@ describe('import', () => {
       [
         ['reviewers', 0.5],
         ['voters', 0],
+        ['fallbacks', undefined],
       ],
     );
     await updateEnsemble(store.ctx, { loop_id, name: 'reviewers', quorum_grace_minutes: null });
@@ -195,6 +203,8 @@ describe('import', () => {
       'voters/member-1',
       'voters/member-2',
       'voters/member-3',
+      'fallbacks/member-1',
+      'fallbacks/member-2',
     ]);
   });
 
@@ -245,6 +255,19 @@ describe('import refuses a bad file and creates no loop', () => {
         code: 'invalid_input',
         field: 'ensembles.0.isolation',
         message: /needs format_version 2 \(this file says 1\); set format_version to 2 or remove isolation/,
+      },
+    ],
+    [
+      'a version-2 file with an ensemble kind',
+      () => {
+        const document: Record<string, any> = { ...seedDocument(), format_version: 2 };
+        document.ensembles[0] = { ...document.ensembles[0], kind: 'cascade' };
+        return document;
+      },
+      {
+        code: 'invalid_input',
+        field: 'ensembles.0.kind',
+        message: /needs format_version 3 \(this file says 2\); set format_version to 3 or remove kind/,
       },
     ],
     [

@@ -315,6 +315,29 @@ describe('graph service: refusals change nothing', () => {
       { code: 'invalid_input', field: 'config.idle_timeout_minutes', message: /must be at most 1440 minutes/ },
     ));
 
+  it('a kind no ensemble has, and a min_pass or quorum_grace_minutes an ensemble that takes turns cannot use', async () => {
+    const pair = { loop_id: loopId, name: 'pair', prompt_template: 'Review', members: [{}, {}] };
+    await assertRefusedUnchanged(loopId, () => addEnsemble(store.ctx, { ...pair, kind: 'serial' }), {
+      code: 'invalid_input',
+      field: 'kind',
+      message: /must be "parallel" .*, "cascade" .* or "round_robin"/,
+    });
+    await assertRefusedUnchanged(loopId, () => addEnsemble(store.ctx, { ...pair, kind: 'cascade', min_pass: 2 }), {
+      code: 'invalid_input',
+      field: 'min_pass',
+      message: /a cascade or round_robin ensemble passes when the one member that ran last passes: min_pass must be 1 or left out/,
+    });
+    await addEnsemble(store.ctx, { ...pair, quorum_grace_minutes: 1 });
+    await assertRefusedUnchanged(loopId, () => updateEnsemble(store.ctx, { loop_id: loopId, name: 'pair', kind: 'round_robin' }), {
+      code: 'invalid_input',
+      field: 'quorum_grace_minutes',
+      message: /applies to a parallel ensemble only .*: remove it or set kind "parallel"/,
+    });
+    const turned = await updateEnsemble(store.ctx, { loop_id: loopId, name: 'pair', kind: 'round_robin', quorum_grace_minutes: null });
+    assert.equal(turned.kind, 'round_robin');
+    assert.equal((await updateEnsemble(store.ctx, { loop_id: loopId, name: 'pair', kind: null })).kind, undefined);
+  });
+
   it('a quorum_grace_minutes that is not a number', async () => {
     await addEnsemble(store.ctx, { loop_id: loopId, name: 'pair', prompt_template: 'Review', members: [{}, {}] });
     await assertRefusedUnchanged(loopId, () => updateEnsemble(store.ctx, { loop_id: loopId, name: 'pair', quorum_grace_minutes: '3' }), {

@@ -126,6 +126,21 @@ describe('canopy mcp (stdio)', () => {
       quorum_grace_minutes: null,
     });
     assert.equal('quorum_grace_minutes' in cleared, false);
+
+    const turned = await callOk(session.client, 'loop_update_ensemble', {
+      loop_id: loop.id,
+      name: 'reviewers',
+      kind: 'round_robin',
+      min_pass: 1,
+    });
+    assert.equal(turned.kind, 'round_robin');
+    const graceRefused = await callRefused(session.client, 'loop_update_ensemble', {
+      loop_id: loop.id,
+      name: 'reviewers',
+      quorum_grace_minutes: 1,
+    });
+    assert.match(graceRefused, /quorum_grace_minutes: applies to a parallel ensemble only \(its members run one at a time otherwise\)/);
+    assert.equal((await callOk(session.client, 'loop_get', { loop_id: loop.id })).ensembles[0].kind, 'round_robin');
   });
 
   it('imports a document, reporting the agents left without a platform, and exports it back unchanged', async () => {

@@ -185,6 +185,44 @@ export const SCENARIOS: Scenario[] = [
       ),
   },
   {
+    // One member at a time: the first fails, the second passes, the third never starts.
+    name: 'ensemble-cascade',
+    runs: 1,
+    play: (h) =>
+      runOne(
+        h,
+        reviewedThenJoined({
+          kind: 'cascade',
+          members: [
+            { platform: 'fake', model: 'weak', prompt_override: '@exit 1' },
+            { platform: 'fake', model: 'strong' },
+            { platform: 'fake', model: 'spare' },
+          ],
+          timeout_minutes: 1,
+        }),
+        [{ name: 'spec' }],
+      ),
+  },
+  {
+    // The first member's turn fails the run; the continue hands the turn to the second, carried in the resume point.
+    name: 'ensemble-round-robin-continued',
+    runs: 2,
+    async play(h) {
+      const shape = reviewedThenJoined({
+        kind: 'round_robin',
+        members: [
+          { platform: 'fake', model: 'weak', prompt_override: '@exit 1' },
+          { platform: 'fake', model: 'strong' },
+        ],
+        timeout_minutes: 1,
+      });
+      const loopId = await loopWithSpecs(h.ctx, scratchDir(), shape, [{ name: 'spec' }]);
+      expectStatus(loopId, (await runToEnd(h.ctx, loopId)).status, 'failed');
+      await continueLoop(h.ctx, loopId, 'retry');
+      return expectStatus(loopId, (await waitForLoopRun(h.ctx, loopId)).status, 'completed');
+    },
+  },
+  {
     name: 'pause-continue',
     runs: 1,
     async play(h) {

@@ -6,6 +6,7 @@ import type { StoredNode } from '../../graph/stored-graph';
 import type { EdgeView, EnsembleView } from '../../client/graph-view-service';
 import type { LoopDetail } from '../../client/loops-service';
 import { memberLabel } from '../../graph/ensemble-names';
+import { takesTurns } from '../../domain/ensemble';
 import { table } from '../output';
 
 export function describeLoop(loop: Loop): string {
@@ -29,9 +30,10 @@ export function describeEnsemble(ensemble: EnsembleView): string {
   const models = ensemble.members.map((member) => memberLabel(member, '(no platform)'));
   const grace = ensemble.quorum_grace_minutes === undefined ? '' : `, quorum_grace_minutes ${ensemble.quorum_grace_minutes}`;
   const isolation = ensemble.isolation === 'worktree' ? ', each member in a worktree of its own' : '';
+  const quorum = takesTurns(ensemble) ? 'first pass wins' : `min_pass ${ensemble.min_pass ?? 'all'}`;
   return (
-    `ensemble '${ensemble.name}' (${ensemble.ensemble_id}): ${ensemble.members.length} members [${models.join(', ')}], ` +
-    `min_pass ${ensemble.min_pass ?? 'all'}${grace}${isolation}${wiring.length ? `; ${wiring.join(', ')}` : ''}`
+    `${ensemble.kind ?? 'parallel'} ensemble '${ensemble.name}' (${ensemble.ensemble_id}): ${ensemble.members.length} members ` +
+    `[${models.join(', ')}], ${quorum}${grace}${isolation}${wiring.length ? `; ${wiring.join(', ')}` : ''}`
   );
 }
 

@@ -84,6 +84,7 @@ export interface TuiActions {
 /** Ensemble settings the editor offers: UpdateEnsembleRequest's fields but the ones that name it. */
 const ENSEMBLE_FIELDS = [
   'prompt_template',
+  'kind',
   'members',
   'min_pass',
   'straggler_timeout_minutes',

@@ -5,6 +5,7 @@ import { Box, Text } from 'ink';
 import { createElement as h, type ReactElement } from 'react';
 import type { LoopPicture, VertexPicture } from '../../client/loop-picture-service.js';
 import { terminalSafe } from '../output.js';
+import { vertexTitle } from './lines.js';
 
 export const STATE_COLOR: Record<string, string> = { running: 'yellow', pass: 'green', fail: 'red', stale: 'gray', pending: 'gray' };
 
@@ -32,9 +33,7 @@ function VertexBox(props: {
   const isSelected = (edge: VertexPicture['edges'][number]) =>
     selectedEdge?.source === vertex.name && selectedEdge.target === edge.target && selectedEdge.condition === edge.condition;
   const ensemble = vertex.ensemble;
-  const title = ensemble
-    ? `${vertex.name} [${ensemble.members.length} models] quorum ${ensemble.min_pass} of ${ensemble.members.length}`
-    : vertex.name;
+  const title = vertexTitle(vertex);
   const memberLines = (ensemble?.members ?? []).map((member) =>
     h(
       Text,

@@ -31,6 +31,12 @@ const ISOLATION =
   '"worktree": each member works in a git worktree of its own made from the workdir (HEAD plus uncommitted changes), its diff ' +
   'joins its quorum section, and the workdir is left as it was; "shared" (default): every member works in the workdir';
 
+const KIND =
+  'How the members run: "parallel" (default) every member side by side, the quorum passing with min_pass of them; ' +
+  '"cascade" one member at a time in order, the first that passes ends it (it starts with the member that passed last); ' +
+  '"round_robin" one member per entry into the ensemble, the same one again after a pass and the next after a failure. ' +
+  'cascade and round_robin pass with the one member that passed: min_pass is 1 and quorum_grace_minutes is refused';
+
 const ENSEMBLE_REF = {
   ensemble_id: 'Id of the ensemble (loop_get lists ensembles); give this or name',
   name: 'Name of the ensemble; give this or ensemble_id',
@@ -43,13 +49,15 @@ export function registerEnsembleTools(server: McpServer, ctx: ClientContext): vo
       title: 'Add an ensemble',
       description:
         'Add an ensemble in one call: its member agent nodes, the quorum node that waits for every member, and its wiring. ' +
-        'Every member gets the same prompt in parallel; the quorum passes when at least min_pass members passed and its output has one ' +
-        '`## <platform/model> [pass|fail]` section per member. With quorum_grace_minutes the quorum stops waiting that long after ' +
-        'min_pass members passed. Use it for N cheap models drafting or reviewing the same thing. ' +
+        'Every member gets the same prompt; by default (kind parallel) they run side by side, the quorum passes when at least min_pass ' +
+        'members passed and its output has one `## <platform/model> [pass|fail]` section per member that ran. With quorum_grace_minutes ' +
+        'the quorum stops waiting that long after min_pass members passed. kind cascade or round_robin has them take turns instead. ' +
+        'Use it for N cheap models drafting or reviewing the same thing, or a cheap model first with a stronger one behind it. ' +
         'Nested ensembles are refused. A refused ensemble changes nothing and its error names each field to fix.',
       inputSchema: describeFields(AddEnsembleRequest, {
         loop_id: LOOP_ID,
         name: 'Ensemble name, unique among the loop’s nodes and ensembles',
+        kind: KIND,
         members: MEMBERS,
         min_pass: 'Members that must pass for the quorum to pass (default: all of them)',
         straggler_timeout_minutes: 'A member still running this long after its start is killed and counted as a fail',
@@ -79,6 +87,7 @@ export function registerEnsembleTools(server: McpServer, ctx: ClientContext): vo
         loop_id: LOOP_ID,
         ...ENSEMBLE_REF,
         prompt_template: 'New prompt shared by every member without its own prompt_override',
+        kind: `${KIND}; null: parallel`,
         members: `${MEMBERS}; replaces the member list`,
         min_pass: 'Members that must pass for the quorum to pass; null: all of them',
         straggler_timeout_minutes:

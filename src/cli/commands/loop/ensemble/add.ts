@@ -7,7 +7,8 @@ export function registerEnsembleAdd(ensemble: Command): void {
   const command = ensemble
     .command('add <loop_id>')
     .description(
-      'Add an ensemble of 2-8 agents and its quorum in one go. Fields: name, prompt_template, members [{platform, model, ' +
+      'Add an ensemble of 2-8 agents and its quorum in one go. Fields: name, prompt_template, kind ("parallel", the default: members side ' +
+        'by side; "cascade": one at a time in order until one passes; "round_robin": one member per entry, taking turns), members [{platform, model, ' +
         'prompt_override, timeout_minutes, idle_timeout_minutes}], min_pass, straggler_timeout_minutes, quorum_grace_minutes (once min_pass ' +
         'passed, minutes the others may still take before they are cut short; 0: at once), timeout_minutes, idle_timeout_minutes (a member ' +
         'silent on stdout and stderr that long is killed as idle), isolation ("worktree": each member in a git worktree of its own, its diff ' +

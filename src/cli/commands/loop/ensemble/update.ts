@@ -7,7 +7,7 @@ export function registerEnsembleUpdate(ensemble: Command): void {
   const command = ensemble
     .command('update <loop_id> <ensemble_name>')
     .description(
-      'Change an ensemble: the fields to change as JSON (prompt_template, members, min_pass, straggler_timeout_minutes, quorum_grace_minutes, timeout_minutes, idle_timeout_minutes, isolation, ' +
+      'Change an ensemble: the fields to change as JSON (prompt_template, kind, members, min_pass, straggler_timeout_minutes, quorum_grace_minutes, timeout_minutes, idle_timeout_minutes, isolation, ' +
         'entry_from_node, entry_condition, on_pass_to, on_fail_to, position); null removes an optional one. ' +
         'Members without a prompt_override take a new prompt_template.',
     );
