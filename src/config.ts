@@ -22,6 +22,8 @@ export interface CanopyConfig {
   /** Where the Temporal UI is served: the embedded server's, or CANOPY_TEMPORAL_UI_URL; null when unknown. */
   temporalUiUrl: string | null;
   mcpPort: number;
+  /** Port `canopy web` serves the web app on (CANOPY_WEB_PORT), when not given one with --port. */
+  webPort: string;
   /** Port of the worker's run-token MCP endpoint for its own agents; 0 picks a free one. */
   workerMcpPort: number;
   /** How long an activity may stay silent before Temporal assumes its worker died. */
@@ -48,6 +50,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): CanopyConfig {
       (env.CANOPY_TEMPORAL_UI_URL || (env.TEMPORAL_ADDRESS ? '' : `http://127.0.0.1:${env.CANOPY_UI_PORT || 8233}`)).replace(/\/+$/, '') ||
       null,
     mcpPort: Number(env.CANOPY_MCP_PORT || 7380),
+    webPort: env.CANOPY_WEB_PORT || '7381',
     workerMcpPort: Number(env.CANOPY_WORKER_MCP_PORT || 0),
     heartbeatTimeoutSeconds: Number(env.CANOPY_HEARTBEAT_TIMEOUT_SECONDS || 30),
     metricsAddress: listenAddressOf(env.CANOPY_METRICS_ADDRESS || null, 'CANOPY_METRICS_ADDRESS', 'serve metrics on', '127.0.0.1:9464'),

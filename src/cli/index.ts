@@ -14,6 +14,7 @@ import { registerSandbox } from './commands/sandbox';
 import { registerSpec } from './commands/spec';
 import { registerTui } from './commands/tui';
 import { registerUp } from './commands/up';
+import { registerWeb } from './commands/web';
 import { registerWorker } from './commands/worker';
 
 export function buildProgram(): Command {
@@ -34,6 +35,7 @@ export function buildProgram(): Command {
   registerSandbox(program);
   registerMcp(program);
   registerTui(program);
+  registerWeb(program);
   return program;
 }
 

@@ -13,3 +13,6 @@ export const reportForwarderModule = (): typeof import('../mcp/report-forwarder'
 
 export const mcpStdioSdk = (): typeof import('@modelcontextprotocol/sdk/server/stdio.js') =>
   require('@modelcontextprotocol/sdk/server/stdio.js') as typeof import('@modelcontextprotocol/sdk/server/stdio.js');
+
+/** The web app's server side, which `canopy up` mounts beside MCP. */
+export const webModule = (): typeof import('../web') => require('../web') as typeof import('../web');

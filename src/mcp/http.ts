@@ -1,4 +1,5 @@
 // MCP over Streamable HTTP, served by `canopy up`: loopback only, Host and Origin checked, and every request needs a bearer token.
+// The same loopback server carries the web app's routes beside /mcp when it is given them.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -27,6 +28,26 @@ export interface McpHttpOptions {
   operatorToken: string | null;
   /** The setting named when the port is taken. */
   portSetting?: string;
+  /** What answers every path but /mcp (the web app); without it they get 404. */
+  web?: LoopbackRoutes;
+}
+
+/** Serves a request that passed the Host and Origin checks. */
+export type LoopbackRoutes = (request: http.IncomingMessage, response: http.ServerResponse) => Promise<void>;
+
+export interface LoopbackServerOptions {
+  /** 0 picks a free port. */
+  port: number;
+  /** The setting named when the port is taken. */
+  portSetting: string;
+  /** Names the server in its errors. */
+  label: string;
+  routes: LoopbackRoutes;
+}
+
+export interface LoopbackServer {
+  port: number;
+  close(): Promise<void>;
 }
 
 export interface McpHttpServer {
@@ -40,26 +61,36 @@ export function mcpEndpointUrl(port: number): string {
 }
 
 export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHttpServer> {
+  const server = await startLoopbackServer({
+    port: options.port,
+    portSetting: options.portSetting ?? 'CANOPY_MCP_PORT',
+    label: 'MCP',
+    routes: (request, response) => {
+      if (new URL(request.url ?? '/', 'http://localhost').pathname === MCP_PATH) return serveMcp(options, request, response);
+      if (options.web) return options.web(request, response);
+      sendJson(response, 404, { error: 'not_found', message: `The MCP endpoint is ${MCP_PATH}.` });
+      return Promise.resolve();
+    },
+  });
+  return { url: mcpEndpointUrl(server.port), close: () => server.close() };
+}
+
+/** An HTTP server on the loopback address whose every request passes the Host and Origin checks before `routes` sees it. */
+export async function startLoopbackServer(options: LoopbackServerOptions): Promise<LoopbackServer> {
   const server = http.createServer(REQUEST_ARRIVAL, (request, response) => {
-    serve(options, request, response).catch((error: unknown) => {
-      console.error('canopy mcp: request failed:', error);
+    const refusal = hostOrOriginRefusal(request.headers, request.socket.localPort!);
+    if (refusal) return sendJson(response, 403, { error: 'forbidden', message: refusal });
+    options.routes(request, response).catch((error: unknown) => {
+      console.error(`canopy ${options.label.toLowerCase()}: request failed:`, error);
       if (!response.headersSent)
         sendJson(response, 500, { jsonrpc: '2.0', error: { code: -32603, message: 'Internal server error' }, id: null });
     });
   });
-  await listen(server, options.port, options.portSetting ?? 'CANOPY_MCP_PORT');
-  return {
-    url: mcpEndpointUrl((server.address() as AddressInfo).port),
-    close: () => stop(server),
-  };
+  await listen(server, options.port, options.portSetting, options.label);
+  return { port: (server.address() as AddressInfo).port, close: () => stop(server) };
 }
 
-async function serve(options: McpHttpOptions, request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
-  const refusal = hostOrOriginRefusal(request.headers, request.socket.localPort!);
-  if (refusal) return sendJson(response, 403, { error: 'forbidden', message: refusal });
-  if (new URL(request.url ?? '/', 'http://localhost').pathname !== MCP_PATH) {
-    return sendJson(response, 404, { error: 'not_found', message: `The MCP endpoint is ${MCP_PATH}.` });
-  }
+async function serveMcp(options: McpHttpOptions, request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
   const access = await accessOf(options.ctx, request.headers.authorization, options.operatorToken);
   if (!access) {
     return sendJson(
@@ -101,11 +132,13 @@ function sendJson(response: http.ServerResponse, status: number, body: unknown, 
   response.writeHead(status, { 'Content-Type': 'application/json', ...headers }).end(JSON.stringify(body));
 }
 
-function listen(server: http.Server, port: number, portSetting: string): Promise<void> {
+function listen(server: http.Server, port: number, portSetting: string, label: string): Promise<void> {
   return new Promise((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
       reject(
-        error.code === 'EADDRINUSE' ? new Error(`MCP port ${port} on ${LOOPBACK} is in use; choose another with ${portSetting}.`) : error,
+        error.code === 'EADDRINUSE'
+          ? new Error(`${label} port ${port} on ${LOOPBACK} is in use; choose another with ${portSetting}.`)
+          : error,
       );
     });
     server.listen(port, LOOPBACK, () => resolve());

@@ -364,3 +364,16 @@ export async function runningMembersOn(db: DatabaseOrTransaction, host: string):
     .executeTakeFirstOrThrow();
   return Number(row.members);
 }
+
+/**
+ * Per loop, a mark that changes whenever one of its node runs starts, ends or is added: how many it
+ * has and the newest start and end. The web app's live feed compares them to say which loops moved.
+ */
+export async function nodeRunMarks(db: DatabaseOrTransaction): Promise<Map<string, string>> {
+  const rows = await db
+    .selectFrom('node_runs')
+    .select((eb) => ['loop_id', eb.fn.countAll().as('runs'), eb.fn.max('started_at').as('started'), eb.fn.max('ended_at').as('ended')])
+    .groupBy('loop_id')
+    .execute();
+  return new Map(rows.map((row) => [row.loop_id, `${String(row.runs)}|${String(row.started)}|${String(row.ended)}`]));
+}

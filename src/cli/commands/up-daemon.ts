@@ -5,7 +5,7 @@ import { CanopyError } from '../../domain/errors';
 import { operatorToken, operatorTokenPath } from '../../mcp/operator-token';
 import { ensurePrivateDirectory } from '../../private-files';
 import { takePidLock, type PidLock } from '../../process/pid-lock';
-import { daemonModule, mcpHttpModule } from '../load-on-use';
+import { daemonModule, mcpHttpModule, webModule } from '../load-on-use';
 import { waitForStop } from '../stop-signal';
 
 /**
@@ -27,22 +27,29 @@ export async function runUp(config: CanopyConfig, stop: AbortSignal): Promise<vo
   const { hostTaskQueue } = require('../../contract') as typeof import('../../contract');
   const { startDaemon } = daemonModule();
   const { startMcpHttpServer } = mcpHttpModule();
+  const { webRoutes, recordServedOrigin, webOrigin, newSignInLink } = webModule();
   const token = await operatorToken(config.home);
   const daemon = await startDaemon(config, {
     embedded: true,
     progress: (line) => console.log(line),
     stop,
   });
-  const mcp = await startMcpHttpServer({ ctx: daemon.ctx, port: config.mcpPort, operatorToken: token }).catch(async (error: unknown) => {
-    await daemon.stop();
-    throw error;
-  });
+  const web = webRoutes(daemon.ctx);
+  const mcp = await startMcpHttpServer({ ctx: daemon.ctx, port: config.mcpPort, operatorToken: token, web: web.serve }).catch(
+    async (error: unknown) => {
+      await daemon.stop();
+      throw error;
+    },
+  );
+  const forgetWebOrigin = recordServedOrigin(config.home, webOrigin(config.mcpPort));
   console.log(`Temporal: ${daemon.endpoint.description}`);
   if (daemon.endpoint.server) console.log(`Temporal UI: http://127.0.0.1:${config.uiPort}`);
   console.log(
     `Worker polling task queue '${config.taskQueue}' and host ${config.hostId}'s '${hostTaskQueue(config.taskQueue, config.hostId)}' in namespace '${config.namespace}'`,
   );
   console.log(`MCP: ${mcp.url} (send "Authorization: Bearer <token>", the token is in ${operatorTokenPath(config.home)})`);
+  console.log(`Web: ${newSignInLink(config.home, webOrigin(config.mcpPort))}`);
+  console.log('  (a one-time sign-in link; canopy web --print-link prints another)');
   console.log(`Agents report to ${daemon.agentEndpoint.url} (run tokens only).`);
   if (daemon.codec) {
     const { codecUsage } = require('../text/codec-usage') as typeof import('../text/codec-usage');
@@ -52,6 +59,8 @@ export async function runUp(config: CanopyConfig, stop: AbortSignal): Promise<vo
   console.log('canopy is up. Press Ctrl-C to stop.');
   await waitForStop(stop, daemon.running);
   console.log('Stopping…');
+  forgetWebOrigin();
+  await web.close();
   await mcp.close();
   await daemon.stop();
   console.log('Stopped.');

@@ -1,0 +1,50 @@
+// `canopy web`: the web app on a machine that runs no worker (it reads the same store and Temporal as
+// the CLI), or with --print-link a fresh sign-in link to the app a `canopy up` or `canopy web` serves.
+import type { Command } from 'commander';
+import { CanopyError } from '../../domain/errors';
+import { action } from '../output';
+
+interface WebOptions {
+  port?: string;
+  printLink?: boolean;
+}
+
+export function registerWeb(program: Command): void {
+  program
+    .command('web')
+    .description('Serve the web app (no worker): overview, loops, node runs, the inbox; it prints a one-time sign-in link')
+    .option('--port <port>', 'port on 127.0.0.1 to serve on (default: CANOPY_WEB_PORT, else 7381; 0 picks a free one)')
+    .option('--print-link', 'print a fresh sign-in link to the app this home serves (canopy up or canopy web), and exit')
+    .action(
+      action(async (options: WebOptions) => {
+        const { loadConfig } = require('../../config') as typeof import('../../config');
+        const config = loadConfig();
+        if (options.printLink) return printLink(config.home, options.port);
+        const { serveWeb } = require('./web-server') as typeof import('./web-server');
+        const { untilStopped } = require('../stop-signal') as typeof import('../stop-signal');
+        await untilStopped((stop) =>
+          serveWeb(config, portOf(options.port ?? config.webPort, options.port ? '--port' : 'CANOPY_WEB_PORT'), stop),
+        );
+      }),
+    );
+}
+
+function printLink(home: string, port: string | undefined): void {
+  const { newSignInLink } = require('../../web/sign-in-links') as typeof import('../../web/sign-in-links');
+  const { servedOrigin, webOrigin } = require('../../web/server') as typeof import('../../web/server');
+  const origin = port === undefined ? servedOrigin(home) : webOrigin(portOf(port, '--port'));
+  if (!origin)
+    throw new CanopyError(
+      'refused',
+      `No canopy up or canopy web serves the web app of ${home}: start one (it prints a link), or name its port with --port.`,
+    );
+  console.log(newSignInLink(home, origin));
+}
+
+/** A port as given on the command line or in the environment; refused, naming where it came from, unless 0 to 65535. */
+function portOf(text: string, from: string): number {
+  const port = Number(text);
+  if (!/^\d+$/.test(text) || port > 65_535)
+    throw new CanopyError('invalid_input', `${from}: '${text}' is not a port; give a whole number from 0 to 65535 (0 picks a free one).`);
+  return port;
+}

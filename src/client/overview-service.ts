@@ -1,0 +1,48 @@
+// Every loop at a glance, as the web app's overview lists them: its status, the node it runs or waits
+// at and in which round, what its agents spent, when it last did anything; and how many approvals wait.
+import type { Loop } from '../domain/loop';
+import { listNodeRuns } from '../store/node-runs-repository';
+import type { ClientContext } from './context';
+import { listInbox } from './approvals-service';
+import { listLoops } from './loops-service';
+import { loopUsage, type UsageTotals } from './usage-service';
+
+export interface LoopOverview {
+  loop_id: string;
+  name: string;
+  workdir: string;
+  host: string | null;
+  status: Loop['status'];
+  archived: boolean;
+  /** The newest node run: the one running or waiting while the loop runs, else the last one that ended. */
+  latest_node: { node: string; round: number; status: string } | null;
+  spend: UsageTotals;
+  /** The newest of the loop's last change and its newest node run's start or end. */
+  last_activity: string;
+}
+
+export interface Overview {
+  loops: LoopOverview[];
+  inbox_count: number;
+}
+
+export async function loopsOverview(ctx: ClientContext, options: { include_archived?: boolean } = {}): Promise<Overview> {
+  const [loops, inbox] = await Promise.all([listLoops(ctx, { include_archived: options.include_archived ?? false }), listInbox(ctx)]);
+  return { loops: await Promise.all(loops.map((loop) => overviewOf(ctx, loop))), inbox_count: inbox.length };
+}
+
+async function overviewOf(ctx: ClientContext, loop: Loop): Promise<LoopOverview> {
+  const [[latest], usage] = await Promise.all([listNodeRuns(ctx.db, { loopId: loop.id, limit: 1 }), loopUsage(ctx, loop.id)]);
+  const times = [loop.updated_at, latest?.started_at, latest?.ended_at].filter((time): time is string => Boolean(time));
+  return {
+    loop_id: loop.id,
+    name: loop.name,
+    workdir: loop.workdir,
+    host: loop.host,
+    status: loop.status,
+    archived: loop.archived,
+    latest_node: latest ? { node: latest.node_name, round: latest.round, status: latest.status } : null,
+    spend: usage.total,
+    last_activity: times.sort().at(-1)!,
+  };
+}

@@ -1,0 +1,33 @@
+// The web app: a hash router over the overview, a loop, a node run and the inbox.
+import './app.css';
+import { h, render, type JSX } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { InboxPage } from './inbox';
+import { LoopPageView } from './loop-page';
+import { OverviewPage } from './overview';
+import { RunPageView } from './run-page';
+
+function page(route: string): JSX.Element {
+  const [, kind, id] = /^#\/(loops|runs|inbox)\/?([A-Za-z0-9_-]*)/.exec(route) ?? [];
+  if (kind === 'loops' && id) return h(LoopPageView, { key: id, loopId: id });
+  if (kind === 'runs' && id) return h(RunPageView, { key: id, runId: id });
+  if (kind === 'inbox') return h(InboxPage, {});
+  return h(OverviewPage, {});
+}
+
+function App(): JSX.Element {
+  const [route, setRoute] = useState(location.hash);
+  useEffect(() => {
+    const follow = () => setRoute(location.hash);
+    addEventListener('hashchange', follow);
+    return () => removeEventListener('hashchange', follow);
+  }, []);
+  return h(
+    'div',
+    { class: 'app' },
+    h('header', null, h('a', { href: '#/', class: 'home' }, 'canopy'), h('a', { href: '#/inbox' }, 'Inbox')),
+    page(route),
+  );
+}
+
+render(h(App, {}), document.getElementById('app')!);

@@ -1,0 +1,45 @@
+// One node run: what it was given and what it did, its failure, its tokens and cost, the paths it
+// left changed and its HEAD before and after. Everything an agent wrote is text: preact sets it as a
+// text node, never as markup.
+import { h, type JSX } from 'preact';
+import { tokens, usd } from './format';
+import type { NodeRun } from './types';
+import { useRead } from './use-read';
+
+export function RunPageView(props: { runId: string }): JSX.Element {
+  const { data: run, error } = useRead<NodeRun>(`/api/runs/${props.runId}`, 0);
+  if (!run) return h('p', { class: error ? 'refused' : 'note' }, error ?? 'Reading the node run…');
+  const text = (title: string, body: string | null, name: string) =>
+    body ? h('section', { class: `text ${name}` }, h('h2', null, title), h('pre', { 'data-text': name }, body)) : null;
+  return h(
+    'main',
+    { class: 'run-page' },
+    h('p', null, h('a', { href: `#/loops/${run.loop_id}` }, '← loop')),
+    h(
+      'h1',
+      null,
+      `${run.node_name} · round ${run.round}`,
+      ' ',
+      h('span', { class: `status state-${run.status}` }, run.outcome ?? run.status),
+    ),
+    h(
+      'dl',
+      { class: 'facts' },
+      fact('kind', run.kind),
+      fact('started', run.started_at),
+      fact('ended', run.ended_at ?? 'still running'),
+      run.failure_kind && fact('failure', `${run.failure_kind}: ${run.reason ?? ''}`),
+      !run.failure_kind && run.reason && fact('reason', run.reason),
+      run.executed_platform && fact('agent', `${run.executed_platform}${run.executed_model ? ` · ${run.executed_model}` : ''}`),
+      run.executed_platform && fact('tokens', `${tokens(run.input_tokens)} in · ${tokens(run.output_tokens)} out · ${usd(run.cost_usd)}`),
+      fact('HEAD', `${run.head_before ?? '–'} → ${run.head_after ?? '–'}`),
+      run.dirty_paths && fact('uncommitted', run.dirty_paths.length ? run.dirty_paths.join(', ') : 'none'),
+    ),
+    text('Report', run.reported_output, 'report'),
+    text('Prompt', run.input, 'prompt'),
+    text('Output', run.stdout, 'stdout'),
+    text('Errors', run.stderr, 'stderr'),
+  );
+}
+
+const fact = (term: string, value: string) => [h('dt', { key: `${term}-t` }, term), h('dd', { key: `${term}-d` }, value)];
