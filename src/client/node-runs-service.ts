@@ -3,8 +3,9 @@ import { CanopyError, notFound } from '../domain/errors';
 import type { NodeRun } from '../domain/node-run';
 import { excerpt } from '../graph/feedback';
 import { redact, redactFields } from '../graph/redact';
+import { diffBetween, type CommitDiff } from '../git/commit-diff';
 import { getNodeRun, listNodeRuns } from '../store/node-runs-repository';
-import type { ClientContext } from './context';
+import { onThisHost, type ClientContext } from './context';
 import { requireLoop } from './design-service';
 
 export const MAX_RUNS_LISTED = 200;
@@ -124,4 +125,32 @@ export async function getRun(ctx: ClientContext, runId: string): Promise<NodeRun
   const run = await getNodeRun(ctx.db, runId);
   if (!run) throw notFound('node run', runId, 'List runs with `canopy loop runs <loop_id>`.');
   return { ...redactFields(run), attempts: run.attempts.map(redactFields) };
+}
+
+/** What a node run changed: its HEAD before and after and the diff between them, and what it left uncommitted (paths only: the tree is not kept). */
+export interface RunChanges {
+  run_id: string;
+  head_before: string | null;
+  head_after: string | null;
+  /** Null when HEAD did not move. */
+  committed: CommitDiff | null;
+  uncommitted_paths: string[] | null;
+}
+
+export async function runChanges(ctx: ClientContext, runId: string): Promise<RunChanges> {
+  const run = await getRun(ctx, runId);
+  const loop = await requireLoop(ctx.db, run.loop_id);
+  const moved = run.head_before !== null && run.head_after !== null && run.head_before !== run.head_after;
+  const committed = !moved
+    ? null
+    : onThisHost(ctx, loop.host)
+      ? await diffBetween(loop.workdir, run.head_before!, run.head_after!)
+      : { unavailable: `The workdir is on host ${loop.host}; open the web app served there to see this diff.` };
+  return {
+    run_id: run.id,
+    head_before: run.head_before,
+    head_after: run.head_after,
+    committed: committed && 'patch' in committed ? { ...committed, patch: redact(committed.patch) } : committed,
+    uncommitted_paths: run.dirty_paths,
+  };
 }

@@ -6,7 +6,7 @@ import { decideApproval, listInbox, type DecideApprovalRequest } from '../client
 import { sendFeedback, type LoopFeedbackRequest } from '../client/feedback-service';
 import { loopPicture } from '../client/loop-picture-service';
 import { getLoop } from '../client/loops-service';
-import { getRun, listRunPage } from '../client/node-runs-service';
+import { getRun, listRunPage, runChanges } from '../client/node-runs-service';
 import { loopsOverview } from '../client/overview-service';
 import { resetLoop } from '../client/reset-service';
 import { continueLoop, pauseLoop, startLoopRun, stopLoop } from '../client/runs-service';
@@ -62,6 +62,7 @@ const ROUTES: ApiRoute[] = [
       listRunPage(ctx, { loop_id: loopId, limit: RUNS_PAGE, before: query.get('before') ?? undefined }),
   },
   { method: 'GET', path: new RegExp(`^/api/runs/${ID}$`), answer: (ctx, { params: [runId] }) => getRun(ctx, runId) },
+  { method: 'GET', path: new RegExp(`^/api/runs/${ID}/changes$`), answer: (ctx, { params: [runId] }) => runChanges(ctx, runId) },
   { method: 'GET', path: /^\/api\/inbox$/, answer: async (ctx) => ({ approvals: await listInbox(ctx) }) },
   {
     method: 'POST',

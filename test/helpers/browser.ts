@@ -62,3 +62,15 @@ export async function sessionCookie(page: Page, url: string): Promise<string> {
   if (!cookie) throw new Error('the browser holds no session cookie');
   return `${cookie.name}=${cookie.value}`;
 }
+
+/** The text of the first element `selector` finds (null when none), read in the page. */
+export function textOf(page: Page, selector: string): Promise<string | null> {
+  return page.evaluate(`document.querySelector(${JSON.stringify(selector)})?.textContent ?? null`) as Promise<string | null>;
+}
+
+/** The texts of every element `selector` finds, in document order. */
+export function textsOf(page: Page, selector: string): Promise<string[]> {
+  return page.evaluate(`[...document.querySelectorAll(${JSON.stringify(selector)})].map((element) => element.textContent)`) as Promise<
+    string[]
+  >;
+}

@@ -1,7 +1,8 @@
-// One node run: what it was given and what it did, its failure, its tokens and cost, the paths it
-// left changed and its HEAD before and after. Everything an agent wrote is text: preact sets it as a
+// One node run: what it was given and what it did, its failure, its tokens and cost, its HEAD before and
+// after with the diff between, and what it left uncommitted. Everything an agent wrote is text: preact sets it as a
 // text node, never as markup.
 import { h, type JSX } from 'preact';
+import { ChangesView } from './diff-view';
 import { tokens, usd } from './format';
 import type { NodeRun } from './types';
 import { useRead } from './use-read';
@@ -33,8 +34,8 @@ export function RunPageView(props: { runId: string }): JSX.Element {
       run.executed_platform && fact('agent', `${run.executed_platform}${run.executed_model ? ` · ${run.executed_model}` : ''}`),
       run.executed_platform && fact('tokens', `${tokens(run.input_tokens)} in · ${tokens(run.output_tokens)} out · ${usd(run.cost_usd)}`),
       fact('HEAD', `${run.head_before ?? '–'} → ${run.head_after ?? '–'}`),
-      run.dirty_paths && fact('uncommitted', run.dirty_paths.length ? run.dirty_paths.join(', ') : 'none'),
     ),
+    h(ChangesView, { runId: run.id }),
     text('Report', run.reported_output, 'report'),
     text('Prompt', run.input, 'prompt'),
     text('Output', run.stdout, 'stdout'),

@@ -108,3 +108,10 @@ export interface Approval {
   waiting_since: string;
   message: string;
 }
+
+export interface RunChanges {
+  head_before: string | null;
+  head_after: string | null;
+  committed: { paths: string[]; patch: string; cut: boolean } | { unavailable: string } | null;
+  uncommitted_paths: string[] | null;
+}

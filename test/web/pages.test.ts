@@ -1,0 +1,151 @@
+// The web app's pages in a real browser over a loop the dev server ran: the overview lists it, the
+// loop page lays out its graph (the ensemble one box with its members, the loop-back edge apart) and
+// pages through its node runs past the newest 200, and a node run's page shows its diff and an agent's
+// output holding markup as text, with no script of it run.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser } from 'puppeteer-core';
+import { insertNodeRun } from '../../src/store/node-runs-repository';
+import { hasChromium, launchBrowser, NO_CHROMIUM, textOf, textsOf } from '../helpers/browser';
+import { useEngineHarness } from '../helpers/engine';
+import { tempGitRepo } from '../helpers/git';
+import { agent, check, fakeReviewers, loopWithSpecs, runsOf, runToEnd } from '../helpers/loops';
+import { startWebApp, type WebApp } from '../helpers/web-app';
+
+const MARKUP = `<script>window.__xss = 1</script><img src=x onerror="window.__xss = 2"><b>bold</b>`;
+const OLDER_RUNS = 230;
+
+describe('the web app pages', { skip: hasChromium ? false : NO_CHROMIUM }, () => {
+  const engine = useEngineHarness();
+  let web: WebApp;
+  let browser: Browser;
+  let loopId: string;
+  /** The node runs of the loop's one run, before the older history is added. */
+  let ranRuns: number;
+
+  before(async () => {
+    const workdir = tempGitRepo();
+    loopId = await loopWithSpecs(
+      engine.ctx,
+      workdir,
+      {
+        nodes: [
+          agent('implement', 1, `@write feature.txt hello from the agent\n@print ${MARKUP}`),
+          check('tests', 2, `git add -A && git commit -qm feature && echo '${MARKUP}'`),
+        ],
+        edges: [{ source: 'tests', target: 'implement', condition: 'fail', type: 'loopback' }],
+        ensembles: [fakeReviewers(0)],
+      },
+      [{ name: 'greet' }],
+    );
+    await engine.withWorker(() => runToEnd(engine.ctx, loopId));
+    const ran = await runsOf(engine.ctx, loopId);
+    ranRuns = ran.length;
+    // Older history, so the list pages past the newest 200.
+    const oldest = Date.parse(ran[0].started_at);
+    for (let index = 0; index < OLDER_RUNS; index++)
+      await insertNodeRun(engine.ctx.db, {
+        loop_id: loopId,
+        node_name: 'implement',
+        kind: 'agent',
+        round: 1,
+        status: 'pass',
+        outcome: 'pass',
+        started_at: new Date(oldest - (OLDER_RUNS - index) * 1000).toISOString(),
+        ended_at: new Date(oldest - (OLDER_RUNS - index) * 1000 + 500).toISOString(),
+      });
+    web = await startWebApp(engine.config);
+    browser = await launchBrowser();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await web?.stop();
+  });
+
+  it('lists the loop on the overview with its status, latest node and spend, and filters it', async () => {
+    const page = await web.signedInPage(browser);
+    await page.waitForSelector(`[data-loop="${loopId}"]`);
+    const text = await textOf(page, `[data-loop="${loopId}"]`);
+    assert.match(text!, /engine test/);
+    assert.match(text!, /done|completed/);
+    assert.match(text!, /tests · round 1 · pass\b/);
+    await page.type('.filter', 'no such loop');
+    await page.waitForFunction("document.body.innerText.includes('No loop matches the filter.')");
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  });
+
+  it('lays out the graph with dagre: the ensemble one box with its members, the loop-back edge drawn apart', async () => {
+    const page = await web.signedInPage(browser);
+    await page.goto(`${web.origin}/#/loops/${loopId}`);
+    await page.waitForSelector('svg.graph [data-vertex="tests"]');
+    const graph = await page.evaluate(`(() => {
+      const box = (name) => document.querySelector('[data-vertex="' + name + '"]').getBoundingClientRect();
+      return {
+        implement: box('implement').top, reviewers: box('reviewers').top, tests: box('tests').top,
+        members: [...document.querySelectorAll('[data-vertex="reviewers"] [data-member]')].map((m) => m.textContent),
+        states: Object.fromEntries([...document.querySelectorAll('[data-vertex]')].map((v) => [v.dataset.vertex, v.dataset.state])),
+        loopbacks: [...document.querySelectorAll('path.loopback')].map((p) => p.dataset.loopback),
+        flows: document.querySelectorAll('path.flow').length,
+      };
+    })()`);
+    const laid = graph as {
+      implement: number;
+      reviewers: number;
+      tests: number;
+      members: string[];
+      states: Record<string, string>;
+      loopbacks: string[];
+      flows: number;
+    };
+    assert.ok(laid.implement < laid.reviewers && laid.reviewers < laid.tests, JSON.stringify(laid));
+    assert.deepEqual(laid.members, ['fake/fast', 'fake/slow']);
+    assert.deepEqual(laid.states, { implement: 'pass', reviewers: 'pass', tests: 'pass' });
+    assert.deepEqual(laid.loopbacks, ['tests->implement']);
+    assert.equal(laid.flows, 2);
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  });
+
+  it('lists the node runs newest first and pages past the newest 200', async () => {
+    const page = await web.signedInPage(browser);
+    await page.goto(`${web.origin}/#/loops/${loopId}`);
+    await page.waitForSelector('.run-list li');
+    const newest = await runsOf(engine.ctx, loopId);
+    const count = () => page.$$eval('.run-list li', (items) => items.length);
+    assert.equal(await count(), 50);
+    while (await page.$('button.older')) {
+      const before = await count();
+      await page.click('button.older');
+      await page.waitForFunction(`document.querySelectorAll('.run-list li').length > ${before}`);
+    }
+    const shown = await page.$$eval('.run-list li', (items) => items.map((item) => item.getAttribute('data-run')));
+    assert.equal(shown.length, ranRuns + OLDER_RUNS);
+    assert.equal(shown[0], newest[newest.length - 1].id, 'the newest first');
+    assert.equal(new Set(shown).size, shown.length, 'no run twice');
+    await page.close();
+  });
+
+  it("shows a node run's diff, and an agent's output holding markup as text, running none of it", async () => {
+    const runs = await runsOf(engine.ctx, loopId);
+    const implement = runs.find((run) => run.node_name === 'implement' && run.executed_platform === 'fake')!;
+    const tests = runs.find((run) => run.node_name === 'tests')!;
+    const page = await web.signedInPage(browser);
+    await page.goto(`${web.origin}/#/runs/${tests.id}`);
+    await page.waitForSelector('.changes');
+    const diff = await textOf(page, '.changes');
+    assert.match(diff!, /\+\+\+ b\/feature\.txt/);
+    assert.match(diff!, /\+hello from the agent/);
+    assert.deepEqual(await textsOf(page, '.changes .paths li'), ['feature.txt']);
+    assert.equal((await textOf(page, '[data-text="stdout"]'))?.trim(), MARKUP);
+
+    await page.goto(`${web.origin}/#/runs/${implement.id}`);
+    await page.waitForSelector('[data-text="stdout"]');
+    assert.match((await textOf(page, '[data-text="stdout"]'))!, /<script>window.__xss = 1<\/script><img src=x onerror=/);
+    assert.equal(await page.$$eval('main img, main script, main b', (found) => found.length), 0, 'no element made of the output');
+    assert.equal(await page.evaluate('window.__xss'), undefined, 'no script of the output ran');
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  });
+});
