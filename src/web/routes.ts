@@ -24,7 +24,7 @@ export const EVENTS_PATH = '/api/events';
 
 export function webRoutes(ctx: ClientContext): WebRoutes {
   const files = readAppFiles();
-  const sessions = new Sessions();
+  const sessions = new Sessions(ctx.config.home);
   const live = new LiveFeed(ctx);
   const html = (response: http.ServerResponse, status: number, page: string) => send(response, status, 'text/html; charset=utf-8', page);
 

@@ -1,37 +1,51 @@
-// Browser sessions of one web server: a random token in an HttpOnly, SameSite=Strict cookie, kept in
-// memory only (a restarted server asks for a new sign-in link).
+// Browser sessions: a random token in an HttpOnly, SameSite=Strict cookie. Each open session is a file
+// in the home named by the token's hash, holding when it ends, so a restarted server (or a `canopy up`
+// and a `canopy web` of one home) keeps the browsers it signed in.
 import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync, rmSync } from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
+import path from 'node:path';
+import { ensurePrivateDirectory, writePrivateFile } from '../private-files';
 
 const SESSION_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
 
 export class Sessions {
-  /** Token hash → when the session ends. */
-  private readonly open = new Map<string, number>();
+  private readonly directory: string;
+
+  constructor(home: string) {
+    this.directory = path.join(home, 'web-sessions');
+    ensurePrivateDirectory(this.directory);
+  }
 
   /** Opens a session and returns the Set-Cookie header that hands it to the browser of the server on `port`. */
   start(port: number, now = Date.now()): string {
     const token = randomBytes(32).toString('base64url');
-    this.open.set(hashOf(token), now + SESSION_LIFETIME_MS);
+    writePrivateFile(this.fileOf(token), String(now + SESSION_LIFETIME_MS));
     return `${cookieName(port)}=${token}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${SESSION_LIFETIME_MS / 1000}`;
   }
 
-  /** Whether the request to the server on `port` carries a session it opened that has not ended. */
+  /** Whether the request to the server on `port` carries an open session. */
   holds(headers: IncomingHttpHeaders, port: number, now = Date.now()): boolean {
     const token = cookieValue(headers.cookie, cookieName(port));
-    if (!token) return false;
-    const ends = this.open.get(hashOf(token));
-    if (ends === undefined) return false;
+    if (!token || !/^[A-Za-z0-9_-]{43}$/.test(token)) return false;
+    let ends: number;
+    try {
+      ends = Number(readFileSync(this.fileOf(token), 'utf8'));
+    } catch {
+      return false;
+    }
     if (ends > now) return true;
-    this.open.delete(hashOf(token));
+    rmSync(this.fileOf(token), { force: true });
     return false;
+  }
+
+  private fileOf(token: string): string {
+    return path.join(this.directory, createHash('sha256').update(token).digest('hex'));
   }
 }
 
 /** Cookies are shared by every port of a host, so the name carries the port: `canopy up` and `canopy web` side by side keep theirs. */
 const cookieName = (port: number) => `canopy_session_${port}`;
-
-const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
 
 function cookieValue(header: string | undefined, name: string): string | undefined {
   for (const pair of (header ?? '').split(';')) {

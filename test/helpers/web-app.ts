@@ -12,18 +12,30 @@ export interface WebApp {
   process: CanopyProcess;
   /** A new page of `browser`, signed in with a fresh link, on the overview. */
   signedInPage(browser: Browser, viewport?: { width: number; height: number }): Promise<Page & { problems: string[] }>;
+  /** Stops the process and starts another on the same port (sessions live in the home, so pages stay signed in). */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
 export async function startWebApp(config: CanopyConfig): Promise<WebApp> {
   const port = await freePort();
   const env = childEnv(config);
-  const web = spawnCanopy(['web', '--port', String(port)], env);
-  await waitForOutput(web, /canopy web is up/);
+  const start = async () => {
+    const started = spawnCanopy(['web', '--port', String(port)], env);
+    await waitForOutput(started, /canopy web is up/);
+    return started;
+  };
+  let web = await start();
   let links = 0;
+  const stop = async () => {
+    web.child.kill('SIGINT');
+    await web.exited;
+  };
   return {
     origin: `http://127.0.0.1:${port}`,
-    process: web,
+    get process() {
+      return web;
+    },
     async signedInPage(browser, viewport) {
       // The first link is the one printed at start-up; later ones as `canopy web --print-link` makes them.
       const link =
@@ -33,9 +45,10 @@ export async function startWebApp(config: CanopyConfig): Promise<WebApp> {
       await page.waitForSelector('.app');
       return page;
     },
-    async stop() {
-      web.child.kill('SIGINT');
-      await web.exited;
+    async restart() {
+      await stop();
+      web = await start();
     },
+    stop,
   };
 }

@@ -26,7 +26,7 @@ function ApprovalCard(props: { approval: Approval; onDecided: () => void }): JSX
   const [comment, setComment] = useState('');
   const [refusal, setRefusal] = useState<string | null>(null);
   const decide = (decision: 'approve' | 'reject') =>
-    postJson('/api/approvals', { loop_id: approval.loop_id, node: approval.node, decision, ...(comment.trim() ? { comment } : {}) }).then(
+    postJson('/api/approvals', { loop_id: approval.loop_id, node: approval.node, decision, ...(comment ? { comment } : {}) }).then(
       props.onDecided,
       (error: Error) => setRefusal(error.message),
     );

@@ -5,21 +5,29 @@ import { useEffect, useState } from 'preact/hooks';
 type Listener = (moved: string[] | 'all') => void;
 const listeners = new Set<Listener>();
 let source: EventSource | null = null;
+const RECONNECT_MS = 1_000;
+/** Whether a stream was open before: an open after that is a comeback, when everything is read again. */
+let connectedBefore = false;
 
 function connect(): void {
   source = new EventSource('/api/events');
-  let opened = false;
   source.addEventListener('loops', (event) => {
     const moved = JSON.parse((event as MessageEvent<string>).data) as string[];
     for (const listener of listeners) listener(moved);
   });
   source.addEventListener('open', () => {
-    if (opened) for (const listener of listeners) listener('all');
-    opened = true;
+    if (connectedBefore) for (const listener of listeners) listener('all');
+    connectedBefore = true;
     document.body.dataset.live = 'open';
   });
   source.addEventListener('error', () => {
     document.body.dataset.live = 'reconnecting';
+    // The browser retries a dropped stream by itself, but gives up on an answer that is not a stream
+    // (a server on its way down or up): then start again a little later.
+    if (source?.readyState === EventSource.CLOSED) {
+      source = null;
+      setTimeout(connect, RECONNECT_MS);
+    }
   });
 }
 
