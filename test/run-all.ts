@@ -15,6 +15,9 @@ const CLUSTER_SUITE = path.join(__dirname, 'cluster');
 /** Runs the worker image's build steps in a clean copy, minutes long: only when named (`npm run test:image`). */
 const IMAGE_SUITE = path.join(__dirname, 'image');
 
+/** Drives chromium against real servers: only when named (`npm run test:web`), which keeps `npm test` to its minutes. */
+const WEB_SUITE = path.join(__dirname, 'web');
+
 /**
  * Files that keep both cores busy for tens of seconds (the fleet starts 100 `canopy` processes at once):
  * they run before the others, one at a time, because beside them a worker misses its heartbeats and an
@@ -123,7 +126,9 @@ async function main(): Promise<number> {
   try {
     const filter = process.argv.slice(2);
     const files = testFiles(__dirname)
-      .filter((file) => (filter.length === 0 ? !file.startsWith(IMAGE_SUITE) : filter.some((f) => file.includes(f))))
+      .filter((file) =>
+        filter.length === 0 ? !file.startsWith(IMAGE_SUITE) && !file.startsWith(WEB_SUITE) : filter.some((f) => file.includes(f)),
+      )
       .sort();
     const outDir = mkdtempSync(path.join(os.tmpdir(), 'canopy-test-run-'));
     const alone = files.filter((file) => WHOLE_MACHINE.includes(file));

@@ -127,6 +127,31 @@ describe('the web app pages', { skip: hasChromium ? false : NO_CHROMIUM }, () =>
     await page.close();
   });
 
+  it('shows a phone (390x844) one column: the overview, the inbox one tap away, the graph as wide as the screen', async () => {
+    const page = await web.signedInPage(browser, { width: 390, height: 844 });
+    await page.waitForSelector(`[data-loop="${loopId}"]`);
+    const overview = (await page.evaluate(`(() => {
+      const line = document.querySelector('[data-loop]').getBoundingClientRect();
+      const inbox = document.querySelector('.inbox-link').getBoundingClientRect();
+      const parts = [...document.querySelectorAll('[data-loop] > *')].map((part) => part.getBoundingClientRect());
+      return { page: document.documentElement.scrollWidth, line: [line.left, line.right], inbox: inbox.bottom, rows: new Set(parts.map((p) => Math.round(p.top))).size };
+    })()`)) as { page: number; line: number[]; inbox: number; rows: number };
+    assert.ok(overview.page <= 390, `the page is ${overview.page} px wide`);
+    assert.ok(overview.line[0] >= 0 && overview.line[1] <= 390, `the loop's line spans ${overview.line.join('..')}`);
+    assert.ok(overview.rows >= 3, `the loop's line stacks its parts (${overview.rows} rows)`);
+    assert.ok(overview.inbox <= 844, 'the inbox link shows without scrolling');
+
+    await page.goto(`${web.origin}/#/loops/${loopId}`);
+    await page.waitForSelector('svg.graph [data-vertex]');
+    const graph = (await page.evaluate(`(() => {
+      const svg = document.querySelector('svg.graph').getBoundingClientRect();
+      return { left: svg.left, right: svg.right, page: document.documentElement.scrollWidth };
+    })()`)) as { left: number; right: number; page: number };
+    assert.ok(graph.left >= 0 && graph.right <= 390 && graph.page <= 390, JSON.stringify(graph));
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  });
+
   it("shows a node run's diff, and an agent's output holding markup as text, running none of it", async () => {
     const runs = await runsOf(engine.ctx, loopId);
     const implement = runs.find((run) => run.node_name === 'implement' && run.executed_platform === 'fake')!;
