@@ -377,3 +377,31 @@ export async function nodeRunMarks(db: DatabaseOrTransaction): Promise<Map<strin
     .execute();
   return new Map(rows.map((row) => [row.loop_id, `${String(row.runs)}|${String(row.started)}|${String(row.ended)}`]));
 }
+
+/** One agent run's usage, for adding up by loop, spec and day. */
+export interface AgentRunUsage {
+  loop_id: string;
+  spec_id: string | null;
+  started_at: string;
+  input_tokens: number;
+  output_tokens: number;
+  cost_usd: number;
+}
+
+/** What every agent run of every loop used, oldest first. */
+export async function agentRunUsages(db: DatabaseOrTransaction): Promise<AgentRunUsage[]> {
+  const rows = await db
+    .selectFrom('node_runs')
+    .select(['loop_id', 'spec_id', 'started_at', 'input_tokens', 'output_tokens', 'cost_usd'])
+    .where('executed_platform', 'is not', null)
+    .orderBy('started_at')
+    .execute();
+  return rows.map((row) => ({
+    loop_id: row.loop_id,
+    spec_id: row.spec_id,
+    started_at: String(row.started_at),
+    input_tokens: Number(row.input_tokens ?? 0),
+    output_tokens: Number(row.output_tokens ?? 0),
+    cost_usd: Number(row.cost_usd ?? 0),
+  }));
+}

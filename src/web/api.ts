@@ -9,6 +9,7 @@ import { getLoop } from '../client/loops-service';
 import { getRun, listRunPage, runChanges } from '../client/node-runs-service';
 import { loopsOverview } from '../client/overview-service';
 import { resetLoop } from '../client/reset-service';
+import { spendReport } from '../client/spend-service';
 import { continueLoop, pauseLoop, startLoopRun, stopLoop } from '../client/runs-service';
 
 /** What the routes get: the path's captured parts, the query, and the parsed JSON body of a POST. */
@@ -63,6 +64,7 @@ const ROUTES: ApiRoute[] = [
   },
   { method: 'GET', path: new RegExp(`^/api/runs/${ID}$`), answer: (ctx, { params: [runId] }) => getRun(ctx, runId) },
   { method: 'GET', path: new RegExp(`^/api/runs/${ID}/changes$`), answer: (ctx, { params: [runId] }) => runChanges(ctx, runId) },
+  { method: 'GET', path: /^\/api\/spend$/, answer: (ctx) => spendReport(ctx) },
   { method: 'GET', path: /^\/api\/inbox$/, answer: async (ctx) => ({ approvals: await listInbox(ctx) }) },
   {
     method: 'POST',

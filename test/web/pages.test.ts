@@ -1,6 +1,6 @@
 // The web app's pages in a real browser over a loop the dev server ran: the overview lists it, the
 // loop page lays out its graph (the ensemble one box with its members, the loop-back edge apart) and
-// pages through its node runs past the newest 200, and a node run's page shows its diff and an agent's
+// pages through its node runs past the newest 200, the spend page charts the agents' spend, and a node run's page shows its diff and an agent's
 // output holding markup as text, with no script of it run.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -124,6 +124,20 @@ describe('the web app pages', { skip: hasChromium ? false : NO_CHROMIUM }, () =>
     assert.equal(shown.length, ranRuns + OLDER_RUNS);
     assert.equal(shown[0], newest[newest.length - 1].id, 'the newest first');
     assert.equal(new Set(shown).size, shown.length, 'no run twice');
+    await page.close();
+  });
+
+  it("draws the agents' spend per day with uPlot, and lists it per loop and per spec", async () => {
+    const page = await web.signedInPage(browser);
+    await page.goto(`${web.origin}/#/spend`);
+    await page.waitForSelector('.chart .uplot canvas');
+    assert.match((await textOf(page, '.chart .u-legend'))!, /cost \(\$\).*tokens/s);
+    // The implementer and the two reviewers are the agent runs; checks spend nothing.
+    const loopRows = await textsOf(page, 'table.per-loop tbody tr');
+    assert.equal(loopRows.length, 1);
+    assert.match(loopRows[0], /^engine test\$[\d.]+\S*3$/);
+    assert.deepEqual(await textsOf(page, 'table.per-spec tbody tr td:first-child'), ['greet']);
+    assert.deepEqual(page.problems, []);
     await page.close();
   });
 

@@ -1,4 +1,4 @@
-// The web app: a hash router over the overview, a loop, a node run and the inbox.
+// The web app: a hash router over the overview, a loop, a node run, the inbox and the spend.
 import './app.css';
 import { h, render, type JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
@@ -6,12 +6,14 @@ import { InboxPage } from './inbox';
 import { LoopPageView } from './loop-page';
 import { OverviewPage } from './overview';
 import { RunPageView } from './run-page';
+import { SpendPage } from './spend';
 
 function page(route: string): JSX.Element {
-  const [, kind, id] = /^#\/(loops|runs|inbox)\/?([A-Za-z0-9_-]*)/.exec(route) ?? [];
+  const [, kind, id] = /^#\/(loops|runs|inbox|spend)\/?([A-Za-z0-9_-]*)/.exec(route) ?? [];
   if (kind === 'loops' && id) return h(LoopPageView, { key: id, loopId: id });
   if (kind === 'runs' && id) return h(RunPageView, { key: id, runId: id });
   if (kind === 'inbox') return h(InboxPage, {});
+  if (kind === 'spend') return h(SpendPage, {});
   return h(OverviewPage, {});
 }
 
@@ -25,7 +27,13 @@ function App(): JSX.Element {
   return h(
     'div',
     { class: 'app' },
-    h('header', null, h('a', { href: '#/', class: 'home' }, 'canopy'), h('a', { href: '#/inbox' }, 'Inbox')),
+    h(
+      'header',
+      null,
+      h('a', { href: '#/', class: 'home' }, 'canopy'),
+      h('a', { href: '#/inbox' }, 'Inbox'),
+      h('a', { href: '#/spend' }, 'Spend'),
+    ),
     page(route),
   );
 }

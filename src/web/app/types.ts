@@ -115,3 +115,9 @@ export interface RunChanges {
   committed: { paths: string[]; patch: string; cut: boolean } | { unavailable: string } | null;
   uncommitted_paths: string[] | null;
 }
+
+export interface SpendReport {
+  per_loop: ({ loop_id: string; name: string } & Spend)[];
+  per_spec: ({ loop_id: string; spec_id: string | null; spec_name: string | null } & Spend)[];
+  per_day: ({ day: string } & Spend)[];
+}
