@@ -1,5 +1,5 @@
 // `npm run demo`: a bundled loop run end to end on a private dev server, a temp git repo and the
-// stand-in agent. `npm run demo -- --keep` keeps the server and its Temporal UI up until Ctrl-C.
+// stand-in agent. `npm run demo -- --keep` keeps the server, its Temporal UI and the web app up until Ctrl-C.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -13,6 +13,8 @@ import { workflowPageUrl } from './client/loop-status-service';
 import { startLoopRun, waitForLoopRun } from './client/runs-service';
 import { createSpec } from './client/specs-service';
 import { loadConfig } from './config';
+import { startLoopbackServer } from './mcp/http';
+import { newSignInLink, webOrigin, webRoutes } from './web';
 import { excerpt } from './graph/feedback';
 import { listNodeRuns } from './store/node-runs-repository';
 import { listSpecs } from './store/specs-repository';
@@ -94,8 +96,13 @@ async function main(): Promise<void> {
       console.log(
         `This run in the Temporal UI: ${workflowPageUrl(`http://127.0.0.1:${uiPort}`, config.namespace, started.workflow_id)}/${started.run_id}/history`,
       );
-      console.log('The server and its UI stay up until Ctrl-C.');
+      const web = webRoutes(ctx);
+      const webServer = await startLoopbackServer({ port: 0, portSetting: 'a free port', label: 'Web', routes: web.serve });
+      console.log(`The web app: ${newSignInLink(home, webOrigin(webServer.port))}`);
+      console.log('The server, its UI and the web app stay up until Ctrl-C.');
       await untilInterrupted();
+      await web.close();
+      await webServer.close();
     } else {
       console.log('To see this run in the Temporal UI, run `npm run demo -- --keep`: the server and its UI then stay up until Ctrl-C.');
     }
