@@ -14,6 +14,7 @@ import { CANOPY_BIN } from '../src/project';
 import { startTestServer } from '../test/helpers/dev-server';
 import { measureCliStartup } from './cli-startup';
 import { approvalFigures } from './approvals';
+import { webFigures } from './web';
 import { codecRounds, startEncryptedWorker } from './codec';
 import { confinementRounds, type ConfinementRound } from './confinement';
 import { runAnatomy, type RunAnatomy } from './anatomy';
@@ -46,6 +47,7 @@ const MEMBER_CAP_ROUNDS = 3;
 const FLEET_LOOPS = 100;
 const FLEET_ROUNDS = 2;
 const WAITING_LOOPS = 100;
+const WEB_ROUNDS = 5;
 
 function peakRssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -296,6 +298,23 @@ async function approvalSection({ ctx, worker, workdirs }: Bench): Promise<void> 
   console.log(`    decision over the step, per loop:     ${formatSpread(spread(ratios), 'x', 2)}`);
 }
 
+async function webSection({ ctx, env, workdirs }: Bench): Promise<void> {
+  const figures = await webFigures(ctx, env, WEB_ROUNDS, workdirs);
+  const ratio = (values: number[], yardstick: number[]) => spread(values.map((ms, index) => ms / Math.max(1, yardstick[index])));
+  console.log(`(n) the web app (canopy web, chromium) over 500 loops and 20,000 node runs, ${WEB_ROUNDS} rounds:`);
+  console.log(`    overview until its 500 loops show:  ${formatSpread(spread(figures.overviewMs), 'ms', 0)}`);
+  console.log(
+    `    yardstick, canopy loop list:         ${formatSpread(spread(figures.loopListCliMs), 'ms', 0)}  (ratio ${formatSpread(ratio(figures.overviewMs, figures.loopListCliMs), 'x', 2)})`,
+  );
+  console.log(`    a loop of 2,000 runs, graph and runs: ${formatSpread(spread(figures.bigLoopMs), 'ms', 0)}`);
+  console.log(
+    `    yardstick, canopy loop runs:         ${formatSpread(spread(figures.loopRunsCliMs), 'ms', 0)}  (ratio ${formatSpread(ratio(figures.bigLoopMs, figures.loopRunsCliMs), 'x', 2)})`,
+  );
+  console.log(`    a node's end to its state on a page (goal <= 1000 ms): ${formatSpread(spread(figures.nodeEndToPageMs), 'ms', 0)}`);
+  console.log(`    yardstick, canopy loop info:         ${formatSpread(spread(figures.loopInfoCliMs), 'ms', 0)}`);
+  console.log(`    yardstick, node -e 0:                 ${formatSpread(spread(figures.yardstickMs), 'ms', 0)}`);
+}
+
 /** The sections in the order they run; `npm run bench -- step throughput` runs only those named. */
 const SECTIONS: Record<string, (bench: Bench) => void | Promise<void>> = {
   startup: startupFigures,
@@ -309,6 +328,7 @@ const SECTIONS: Record<string, (bench: Bench) => void | Promise<void>> = {
   recovery: ({ env, workdirs }) => recoveryFigures(env, workdirs),
   fleet: fleetFigures,
   approvals: approvalSection,
+  web: webSection,
 };
 
 function chosenSections(names: string[]): string[] {

@@ -17,7 +17,7 @@ async function shoot(page: Page, url: string, ready: string, file: string): Prom
   await page.goto(url);
   await page.waitForSelector(ready);
   await new Promise((resolve) => setTimeout(resolve, 300));
-  await page.screenshot({ path: file as `${string}.png` });
+  await page.screenshot({ path: file });
   console.log(`${file}  <-  ${url}`);
 }
 
