@@ -2,6 +2,7 @@
 import type { QueryDefinition, SignalDefinition, UpdateDefinition } from '@temporalio/common';
 import type { FailureKind, HumanFeedback } from '../domain/node-run';
 import type { Rounds } from '../graph/rounds';
+import type { Stalls } from '../graph/stalls';
 import type { ApprovalDecisionKind } from '../node-kinds/approval';
 
 export const loopWorkflowId = (loopId: string): string => `loop-${loopId}`;
@@ -46,6 +47,8 @@ export interface ResumePoint {
   specCommittedHead: string;
   specStartDirty: string[];
   previousRunId: string | null;
+  /** The watchdog's counts, carried across continue-as-new within a spec (absent when none counts; a continued failed run starts afresh). */
+  stalls?: Stalls;
 }
 
 export interface LoopRunInput {

@@ -41,4 +41,9 @@ export const PATCHES = {
   humanFeedback: 'human-feedback',
   /** Entering blocked tells the activity why and where, which the blocked notification says. */
   notifyBlockers: 'notify-blockers',
+  /**
+   * A loop with max_stalled_rounds reads, at each round's end that followed a failure, the workdir's tree
+   * and the failing node's output (one activity), and blocks with no_progress when rounds repeat.
+   */
+  stalledRounds: 'stalled-rounds',
 } as const satisfies Record<string, string>;
