@@ -8,7 +8,7 @@ import { LoopName, LoopSettings } from './loop';
 import { NodeKind } from './node';
 
 /** The version export writes. */
-export const FORMAT_VERSION = 3;
+export const FORMAT_VERSION = 4;
 
 /**
  * The keys version 2 added, of ensembles and of settings; an older file that carries a key of a later
@@ -28,6 +28,8 @@ const SETTINGS_KEYS_SINCE_VERSION_2 = [
 ] as const;
 /** The keys version 3 added, of settings: the loop's own notification receivers. */
 const SETTINGS_KEYS_SINCE_VERSION_3 = ['notify'] as const;
+/** The key version 4 added, of settings and of every node's config: the no-progress watchdog. */
+const WATCHDOG_KEY = 'max_stalled_rounds';
 /** The key version 2 added to the config of agent and check nodes. */
 const NODE_CONFIG_KEYS_SINCE_VERSION_2 = ['idle_timeout_minutes'] as const;
 /** The top-level key version 2 added: the loop's event hooks. */
@@ -85,25 +87,40 @@ export const ExportDocument = z.discriminatedUnion(
       .object({
         format_version: z.literal(1),
         ...documentFields,
-        settings: ofVersion(LoopSettings, 1, { 2: SETTINGS_KEYS_SINCE_VERSION_2, 3: SETTINGS_KEYS_SINCE_VERSION_3 }).optional(),
+        settings: ofVersion(LoopSettings, 1, {
+          2: SETTINGS_KEYS_SINCE_VERSION_2,
+          3: SETTINGS_KEYS_SINCE_VERSION_3,
+          4: [WATCHDOG_KEY],
+        }).optional(),
         ensembles: z.array(ofVersion(EnsembleInput, 1, { 2: ENSEMBLE_KEYS_SINCE_VERSION_2 })).default([]),
         [HOOKS_KEY]: z.never({ error: needsVersion2(HOOKS_KEY) }).optional(),
       })
       .strict()
       .superRefine(refuseErrorConditions)
-      .superRefine(refuseNodeConfigKeys),
+      .superRefine(refuseNodeConfigKeys(1, { 2: NODE_CONFIG_KEYS_SINCE_VERSION_2, 4: [WATCHDOG_KEY] })),
     z
       .object({
         format_version: z.literal(2),
         ...documentFields,
-        settings: ofVersion(LoopSettings, 2, { 3: SETTINGS_KEYS_SINCE_VERSION_3 }).optional(),
+        settings: ofVersion(LoopSettings, 2, { 3: SETTINGS_KEYS_SINCE_VERSION_3, 4: [WATCHDOG_KEY] }).optional(),
         ensembles: z.array(EnsembleInput).default([]),
         [HOOKS_KEY]: LoopHooks.optional(),
       })
-      .strict(),
+      .strict()
+      .superRefine(refuseNodeConfigKeys(2, { 4: [WATCHDOG_KEY] })),
     z
       .object({
         format_version: z.literal(3),
+        ...documentFields,
+        settings: ofVersion(LoopSettings, 3, { 4: [WATCHDOG_KEY] }).optional(),
+        ensembles: z.array(EnsembleInput).default([]),
+        [HOOKS_KEY]: LoopHooks.optional(),
+      })
+      .strict()
+      .superRefine(refuseNodeConfigKeys(3, { 4: [WATCHDOG_KEY] })),
+    z
+      .object({
+        format_version: z.literal(4),
         ...documentFields,
         settings: LoopSettings.optional(),
         ensembles: z.array(EnsembleInput).default([]),
@@ -115,11 +132,15 @@ export const ExportDocument = z.discriminatedUnion(
 );
 export type ExportDocument = z.infer<typeof ExportDocument>;
 
-function refuseNodeConfigKeys(document: { nodes: ExportNode[] }, ctx: z.RefinementCtx): void {
-  document.nodes.forEach((node, index) => {
-    for (const key of NODE_CONFIG_KEYS_SINCE_VERSION_2.filter((name) => name in node.config))
-      ctx.addIssue({ code: 'custom', path: ['nodes', index, 'config', key], message: needsVersion2(key) });
-  });
+/** Refuses each node config key a version after `given` added (key to the version that added it). */
+function refuseNodeConfigKeys(given: number, keysSince: Readonly<Record<number, readonly string[]>>) {
+  return (document: { nodes: ExportNode[] }, ctx: z.RefinementCtx): void => {
+    document.nodes.forEach((node, index) => {
+      for (const [needed, keys] of Object.entries(keysSince))
+        for (const key of keys.filter((name) => name in node.config))
+          ctx.addIssue({ code: 'custom', path: ['nodes', index, 'config', key], message: needsVersion(Number(needed), given, key) });
+    });
+  };
 }
 
 /** Version 1 had no error condition: an edge (or ensemble entry) on error is refused unless it leaves a router, where it is a label. */
