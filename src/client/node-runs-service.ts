@@ -6,6 +6,7 @@ import { redact, redactFields } from '../graph/redact';
 import { getNodeRun, listNodeRuns } from '../store/node-runs-repository';
 import type { ClientContext } from './context';
 import { requireLoop } from './design-service';
+import { readLiveState } from './runs-service';
 
 export const MAX_RUNS_LISTED = 200;
 const DEFAULT_RUNS_LISTED = 20;
@@ -66,10 +67,12 @@ export interface RunListRequest {
 export interface NodeRunPage {
   runs: NodeRunSummary[];
   next_cursor: string | null;
+  /** Why the loop is blocked now (a no_progress or budget_exhausted blocker begins with its kind), redacted; null when it is not. */
+  blocked: string | null;
 }
 
 export async function listRunPage(ctx: ClientContext, input: RunListRequest): Promise<NodeRunPage> {
-  await requireLoop(ctx.db, input.loop_id);
+  const loop = await requireLoop(ctx.db, input.loop_id);
   const limit = input.limit ?? DEFAULT_RUNS_LISTED;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_RUNS_LISTED) {
     throw new CanopyError('invalid_input', `limit: must be a whole number from 1 to ${MAX_RUNS_LISTED}.`);
@@ -79,7 +82,18 @@ export async function listRunPage(ctx: ClientContext, input: RunListRequest): Pr
   // One run more than asked says whether another page follows.
   const runs = await listNodeRuns(ctx.db, { ...filter, limit: limit + 1 });
   const page = runs.slice(0, limit);
-  return { runs: page.map(runSummary), next_cursor: runs.length > limit ? page[page.length - 1].id : null };
+  return {
+    runs: page.map(runSummary),
+    next_cursor: runs.length > limit ? page[page.length - 1].id : null,
+    blocked: await blockerOf(ctx, loop),
+  };
+}
+
+/** The blocker of a blocked loop, as its run's live state says (asked of Temporal only then); null otherwise, or when Temporal did not answer. */
+async function blockerOf(ctx: ClientContext, loop: Parameters<typeof readLiveState>[1]): Promise<string | null> {
+  if (loop.status !== 'blocked') return null;
+  const reason = (await readLiveState(ctx, loop)).state?.blockedReason;
+  return reason ? redact(reason) : null;
 }
 
 /** The newest runs of a loop: the first page. */

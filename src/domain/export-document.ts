@@ -26,9 +26,13 @@ const SETTINGS_KEYS_SINCE_VERSION_2 = [
   'share_workdir',
   'confine',
 ] as const;
-/** The keys version 3 added, of settings (the loop's own notification receivers) and of ensembles (how the members run). */
-const SETTINGS_KEYS_SINCE_VERSION_3 = ['notify'] as const;
+/**
+ * The keys version 3 added: of settings, the loop's own notification receivers and its no-progress
+ * watchdog; of ensembles, how the members run; of every node's config, the watchdog on a loop's head.
+ */
+const SETTINGS_KEYS_SINCE_VERSION_3 = ['notify', 'max_stalled_rounds'] as const;
 const ENSEMBLE_KEYS_SINCE_VERSION_3 = ['kind'] as const;
+const NODE_CONFIG_KEYS_SINCE_VERSION_3 = ['max_stalled_rounds'] as const;
 /** The key version 2 added to the config of agent and check nodes. */
 const NODE_CONFIG_KEYS_SINCE_VERSION_2 = ['idle_timeout_minutes'] as const;
 /** The top-level key version 2 added: the loop's event hooks. */
@@ -92,7 +96,7 @@ export const ExportDocument = z.discriminatedUnion(
       })
       .strict()
       .superRefine(refuseErrorConditions)
-      .superRefine(refuseNodeConfigKeys),
+      .superRefine(refuseNodeConfigKeys(1, { 2: NODE_CONFIG_KEYS_SINCE_VERSION_2, 3: NODE_CONFIG_KEYS_SINCE_VERSION_3 })),
     z
       .object({
         format_version: z.literal(2),
@@ -101,7 +105,8 @@ export const ExportDocument = z.discriminatedUnion(
         ensembles: z.array(ofVersion(EnsembleInput, 2, { 3: ENSEMBLE_KEYS_SINCE_VERSION_3 })).default([]),
         [HOOKS_KEY]: LoopHooks.optional(),
       })
-      .strict(),
+      .strict()
+      .superRefine(refuseNodeConfigKeys(2, { 3: NODE_CONFIG_KEYS_SINCE_VERSION_3 })),
     z
       .object({
         format_version: z.literal(3),
@@ -116,11 +121,15 @@ export const ExportDocument = z.discriminatedUnion(
 );
 export type ExportDocument = z.infer<typeof ExportDocument>;
 
-function refuseNodeConfigKeys(document: { nodes: ExportNode[] }, ctx: z.RefinementCtx): void {
-  document.nodes.forEach((node, index) => {
-    for (const key of NODE_CONFIG_KEYS_SINCE_VERSION_2.filter((name) => name in node.config))
-      ctx.addIssue({ code: 'custom', path: ['nodes', index, 'config', key], message: needsVersion2(key) });
-  });
+/** Refuses each node config key a version after `given` added (key to the version that added it). */
+function refuseNodeConfigKeys(given: number, keysSince: Readonly<Record<number, readonly string[]>>) {
+  return (document: { nodes: ExportNode[] }, ctx: z.RefinementCtx): void => {
+    document.nodes.forEach((node, index) => {
+      for (const [needed, keys] of Object.entries(keysSince))
+        for (const key of keys.filter((name) => name in node.config))
+          ctx.addIssue({ code: 'custom', path: ['nodes', index, 'config', key], message: needsVersion(Number(needed), given, key) });
+    });
+  };
 }
 
 /** Version 1 had no error condition: an edge (or ensemble entry) on error is refused unless it leaves a router, where it is a label. */

@@ -37,6 +37,7 @@ export const FAILURE_KINDS = [
   'idle',
   'disk_full',
   'rejected',
+  'no_progress',
 ] as const;
 export const FailureKind = z.enum(FAILURE_KINDS);
 export type FailureKind = z.infer<typeof FailureKind>;

@@ -231,6 +231,46 @@ describe('import refuses a bad file and creates no loop', () => {
       { code: 'invalid_input', field: 'format_version', message: /must be one of 1, 2, 3; a newer file needs a newer canopy/ },
     ],
     [
+      'a version-2 file with max_stalled_rounds in its settings',
+      () => ({ ...seedDocument(), format_version: 2, settings: { max_stalled_rounds: 3 } }),
+      {
+        code: 'invalid_input',
+        field: 'settings.max_stalled_rounds',
+        message: /needs format_version 3 \(this file says 2\); set format_version to 3 or remove max_stalled_rounds/,
+      },
+    ],
+    [
+      'a version-2 file with max_stalled_rounds on a node',
+      () => {
+        const document: Record<string, any> = { ...seedDocument(), format_version: 2 };
+        document.nodes[0].config.max_stalled_rounds = 3;
+        return document;
+      },
+      {
+        code: 'invalid_input',
+        field: 'nodes.0.config.max_stalled_rounds',
+        message: /needs format_version 3 \(this file says 2\); set format_version to 3 or remove max_stalled_rounds/,
+      },
+    ],
+    [
+      'a max_stalled_rounds of 1',
+      () => ({ ...seedDocument(), format_version: 3, settings: { max_stalled_rounds: 1 } }),
+      {
+        code: 'invalid_input',
+        field: 'settings.max_stalled_rounds',
+        message: /must be a whole number of rounds from 2 to 1000 \(a stall is/,
+      },
+    ],
+    [
+      'a max_stalled_rounds above 1000 on a head node',
+      () => {
+        const document: Record<string, any> = { ...seedDocument(), format_version: 3 };
+        document.nodes[0].config.max_stalled_rounds = 1001;
+        return document;
+      },
+      { code: 'invalid_input', field: 'nodes[0].config.max_stalled_rounds', message: /must be a whole number of rounds from 2 to 1000/ },
+    ],
+    [
       'format_version as text',
       () => ({ ...seedDocument(), format_version: '2' }),
       { code: 'invalid_input', field: 'format_version', message: /must be one of 1, 2/ },

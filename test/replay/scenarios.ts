@@ -19,6 +19,8 @@ import {
   approval,
   chain,
   check,
+  checkedFix,
+  FAILS_UNTIL_FIXED,
   fixLoop,
   linked,
   loopWithSpecs,
@@ -265,6 +267,21 @@ export const SCENARIOS: Scenario[] = [
       await spendWhileRunning(h.ctx, loopId, 'spend', 2);
       await untilLoopStatus(h.ctx, loopId, 'blocked');
       await updateLoop(h.ctx, { loop_id: loopId, settings: { budget_usd: 10 } });
+      await continueLoop(h.ctx, loopId, 'retry');
+      return expectStatus(loopId, (await waitForLoopRun(h.ctx, loopId)).status, 'completed');
+    },
+  },
+  {
+    // A watched fix loop whose rounds change nothing blocks with no_progress; the fix lands and a continue goes on.
+    name: 'no-progress',
+    runs: 1,
+    async play(h) {
+      const workdir = tempGitRepo();
+      const shape = checkedFix('@print nothing to change', FAILS_UNTIL_FIXED, { max_stalled_rounds: 2 });
+      const loopId = await loopWithSpecs(h.ctx, workdir, shape, [{ name: 'spec' }]);
+      await startLoopRun(h.ctx, loopId);
+      await untilLoopStatus(h.ctx, loopId, 'blocked');
+      writeFileSync(path.join(workdir, 'fixed.txt'), 'done\n');
       await continueLoop(h.ctx, loopId, 'retry');
       return expectStatus(loopId, (await waitForLoopRun(h.ctx, loopId)).status, 'completed');
     },

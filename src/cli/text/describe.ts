@@ -57,6 +57,7 @@ function settingsText(settings: Loop['settings']): string {
   return [
     `max_iterations ${value(settings.max_iterations, DEFAULT_MAX_ITERATIONS)}`,
     `spec_attempt_limit ${value(settings.spec_attempt_limit, DEFAULT_SPEC_ATTEMPT_LIMIT)}`,
+    `max_stalled_rounds ${settings.max_stalled_rounds ?? 'none (default)'}`,
   ].join(', ');
 }
 

@@ -30,7 +30,8 @@ export function registerNodeRunTools(server: McpServer, ctx: ClientContext): voi
     {
       title: 'List node runs',
       description:
-        '{ runs, next_cursor }: a loop’s node runs, newest first: node, spec, round, outcome, failure kind, reason and a short excerpt of the output. ' +
+        '{ runs, next_cursor, blocked }: a loop’s node runs, newest first: node, spec, round, outcome, failure kind, reason and a short excerpt of the output; ' +
+        'blocked says why the loop is blocked now (a no_progress or budget_exhausted blocker begins with its kind), null when it is not. ' +
         'Use it to find the run that failed, then read it whole with loop_node_run_get. Secret-shaped text is redacted. ' +
         'next_cursor, when not null, is the `before` that lists the page of older runs; every run is reachable this way.',
       inputSchema: ListRunsRequest,

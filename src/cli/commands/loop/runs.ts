@@ -67,8 +67,13 @@ interface RunsOptions {
   json?: boolean;
 }
 
-/** The page, and the command that lists the next one. */
+/** Why the loop is blocked, when it is, then the page and the command that lists the next one. */
 function describePage(loopId: string, options: RunsOptions, page: NodeRunPage): string {
+  const blocked = page.blocked ? `blocked  ${page.blocked}\n` : '';
+  return blocked + describeRunsPage(loopId, options, page);
+}
+
+function describeRunsPage(loopId: string, options: RunsOptions, page: NodeRunPage): string {
   if (page.runs.length === 0) return options.before ? 'No older node runs.' : 'No node runs yet.';
   if (page.next_cursor === null) return describeRuns(page.runs);
   const kept = [
