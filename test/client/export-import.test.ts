@@ -8,7 +8,7 @@ import { FORMAT_VERSION } from '../../src/domain/export-document';
 import { getLoop, listLoops } from '../../src/client/loops-service';
 import { insertNode } from '../../src/store/graph-repository';
 import { newId } from '../../src/store/ids';
-import { assertRefused, SEED_EXAMPLE_PATH, useTestStore, type ExpectedRefusal } from '../helpers/store';
+import { assertRefused, SEED_EXAMPLE_PATH, useTestStore, withEntryLists, type ExpectedRefusal } from '../helpers/store';
 
 const store = useTestStore();
 const seedText = readFileSync(SEED_EXAMPLE_PATH, 'utf8');
@@ -88,14 +88,6 @@ function richDocument(): Record<string, unknown> {
       },
     ],
   };
-}
-
-/** A document as export writes it: an ensemble's older entry_from_node as a list of one entry. */
-function withEntryLists(document: Record<string, any>): Record<string, any> {
-  const ensembles = (document.ensembles as Record<string, any>[]).map(({ entry_from_node, entry_condition, ...unit }) =>
-    entry_from_node === undefined ? unit : { ...unit, entry_from: [{ node: entry_from_node, condition: entry_condition ?? 'always' }] },
-  );
-  return { ...document, ensembles };
 }
 
 /** Edges are a set; export lists them in a stable order of its own. */
