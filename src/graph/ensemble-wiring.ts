@@ -24,12 +24,6 @@ export function targetTo(name: string, isEnsemble: (name: string) => boolean): E
   return isEnsemble(name) ? { ensemble: name } : name;
 }
 
-/** Every entry of the ensemble as a list, the older entry_from_node (which may name a node or an ensemble) included. */
-export function ensembleEntries(ensemble: DesignEnsemble, isEnsemble: (name: string) => boolean): EnsembleEntry[] {
-  const older = ensemble.entry_from_node === undefined ? [] : [entryFrom(ensemble.entry_from_node, ensemble.entry_condition, isEnsemble)];
-  return [...(ensemble.entry_from ?? []), ...older];
-}
-
 /** The names of the vertices wired into the ensemble: its entries' sources and the ensembles routing to it. */
 export function wiredSources(ensemble: DesignEnsemble, ensembles: DesignEnsemble[]): string[] {
   const entries = [
