@@ -46,35 +46,35 @@ export function designFromStored(graph: StoredGraph): Design {
     if (edge) wiring.add(edge);
     return edge;
   };
-  const stored = sortByPosition(graph.ensembles);
+  const byPosition = sortByPosition(graph.ensembles);
   // Exits first: a pass or fail edge from one ensemble to another is the first's on_pass_to or on_fail_to.
   const exits = new Map(
-    stored.map((ensemble) => {
-      const exit = (condition: string) => take(named.find((e) => isFlow(e) && e.source === ensemble.name && e.condition === condition));
-      return [ensemble.name, { onPass: exit('pass'), onFail: exit('fail') }];
+    byPosition.map((stored) => {
+      const exit = (condition: string) => take(named.find((e) => isFlow(e) && e.source === stored.name && e.condition === condition));
+      return [stored.name, { onPass: exit('pass'), onFail: exit('fail') }];
     }),
   );
-  const ensembles = stored.map((ensemble): DesignEnsemble => {
-    const { onPass, onFail } = exits.get(ensemble.name)!;
+  const ensembles = byPosition.map((stored): DesignEnsemble => {
+    const { onPass, onFail } = exits.get(stored.name)!;
     // One entry from each vertex; a second flow edge from the same one stays an edge of its own.
     const entries: DesignEdge[] = [];
-    for (const edge of named.filter((e) => isFlow(e) && e.target === ensemble.name)) {
+    for (const edge of named.filter((e) => isFlow(e) && e.target === stored.name)) {
       if (!entries.some((entry) => entry.source === edge.source)) entries.push(take(edge)!);
     }
     return withoutUndefined({
-      name: ensemble.name,
-      prompt_template: ensemble.prompt_template,
-      members: ensemble.members,
-      min_pass: ensemble.min_pass,
-      straggler_timeout_minutes: ensemble.straggler_timeout_minutes,
-      quorum_grace_minutes: ensemble.quorum_grace_minutes,
-      timeout_minutes: ensemble.timeout_minutes,
-      idle_timeout_minutes: ensemble.idle_timeout_minutes,
-      isolation: ensemble.isolation,
+      name: stored.name,
+      prompt_template: stored.prompt_template,
+      members: stored.members,
+      min_pass: stored.min_pass,
+      straggler_timeout_minutes: stored.straggler_timeout_minutes,
+      quorum_grace_minutes: stored.quorum_grace_minutes,
+      timeout_minutes: stored.timeout_minutes,
+      idle_timeout_minutes: stored.idle_timeout_minutes,
+      isolation: stored.isolation,
       entry_from: entries.length ? entries.map((entry) => entryFrom(entry.source, entry.condition, isEnsemble)) : undefined,
       on_pass_to: onPass && targetTo(onPass.target, isEnsemble),
       on_fail_to: onFail && targetTo(onFail.target, isEnsemble),
-      position: ensemble.position,
+      position: stored.position,
     });
   });
   const nodes = sortByPosition(graph.nodes.filter((n) => n.ensemble_id === null)).map((node): DesignNode => ({
