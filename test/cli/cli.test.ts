@@ -164,6 +164,72 @@ describe('canopy loop ensemble (CLI)', () => {
     assert.equal(JSON.parse(refused.stderr).error.issues[0].field, 'min_pass');
     assert.equal(json(canopy('loop', 'get', loop.id, '--json')).ensembles[0].min_pass, undefined);
   });
+
+  it('wires an ensemble from two nodes and to another ensemble, changes entries one at a time, and says so', () => {
+    const loop = json(canopy('loop', 'create', '--name', 'wired', '--workdir', directoryIn(cli.home), '--json'));
+    for (const name of ['draft', 'fix']) {
+      json(canopy('loop', 'node', 'add', loop.id, '--name', name, '--kind', 'agent', '--config', '{"prompt_template": "Go"}', '--json'));
+    }
+    json(
+      canopy(
+        'loop',
+        'ensemble',
+        'add',
+        loop.id,
+        '--config',
+        JSON.stringify({ name: 'second', prompt_template: 'Again', members: [{}, {}] }),
+        '--json',
+      ),
+    );
+    const config = {
+      name: 'panel',
+      prompt_template: 'Review',
+      members: [{}, {}],
+      entry_from: [{ node: 'draft', condition: 'pass' }],
+      on_pass_to: { ensemble: 'second' },
+    };
+    const added = canopy('loop', 'ensemble', 'add', loop.id, '--config', JSON.stringify(config));
+    assert.equal(added.status, 0, added.stderr);
+    assert.match(added.stdout, /; from draft on pass, pass -> ensemble second\.$/m);
+
+    const update = (changes: object) => canopy('loop', 'ensemble', 'update', loop.id, 'panel', '--config', JSON.stringify(changes));
+    const twoEntries = update({ add_entry_from: [{ node: 'fix', condition: 'fail' }] });
+    assert.equal(twoEntries.status, 0, twoEntries.stderr);
+    assert.match(twoEntries.stdout, /; from draft on pass, from fix on fail, pass -> ensemble second\.$/m);
+    const described = canopy('loop', 'get', loop.id);
+    assert.match(described.stdout, /ensemble 'panel' .*; from draft on pass, from fix on fail, pass -> ensemble second/);
+    const oneEntry = json(
+      canopy('loop', 'ensemble', 'update', loop.id, 'panel', '--config', '{"remove_entry_from": [{"node": "draft"}]}', '--json'),
+    );
+    assert.deepEqual(oneEntry.entry_from, [{ node: 'fix', condition: 'fail' }]);
+
+    const refusal = (changes: object) => {
+      const refused = canopy('loop', 'ensemble', 'update', loop.id, 'panel', '--config', JSON.stringify(changes), '--json');
+      assert.notEqual(refused.status, 0);
+      return JSON.parse(refused.stderr).error.issues.map((issue: { field: string; message: string }) => `${issue.field}: ${issue.message}`);
+    };
+    const before = json(canopy('loop', 'get', loop.id, '--json'));
+    assert.deepEqual(refusal({ add_entry_from: [{ node: 'ghost' }] }), [
+      "add_entry_from[0].node: 'ghost' is not a node or ensemble of this design; use one of: draft, fix, second, panel",
+    ]);
+    assert.match(
+      refusal({ add_entry_from: [{ node: 'fix' }] }).join(),
+      /^add_entry_from\[0\]: 'panel' already has an entry from 'fix' \(on fail\)/,
+    );
+    assert.match(
+      refusal({ add_entry_from: [{ ensemble: 'panel' }] }).join(),
+      /^add_entry_from\[0\]: this flow edge closes the cycle panel -> panel/,
+    );
+    assert.match(
+      refusal({ remove_entry_from: [{ node: 'draft' }] }).join(),
+      /^remove_entry_from\[0\]: 'panel' has no entry from 'draft'; its entries come from 'fix' \(fail\)/,
+    );
+    assert.deepEqual(refusal({ on_pass_to: { ensemble: 'third' } }), [
+      "on_pass_to.ensemble: 'third' is not a node or ensemble of this design; use one of: draft, fix, second, panel",
+    ]);
+    assert.match(refusal({ on_fail_to: { ensemble: 'panel' } }).join(), /^on_fail_to: this flow edge closes the cycle panel -> panel/);
+    assert.deepEqual(json(canopy('loop', 'get', loop.id, '--json')), before);
+  });
 });
 
 describe('files saved with a UTF-8 byte-order mark (CLI)', () => {

@@ -29,7 +29,9 @@ async function testsEnded(h: EngineHarness, loopId: string): Promise<number> {
 async function blockedAfter(h: EngineHarness, loopId: string, count: number) {
   return waitUntil(`the loop to block after ${count} runs of tests`, async () => {
     const status = await loopStatus(h.ctx, loopId);
-    return status.live?.status === 'blocked' && (await testsEnded(h, loopId)) === count ? status : undefined;
+    // The run says it is blocked a moment before the loop's record does.
+    const both = status.live?.status === 'blocked' && status.status === 'blocked';
+    return both && (await testsEnded(h, loopId)) === count ? status : undefined;
   });
 }
 

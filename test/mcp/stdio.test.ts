@@ -7,7 +7,7 @@ import { hashRunToken } from '../../src/run-token';
 import { openContext, type ClientContext } from '../../src/client/context';
 import { loadConfig } from '../../src/config';
 import { getNodeRun, insertNodeRun } from '../../src/store/node-runs-repository';
-import { directoryIn, SEED_EXAMPLE_PATH, tempDir } from '../helpers/store';
+import { directoryIn, SEED_EXAMPLE_PATH, tempDir, withEntryLists } from '../helpers/store';
 import { ALL_TOOLS, callOk, callRefused, connectStdio, type StdioSession } from '../helpers/mcp-client';
 import { homeOnlyEnv } from '../helpers/processes';
 
@@ -148,10 +148,10 @@ describe('canopy mcp (stdio)', () => {
     const imported = await callOk(session.client, 'loop_import', { document, workdir: workdir('imported') });
     assert.equal(imported.name, 'implement-and-review');
     assert.deepEqual(imported.nodes_missing_platform, ['implementer', 'committer', 'reviewers/member-1', 'reviewers/member-2']);
-    assert.deepEqual(await callOk(session.client, 'loop_export', { loop_id: imported.loop_id }), {
-      ...document,
-      format_version: FORMAT_VERSION,
-    });
+    assert.deepEqual(
+      await callOk(session.client, 'loop_export', { loop_id: imported.loop_id }),
+      withEntryLists({ ...document, format_version: FORMAT_VERSION }),
+    );
 
     const fromText = await callOk(session.client, 'loop_import', { document: JSON.stringify(document), workdir: workdir('imported') });
     assert.equal(fromText.name, 'implement-and-review (2)');

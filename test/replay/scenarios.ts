@@ -508,4 +508,35 @@ export const SCENARIOS: Scenario[] = [
       return startedOnceWorkdirFree(h, loopId, workdir, 'autorunWorkflow', `autorun-${loopId}`);
     },
   },
+  {
+    // An ensemble entered from the fixer in round 1 and from the tests in round 2, whose quorum routes
+    // straight to a second ensemble's, with no node between them.
+    name: 'chained-ensembles',
+    runs: 1,
+    play: (h) =>
+      runOne(
+        h,
+        {
+          nodes: [check('tests', 1, 'test "{{round}}" = 2'), agent('fix', 2, '@print fixed'), check('judge', 5, 'test "{{round}}" = 2')],
+          edges: [
+            { source: 'tests', target: 'fix', condition: 'fail' },
+            { source: 'judge', target: 'tests', condition: 'fail', type: 'loopback' },
+          ],
+          ensembles: [
+            {
+              name: 'drafters',
+              prompt_template: '@print ok',
+              members: [{ platform: 'fake' }, { platform: 'fake' }],
+              entry_from: [
+                { node: 'tests', condition: 'pass' },
+                { node: 'fix', condition: 'pass' },
+              ],
+              on_pass_to: { ensemble: 'reviewers' },
+            },
+            { name: 'reviewers', prompt_template: '@print ok', members: [{ platform: 'fake' }, { platform: 'fake' }], on_pass_to: 'judge' },
+          ],
+        },
+        [{ name: 'spec' }],
+      ),
+  },
 ];
