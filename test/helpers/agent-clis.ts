@@ -8,7 +8,9 @@ import { AGENT_TOOLS_BIN } from '../../src/agents/pinned';
 import { openContext, type ClientContext } from '../../src/client/context';
 import { startLoopRun, waitForLoopRun } from '../../src/client/runs-service';
 import type { CanopyConfig } from '../../src/config';
-import { testConfig } from './engine';
+import { after, before } from 'node:test';
+import { childEnv, testConfig } from './engine';
+import { spawnCanopy, waitForOutput, type CanopyProcess } from './processes';
 import { loopWithSpecs, runsOf, scratchDir } from './loops';
 import { startModelApi, type ModelApi, type ModelScript } from './model-api';
 
@@ -155,4 +157,22 @@ export async function runOneAgent(
   const result = await waitForLoopRun(setup.ctx, loopId);
   const [run] = await runsOf(setup.ctx, loopId);
   return { loopId, result, run, workdir, ms: Date.now() - started };
+}
+
+/** A real-CLI setup in `base` with a `canopy worker` serving it, for the enclosing suite. */
+export function useRealCliWorker(base?: string): { setup: () => RealCliSetup } {
+  let setup: RealCliSetup;
+  let worker: CanopyProcess;
+  before(async () => {
+    setup = await openRealCliSetup(base);
+    worker = spawnCanopy(['worker'], childEnv(setup.config));
+    await waitForOutput(worker, /Agents report to http:\/\/127\.0\.0\.1:\d+\/mcp/);
+  });
+  after(async () => {
+    if (process.env.CANOPY_TEST_VERBOSE) console.log(worker?.output());
+    worker?.child.kill('SIGTERM');
+    await worker?.exited;
+    await setup?.close();
+  });
+  return { setup: () => setup };
 }
