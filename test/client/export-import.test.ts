@@ -358,6 +358,29 @@ describe('import refuses a bad file and creates no loop', () => {
       { code: 'invalid_input', field: 'ensembles.0.quorum_grace_minutes', message: /must be a number of minutes/ },
     ],
     [
+      'resume on a check',
+      () => withNode(seedDocument(), { name: 'tests', kind: 'check', position: 5, config: { command: 'npm test', resume: true } }),
+      { code: 'invalid_input', field: 'nodes[2].config', message: /Unrecognized key: "resume".*resume is an agent setting/ },
+    ],
+    [
+      'a resume that is not true or false on an agent',
+      () => {
+        const document: Record<string, any> = seedDocument();
+        document.nodes[0].config.resume = 'always';
+        return document;
+      },
+      { code: 'invalid_input', field: 'nodes[0].config.resume', message: /must be true or false/ },
+    ],
+    [
+      'an empty resume_prompt',
+      () => {
+        const document: Record<string, any> = seedDocument();
+        document.nodes[0].config.resume_prompt = '';
+        return document;
+      },
+      { code: 'invalid_input', field: 'nodes[0].config.resume_prompt', message: /must not be empty/ },
+    ],
+    [
       'quorum_grace_minutes on a node',
       () => {
         const document: Record<string, any> = { ...seedDocument(), format_version: 2 };
