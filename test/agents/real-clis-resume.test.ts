@@ -7,50 +7,22 @@ import { startLoopRun, waitForLoopRun } from '../../src/client/runs-service';
 import type { NodeRun } from '../../src/domain/node-run';
 import { listSpecs } from '../../src/store/specs-repository';
 import { insertNodeRun } from '../../src/store/node-runs-repository';
-import { missingClis, REAL_CLIS, useRealCliWorker, type RealCli, type RealCliSetup } from '../helpers/agent-clis';
-import { check, loopWithSpecs, runsOf, scratchDir } from '../helpers/loops';
-import { isModelRequest, newestUserTurn, type LoggedRequest, type ModelScript } from '../helpers/model-api';
+import {
+  FEEDBACK_MARK,
+  FULL_PROMPT_MARK,
+  implementLoop,
+  missingClis,
+  REAL_CLIS,
+  reportsPass,
+  useRealCliWorker,
+  type RealCliSetup,
+} from '../helpers/agent-clis';
+import { childEnv } from '../helpers/engine';
+import { runsOf } from '../helpers/loops';
+import { runCanopy } from '../helpers/processes';
+import { isModelRequest, newestUserTurn, type LoggedRequest } from '../helpers/model-api';
 
 const skip = !process.env.CANOPY_TEST_TEMPORAL_ADDRESS ? 'needs the dev server that `npm test` starts' : missingClis();
-
-/** In round 1's prompt only: a request that carries it in round 2 resent round 1's turns. */
-const FULL_PROMPT_MARK = 'Implement the feature of';
-/** In the tests' output only, so in round 2's resume prompt ({{previous_feedback}}) and nowhere in round 1. */
-const FEEDBACK_MARK = 'expected 42, got 41';
-
-const reports = (cli: RealCli): ModelScript => ({
-  action: { kind: 'tool', tool: 'loop_complete_node', args: { status: 'pass', output: `${cli} implemented it` } },
-  final: 'Implemented.',
-});
-
-/** A `resume: true` implement node of `cli`; in a fix loop, with tests that fail once, then pass (two rounds). */
-async function implementLoop(setup: RealCliSetup, cli: RealCli, { fixLoop }: { fixLoop: boolean }) {
-  const workdir = scratchDir();
-  const implement = {
-    name: 'implement',
-    kind: 'agent',
-    position: 1,
-    config: {
-      platform: cli,
-      prompt_template: `${FULL_PROMPT_MARK} {{spec_name}}.`,
-      require_report: true,
-      resume: true,
-      timeout_minutes: 2,
-    },
-  };
-  const tests = check('tests', 2, `test -f .tested && exit 0; touch .tested; echo "${FEEDBACK_MARK}"; exit 1`);
-  const shape = {
-    nodes: fixLoop ? [implement, tests] : [implement],
-    edges: fixLoop
-      ? [
-          { source: 'implement', target: 'tests' },
-          { source: 'tests', target: 'implement', condition: 'fail', type: 'loopback' },
-        ]
-      : [],
-  };
-  const loopId = await loopWithSpecs(setup.ctx, workdir, shape, [{ name: 'the spec' }]);
-  return { loopId, workdir };
-}
 
 async function runToEnd(setup: RealCliSetup, loopId: string) {
   await startLoopRun(setup.ctx, loopId);
@@ -80,8 +52,8 @@ describe('real agent CLIs resume their session on a loop-back', { skip }, () => 
   for (const cli of REAL_CLIS) {
     it(`${cli}: round 2 of a fix loop continues round 1's session, told only the resume prompt`, async () => {
       const setup = serving.setup();
-      setup.api.script(reports(cli));
-      const { loopId } = await implementLoop(setup, cli, { fixLoop: true });
+      setup.api.script(reportsPass(cli));
+      const { loopId } = await implementLoop(setup, cli, { fixLoop: true, resume: true });
       const from = setup.api.requests.length;
       const { result, runs } = await runToEnd(setup, loopId);
       assert.equal(result.status, 'completed', told(runs));
@@ -107,12 +79,16 @@ describe('real agent CLIs resume their session on a loop-back', { skip }, () => 
       assert.ok((second.input_tokens ?? 0) >= roundTwo.inputTokens!, `round 2 recorded ${second.input_tokens} input tokens`);
       const roundTwoCounted = turnsNaming(requests, FEEDBACK_MARK).reduce((sum, request) => sum + request.inputTokens!, 0);
       assert.ok((second.input_tokens ?? 0) <= roundTwoCounted, `and not round 1's again (round 2 sent ${roundTwoCounted})`);
+      const shown = await runCanopy(childEnv(setup.config), 'loop', 'run-get', second.id);
+      assert.match(shown.stdout, new RegExp(`^session ${first.session_id}, resumed$`, 'm'), shown.stderr);
+      const listed = await runCanopy(childEnv(setup.config), 'loop', 'runs', loopId);
+      assert.match(listed.stdout, new RegExp(`${second.id} +implement +2 +pass .* ${cli}/[^ ]+, resumed `), listed.stderr);
     });
 
     it(`${cli}: a session the CLI no longer has is given up for a cold start with the full prompt, saying why`, async () => {
       const setup = serving.setup();
-      setup.api.script(reports(cli));
-      const { loopId, workdir } = await implementLoop(setup, cli, { fixLoop: false });
+      setup.api.script(reportsPass(cli));
+      const { loopId, workdir } = await implementLoop(setup, cli, { fixLoop: false, resume: true });
       const [spec] = await listSpecs(setup.ctx.db, { loopId });
       const lost = cli === 'opencode' ? 'ses_0000000000000000000000000' : '00000000-0000-4000-8000-000000000000';
       await insertNodeRun(setup.ctx.db, {
@@ -136,6 +112,11 @@ describe('real agent CLIs resume their session on a loop-back', { skip }, () => 
       assert.match(first.cold_start_reason ?? '', new RegExp(`^${cli} could not continue session ${lost}: `), told(runs));
       assert.match(first.input, new RegExp(FULL_PROMPT_MARK), 'the cold start is given the full prompt');
       assert.equal(first.outcome, 'pass', told(runs));
+      const shown = await runCanopy(childEnv(setup.config), 'loop', 'run-get', first.id);
+      assert.match(
+        shown.stdout,
+        new RegExp(`^session ${first.session_id}, started cold: ${cli} could not continue session ${lost}: `, 'm'),
+      );
     });
   }
 });

@@ -180,6 +180,9 @@ describe('real agent CLIs through a `canopy worker`', { skip }, () => {
         input_tokens: run.input_tokens,
         output_tokens: run.output_tokens,
         cost_usd: run.cost_usd,
+        session_id: run.session_id,
+        resumed: false,
+        cold_start_reason: null,
       });
       assert.match(
         describeStatus(await loopStatus(ctx, loopId)),
