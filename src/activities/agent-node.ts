@@ -90,7 +90,9 @@ async function startAgent(deps: ActivityDeps, start: AgentStart): Promise<GroupR
   const { plan, platform } = start;
   if (plan.session === null) return launchAgent(deps, start, plan);
   const resumed = await launchAgent(deps, start, plan);
-  const refusal = resumed.cancelled ? null : (platform.adapter.session?.refusal(resumed.stdout, resumed.stderr) ?? null);
+  // Every CLI exits non-zero when it refuses a session; a run that went on may have quoted such words.
+  const refused = !resumed.cancelled && resumed.exitCode !== 0;
+  const refusal = refused ? (platform.adapter.session?.refusal(resumed.stdout, resumed.stderr) ?? null) : null;
   if (refusal === null) return resumed;
   return launchAgent(deps, start, { session: null, coldReason: `${platform.name} could not continue session ${plan.session}: ${refusal}` });
 }
