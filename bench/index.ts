@@ -310,7 +310,7 @@ async function resumeFigures({ env }: Bench): Promise<void> {
   for (const [cli, { cold, resumed }] of Object.entries(figures)) {
     const ratios = resumed.map((tokens, index) => tokens / cold[index]);
     console.log(
-      `    ${cli.padEnd(8)} resumed ${formatSpread(spread(resumed), '', 0)}; cold ${formatSpread(spread(cold), '', 0)}; ` +
+      `    ${cli.padEnd(8)} resumed ${formatSpread(spread(resumed), 'tokens', 0)}; cold ${formatSpread(spread(cold), 'tokens', 0)}; ` +
         `resumed over cold ${formatSpread(spread(ratios), 'x', 2)}`,
     );
   }
