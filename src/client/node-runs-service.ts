@@ -41,6 +41,12 @@ export interface AgentUsageLine {
   input_tokens: number | null;
   output_tokens: number | null;
   cost_usd: number | null;
+  /** The CLI's session, which a later run of the node may continue. */
+  session_id: string | null;
+  /** It continued an earlier run's session. */
+  resumed: boolean;
+  /** Why it started cold although it was to resume. */
+  cold_start_reason: string | null;
 }
 
 export function agentUsageOf(run: NodeRun): AgentUsageLine | null {
@@ -51,6 +57,9 @@ export function agentUsageOf(run: NodeRun): AgentUsageLine | null {
     input_tokens: run.input_tokens,
     output_tokens: run.output_tokens,
     cost_usd: run.cost_usd,
+    session_id: run.session_id,
+    resumed: run.resumed,
+    cold_start_reason: run.cold_start_reason && redact(run.cold_start_reason),
   };
 }
 

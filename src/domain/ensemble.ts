@@ -12,6 +12,10 @@ export const EnsembleMember = z
     prompt_override: ProcessText.min(1).optional().describe('This member’s own prompt instead of the shared one'),
     timeout_minutes: TimeoutMinutes.optional().describe('This member’s own timeout over the ensemble’s'),
     idle_timeout_minutes: IdleTimeoutMinutes.optional().describe('This member’s own idle timeout over the ensemble’s'),
+    resume: z
+      .boolean({ error: 'must be true or false' })
+      .optional()
+      .describe('false: this member starts its CLI cold every round instead of continuing its own last passed session (default true)'),
   })
   .strict();
 export type EnsembleMember = z.infer<typeof EnsembleMember>;

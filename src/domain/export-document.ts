@@ -29,11 +29,11 @@ const SETTINGS_KEYS_SINCE_VERSION_2 = [
 /**
  * The keys version 3 added: of settings, the loop's own notification receivers and its no-progress
  * watchdog; of ensembles, how the members run and a list of entries (an older file gives one, as
- * entry_from_node); of every node's config, the watchdog on a loop's head.
+ * entry_from_node); of every node's config, the watchdog on a loop's head and an agent's session resume.
  */
 const SETTINGS_KEYS_SINCE_VERSION_3 = ['notify', 'max_stalled_rounds'] as const;
 const ENSEMBLE_KEYS_SINCE_VERSION_3 = ['kind', 'entry_from'] as const;
-const NODE_CONFIG_KEYS_SINCE_VERSION_3 = ['max_stalled_rounds'] as const;
+const NODE_CONFIG_KEYS_SINCE_VERSION_3 = ['max_stalled_rounds', 'resume', 'resume_prompt'] as const;
 /** The key version 2 added to the config of agent and check nodes. */
 const NODE_CONFIG_KEYS_SINCE_VERSION_2 = ['idle_timeout_minutes'] as const;
 /** The top-level key version 2 added: the loop's event hooks. */

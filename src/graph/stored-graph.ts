@@ -148,6 +148,7 @@ export function memberConfig(ensemble: DesignEnsemble, index: number): Record<st
     prompt_template: member.prompt_override ?? ensemble.prompt_template,
     timeout_minutes: member.timeout_minutes ?? ensemble.timeout_minutes,
     idle_timeout_minutes: member.idle_timeout_minutes ?? ensemble.idle_timeout_minutes,
+    resume: member.resume,
   });
 }
 

@@ -83,6 +83,37 @@ describe('canopy loop node add (CLI): JSON options', () => {
     assert.deepEqual(JSON.parse(canopy('loop', 'get', loopId, '--json').stdout).nodes, []);
   });
 
+  it('refuses resume and resume_prompt on a node that is no agent, or malformed on an agent, naming the field, and adds no node', () => {
+    const created = canopy('loop', 'create', '--name', 'resumes', '--workdir', directoryIn(cli.home), '--json');
+    const loopId = JSON.parse(created.stdout).id as string;
+    const agentOnly = /Unrecognized key: "resume(_prompt)?"; remove it .*; resume(_prompt)? is an agent setting: only agent nodes take it/;
+    const cases: [string, Record<string, unknown>, string, RegExp][] = [
+      ['check', { command: 'npm test', resume: true }, 'config', agentOnly],
+      ['gate', { output_contains: 'ok', resume: true }, 'config', agentOnly],
+      ['router', { routes: { bug: ['bug'] }, resume_prompt: 'Again' }, 'config', agentOnly],
+      ['approval', { message_template: 'Ship it?', resume_prompt: 'Again' }, 'config', agentOnly],
+      ['agent', { prompt_template: 'Do it', resume: 'yes' }, 'config.resume', /must be true or false/],
+      ['agent', { prompt_template: 'Do it', resume: true, resume_prompt: '' }, 'config.resume_prompt', /must not be empty/],
+      [
+        'agent',
+        { prompt_template: 'Do it', resume_prompt: 'Fix {{failures}}' },
+        'config.resume_prompt',
+        /unknown placeholder \{\{failures\}\}/,
+      ],
+    ];
+    for (const [kind, config, field, message] of cases) {
+      const label = `${kind} ${JSON.stringify(config)}`;
+      const added = canopy('loop', 'node', 'add', loopId, '--name', 'n', '--kind', kind, '--config', JSON.stringify(config), '--json');
+      assert.notEqual(added.status, 0, label);
+      const { error } = JSON.parse(added.stderr);
+      assert.equal(error.code, 'invalid_input', label);
+      const issue = (error.issues as { field: string; message: string }[]).find((i) => i.field.endsWith(field));
+      assert.ok(issue, `${label}: ${added.stderr}`);
+      assert.match(issue.message, message, label);
+    }
+    assert.deepEqual(JSON.parse(canopy('loop', 'get', loopId, '--json').stdout).nodes, []);
+  });
+
   it('names the kinds a person adds, each with what it does, and refuses another kind before touching the store', () => {
     const help = canopy('loop', 'node', 'add', '--help');
     assert.equal(help.status, 0, help.stderr);

@@ -252,6 +252,19 @@ describe('import refuses a bad file and creates no loop', () => {
       },
     ],
     [
+      'a version-2 file with resume on an agent',
+      () => {
+        const document: Record<string, any> = { ...seedDocument(), format_version: 2 };
+        document.nodes[0].config.resume = true;
+        return document;
+      },
+      {
+        code: 'invalid_input',
+        field: 'nodes.0.config.resume',
+        message: /needs format_version 3 \(this file says 2\); set format_version to 3 or remove resume/,
+      },
+    ],
+    [
       'a max_stalled_rounds of 1',
       () => ({ ...seedDocument(), format_version: 3, settings: { max_stalled_rounds: 1 } }),
       {
@@ -418,6 +431,33 @@ describe('import refuses a bad file and creates no loop', () => {
       'a quorum_grace_minutes that is not a number',
       () => withGrace({ ...seedDocument(), format_version: 2 }, 'soon'),
       { code: 'invalid_input', field: 'ensembles.0.quorum_grace_minutes', message: /must be a number of minutes/ },
+    ],
+    [
+      'resume on a check',
+      () =>
+        withNode(
+          { ...seedDocument(), format_version: 3 },
+          { name: 'tests', kind: 'check', position: 5, config: { command: 'npm test', resume: true } },
+        ),
+      { code: 'invalid_input', field: 'nodes[2].config', message: /Unrecognized key: "resume".*resume is an agent setting/ },
+    ],
+    [
+      'a resume that is not true or false on an agent',
+      () => {
+        const document: Record<string, any> = { ...seedDocument(), format_version: 3 };
+        document.nodes[0].config.resume = 'always';
+        return document;
+      },
+      { code: 'invalid_input', field: 'nodes[0].config.resume', message: /must be true or false/ },
+    ],
+    [
+      'an empty resume_prompt',
+      () => {
+        const document: Record<string, any> = { ...seedDocument(), format_version: 3 };
+        document.nodes[0].config.resume_prompt = '';
+        return document;
+      },
+      { code: 'invalid_input', field: 'nodes[0].config.resume_prompt', message: /must not be empty/ },
     ],
     [
       'quorum_grace_minutes on a node',

@@ -95,6 +95,11 @@ describe('canopy mcp (stdio)', () => {
     const loop = await callOk(session.client, 'loop_create', { name: 'gates', workdir: workdir() });
     const refusal = await callRefused(session.client, 'loop_add_node', { loop_id: loop.id, name: 'gate', kind: 'gate', config: {} });
     assert.match(refusal, /config: a gate needs at least one of output_contains/);
+    const check = { loop_id: loop.id, name: 'tests', kind: 'check', config: { command: 'npm test', resume: true } };
+    assert.match(await callRefused(session.client, 'loop_add_node', check), /Unrecognized key: "resume".*resume is an agent setting/);
+    const agent = { loop_id: loop.id, name: 'fix', kind: 'agent', config: { prompt_template: 'Fix it', resume_prompt: '{{nope}}' } };
+    assert.match(await callRefused(session.client, 'loop_add_node', agent), /resume_prompt: unknown placeholder \{\{nope\}\}/);
+    assert.deepEqual((await callOk(session.client, 'loop_get', { loop_id: loop.id })).nodes, []);
   });
 
   it('sets and clears quorum_grace_minutes through the ensemble tools, refusing a negative one with the field', async () => {
