@@ -1,7 +1,7 @@
 // `npm run bench`: CLI start-up, the engine's own time per node step, throughput with concurrent
 // loops, where a loop run's time goes and its CPU, the worker's RSS, the member cap under load, the payload
 // codec's cost, what a worker crash costs a running agent, a fleet of `canopy loop run` processes
-// started at once, and loops waiting at an approval. Everything runs on this machine: a private dev
+// started at once, loops waiting at an approval, and the input tokens a resumed agent session sends. Everything runs on this machine: a private dev
 // server, `canopy worker` child processes, temp workdirs. Every figure is a median with its min and max.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -26,7 +26,9 @@ import { crashRecovery, footprintAt, type CrashRecovery } from './recovery';
 import { cpuPerStep, type Party } from './cpu-share';
 import { loopWithHistory } from '../test/helpers/history';
 import { launcherPids } from '../test/helpers/processes';
+import { resumeTokenRounds } from './resume';
 import { formatSpread, spread } from './stats';
+import { missingClis } from '../test/helpers/agent-clis';
 
 const CHAIN_LENGTH = 50;
 const STEP_ROUNDS = 5;
@@ -48,6 +50,7 @@ const FLEET_LOOPS = 100;
 const FLEET_ROUNDS = 2;
 const WAITING_LOOPS = 100;
 const WEB_ROUNDS = 5;
+const RESUME_ROUNDS = 2;
 
 function peakRssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -315,6 +318,23 @@ async function webSection({ ctx, env, workdirs }: Bench): Promise<void> {
   console.log(`    yardstick, node -e 0:                 ${formatSpread(spread(figures.yardstickMs), 'ms', 0)}`);
 }
 
+/** Round 2 of a fix loop, cold against resumed: a token count, with the cold one as its yardstick. */
+async function resumeFigures({ env }: Bench): Promise<void> {
+  const missing = missingClis();
+  if (missing) return void console.log(`(n) resume: skipped, ${missing}`);
+  const figures = await resumeTokenRounds(env.TEMPORAL_ADDRESS!, RESUME_ROUNDS);
+  console.log(
+    `(n) input tokens of round 2 of a two-round fix loop, real CLIs against the stand-in model, ${RESUME_ROUNDS} loops each way:`,
+  );
+  for (const [cli, { cold, resumed }] of Object.entries(figures)) {
+    const ratios = resumed.map((tokens, index) => tokens / cold[index]);
+    console.log(
+      `    ${cli.padEnd(8)} resumed ${formatSpread(spread(resumed), 'tokens', 0)}; cold ${formatSpread(spread(cold), 'tokens', 0)}; ` +
+        `resumed over cold ${formatSpread(spread(ratios), 'x', 2)}`,
+    );
+  }
+}
+
 /** The sections in the order they run; `npm run bench -- step throughput` runs only those named. */
 const SECTIONS: Record<string, (bench: Bench) => void | Promise<void>> = {
   startup: startupFigures,
@@ -329,6 +349,7 @@ const SECTIONS: Record<string, (bench: Bench) => void | Promise<void>> = {
   fleet: fleetFigures,
   approvals: approvalSection,
   web: webSection,
+  resume: resumeFigures,
 };
 
 function chosenSections(names: string[]): string[] {

@@ -1,6 +1,6 @@
 // Agent nodes: render the prompt (the reporting contract appended, a recovery note first on a rerun), ask the platform's adapter how to run
-// its CLI for this run, spawn it in its own process group, then let the adapter read its output, usage and
-// limits. CLI-agnostic.
+// its CLI for this run (continuing an earlier run's session with the resume prompt, when the node resumes), spawn it in its own
+// process group, then let the adapter read its output, usage, session and limits. CLI-agnostic.
 import path from 'node:path';
 import { Context } from '@temporalio/activity';
 import { loadPlatforms, platformModel, type Platform } from '../agents';
@@ -10,11 +10,11 @@ import { withReportingContract } from '../agents/reporting';
 import { resumeAfterReset } from '../agents/reset-time';
 import type { AgentReading, QuotaHit } from '../agents/types';
 import { DEFAULT_AGENT_TIMEOUT_MINUTES } from '../domain/defaults';
-import { AgentConfig } from '../node-kinds/agent';
+import { AgentConfig, DEFAULT_RESUME_PROMPT } from '../node-kinds/agent';
 import { withHumanFeedback } from '../graph/templates';
 import { agentVerdict, type Verdict } from '../graph/verdicts';
 import { hashRunToken, newRunToken } from '../run-token';
-import { getNodeRun, updateNodeRun } from '../store/node-runs-repository';
+import { getNodeRun, sessionTokensElsewhere, updateNodeRun } from '../store/node-runs-repository';
 import type { GroupRunResult } from '../process/process-group';
 import { runDirectoryPath } from '../process/run-directory';
 import { readKeptBlocker, readKeptReport } from '../process/run-reports';
@@ -24,6 +24,7 @@ import { writeCanopyShim } from './canopy-shim';
 import type { ActivityDeps } from './deps';
 import { idleLimit, superviseInRunDirectory, type Execution, type ExecutionResult } from './execution';
 import { agentPrompt } from './large-values';
+import { resumePlan, type ResumePlan } from './agent-resume';
 
 const TOKEN_ENV = 'CANOPY_RUN_TOKEN';
 
@@ -47,7 +48,10 @@ export async function executeAgent(deps: ActivityDeps, execution: Execution): Pr
   const straggler = execution.stragglerMinutes !== null && execution.stragglerMinutes < ownLimit;
   const limitMinutes = straggler ? execution.stragglerMinutes! : ownLimit;
   const model = platformModel(platform, config.model);
-  const start = (supervision: SupervisionOptions) => startAgent(deps, { execution, platform, model, prompt, supervision });
+  const plan = await resumePlan(deps, run, config, platform, scene.loop.workdir);
+  const resumePrompt = withHumanFeedback(config.resume_prompt ?? DEFAULT_RESUME_PROMPT, execution.values, execution.humanFeedback);
+  const start = (supervision: SupervisionOptions) =>
+    startAgent(deps, { execution, platform, model, prompts: { cold: prompt, resumed: resumePrompt }, plan, supervision });
   const limits = { minutes: limitMinutes, idleMinutes: idleLimit(execution, config.idle_timeout_minutes) };
   const judge = async (result: GroupRunResult): Promise<ExecutionResult> => {
     const reading = platform.adapter.read(result.stdout, result.stderr);
@@ -60,7 +64,9 @@ export async function executeAgent(deps: ActivityDeps, execution: Execution): Pr
     const quota = failedTheWork ? platform.adapter.quota(result.stdout, result.stderr, new Date()) : null;
     if (quota) verdict = await quotaVerdict(deps, scene.loop.id, quota);
     else verdict = outageVerdict(verdict, platform.adapter.outage(result.stdout, result.stderr));
-    await recordUsage(deps, run.id, reading);
+    const session = platform.adapter.session?.idOf(result.stdout, result.stderr) ?? null;
+    await recordSession(deps, execution, session);
+    await recordUsage(deps, run.id, await ownUsage(deps, run.id, reading, platform.adapter.session?.runningTotals ? session : null));
     return { ...result, stdout, verdict, unreported: report === null };
   };
   return traceAgentProcess({ platform: platform.name, model }, () => superviseInRunDirectory(deps, execution, limits, start, judge));
@@ -70,18 +76,43 @@ interface AgentStart {
   execution: Execution;
   platform: Platform;
   model: string | null;
-  prompt: string;
+  /** The full prompt a cold start is given, and what a resumed session is told. */
+  prompts: { cold: string; resumed: string };
+  plan: ResumePlan;
   supervision: SupervisionOptions;
 }
 
-/** Gives the run its token, prepares the CLI's launch, and starts it under its supervisor. */
+/**
+ * Starts the CLI as the plan says; a session the CLI says it cannot continue (it no longer has it, or
+ * refuses) is given up for a cold start with the full prompt, the CLI's words kept as the reason.
+ */
 async function startAgent(deps: ActivityDeps, start: AgentStart): Promise<GroupRunResult> {
+  const { plan, platform } = start;
+  if (plan.session === null) return launchAgent(deps, start, plan);
+  const resumed = await launchAgent(deps, start, plan);
+  // Every CLI exits non-zero when it refuses a session; a run that went on may have quoted such words.
+  const refused = !resumed.cancelled && resumed.exitCode !== 0;
+  const refusal = refused ? (platform.adapter.session?.refusal(resumed.stdout, resumed.stderr) ?? null) : null;
+  if (refusal === null) return resumed;
+  return launchAgent(deps, start, { session: null, coldReason: `${platform.name} could not continue session ${plan.session}: ${refusal}` });
+}
+
+/** Gives the run its token, prepares the CLI's launch (cold, or continuing a session), and starts it under its supervisor. */
+async function launchAgent(deps: ActivityDeps, start: AgentStart, launchAs: ResumePlan): Promise<GroupRunResult> {
   const { execution, platform, model, supervision } = start;
   const { run, scene } = execution;
   const token = newRunToken();
-  await updateNodeRun(deps.db, run.id, { run_token_hash: hashRunToken(token), executed_platform: platform.name, executed_model: model });
+  const prompt = launchAs.session === null ? start.prompts.cold : start.prompts.resumed;
+  await execution.recordInput(prompt);
+  await updateNodeRun(deps.db, run.id, {
+    run_token_hash: hashRunToken(token),
+    executed_platform: platform.name,
+    executed_model: model,
+    resumed: launchAs.session !== null,
+    cold_start_reason: launchAs.coldReason,
+  });
   // A run that moved an attempt to its history is running again after that attempt's process was lost.
-  const task = run.attempts.length > 0 ? withRecoveryNote(start.prompt) : start.prompt;
+  const task = run.attempts.length > 0 ? withRecoveryNote(prompt) : prompt;
   const inline = agentPrompt({ home: deps.home, nodeRunId: run.id }, withReportingContract(task));
   const launch = prepareLaunch(
     platform,
@@ -94,6 +125,7 @@ async function startAgent(deps: ActivityDeps, start: AgentStart): Promise<GroupR
       mcpUrl: deps.mcpUrl,
       tokenEnv: TOKEN_ENV,
       asRoot: process.getuid?.() === 0,
+      ...(launchAs.session === null ? {} : { session: launchAs.session }),
     },
     {
       extra: inline.env,
@@ -169,6 +201,24 @@ async function recordUsage(deps: ActivityDeps, runId: string, reading: AgentRead
     output_tokens: reading.usage?.output_tokens ?? null,
     cost_usd: reading.usage?.cost_usd ?? null,
   });
+}
+
+/** A reading whose usage is a session's running total (`session`) less what the session's other runs recorded. */
+async function ownUsage(deps: ActivityDeps, runId: string, reading: AgentReading, session: string | null): Promise<AgentReading> {
+  if (session === null || !reading.usage) return reading;
+  const before = await sessionTokensElsewhere(deps.db, session, runId);
+  const less = (total: number | null, used: number) => (total === null ? null : Math.max(0, total - used));
+  const { usage } = reading;
+  return {
+    ...reading,
+    usage: { ...usage, input_tokens: less(usage.input_tokens, before.input), output_tokens: less(usage.output_tokens, before.output) },
+  };
+}
+
+/** The session the CLI reported, and where it ran: what a later run of the node continues. */
+async function recordSession(deps: ActivityDeps, execution: Execution, sessionId: string | null): Promise<void> {
+  if (sessionId === null) return;
+  await updateNodeRun(deps.db, execution.run.id, { session_id: sessionId, session_workdir: execution.scene.loop.workdir });
 }
 
 /** A config problem found at run time: a deterministic fail, never an infrastructure retry. */

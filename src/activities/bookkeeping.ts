@@ -7,6 +7,7 @@ import { quorumMinPass } from '../domain/ensemble';
 import { serializeResumePoint } from '../store/resume-points';
 import { BUDGET_EXHAUSTED, budgetExhausted, hasBudget, runLimit, specLimit } from '../graph/budget';
 import { memberLabel } from '../graph/ensemble-names';
+import { NO_PROGRESS } from '../graph/stalls';
 import { designFromStored } from '../graph/stored-graph';
 import { buildTopology } from '../graph/topology';
 import { getGraph } from '../store/graph-repository';
@@ -128,13 +129,17 @@ export function bookkeepingActivities(deps: ActivityDeps): Bookkeeping {
   };
 }
 
-/** A budget's block is told once, as budget_exhausted, by the check that found it. */
+/**
+ * A budget's block is told once, as budget_exhausted, by the check that found it; a stalled loop's,
+ * as no_progress instead of blocked, so that a receiver hears of each block once, by its kind.
+ */
 async function announceBlocked(deps: ActivityDeps, loop: Loop, blocker: SetLoopStatusInput['blocker']): Promise<void> {
   if (blocker?.reason.startsWith(`${BUDGET_EXHAUSTED}:`)) return;
   const spec = blocker?.specId && blocker.specName ? { id: blocker.specId, name: blocker.specName } : null;
   const command = `canopy loop continue ${loop.id} [--strategy skip]`;
   const where = { spec, node: blocker?.node || null, workflowId: blocker?.workflowId ?? null };
-  await announce(deps, { event: 'blocked', loop, ...where, reason: blocker?.reason || null, command });
+  const event = blocker?.reason.startsWith(`${NO_PROGRESS}:`) ? NO_PROGRESS : 'blocked';
+  await announce(deps, { event, loop, ...where, reason: blocker?.reason || null, command });
 }
 
 async function announceRunEnd(deps: ActivityDeps, loop: Loop, end: FinishLoopRunInput): Promise<void> {
@@ -209,7 +214,8 @@ async function nextPendingInQueue(db: Database, queueId: string) {
 export async function specTopology(db: Database, loopId: string, specId?: string): Promise<SpecTopology> {
   const loop = await existingLoop(db, loopId);
   const graph = await getGraph(db, loop.id);
-  const topology = buildTopology(designFromStored(graph), loop.settings.max_iterations ?? DEFAULT_MAX_ITERATIONS);
+  const { settings } = loop;
+  const topology = buildTopology(designFromStored(graph), settings.max_iterations ?? DEFAULT_MAX_ITERATIONS, settings.max_stalled_rounds);
   // Built from entries, so an ensemble named `__proto__` is an own key rather than a prototype.
   const ensembles: Record<string, EnsembleRuntime> = Object.fromEntries(
     graph.ensembles.map((ensemble) => {

@@ -9,6 +9,7 @@ import { heartbeatingThroughout } from './heartbeats';
 import { nodeActivities } from './node-activities';
 import { notificationActivities } from './notifications';
 import { quorumCutActivities } from './quorum-cuts';
+import { roundEndActivities } from './round-ends';
 import { memberWorktreeActivities } from './member-worktree-activities';
 import { sandboxActivities } from './sandbox-activities';
 import { scheduleActivities } from './schedule-activities';
@@ -53,6 +54,7 @@ export function createActivities(deps: ActivityDeps): LoopActivities {
     ...scheduleActivities(deps),
     ...specStartActivities(deps),
     ...notificationActivities(deps),
+    ...roundEndActivities(deps),
     resumeLoop: ({ loopId, waitForWorkdir }) => deps.resumeLoop(loopId, waitForWorkdir),
   };
   const entries = Object.entries(activities) as [string, Activity][];

@@ -1,6 +1,7 @@
 // Claude Code (`@anthropic-ai/claude-code`): `claude -p` headless, prompt on stdin, JSON result on stdout, canopy's MCP
-// server from a per-run --mcp-config file whose env names the token variable (claude expands it).
-import { lastJsonDocument, numberOrNull } from './json-lines';
+// server from a per-run --mcp-config file whose env names the token variable (claude expands it). The result's
+// session_id is continued by `--resume <id>`, which claude finds among the sessions of the directory it runs in.
+import { lastJsonDocument, numberOrNull, stringOrNull } from './json-lines';
 import { mcpConfigFile } from './mcp-config';
 import { firstMatch } from './outage';
 import { datedClockTime, nextClockTime, resetTimeOf } from './reset-time';
@@ -21,6 +22,7 @@ export const claude: AgentAdapter = {
         '--mcp-config',
         `${run.runDir}/${MCP_CONFIG}`,
         ...(run.model ? ['--model', run.model] : []),
+        ...(run.session ? ['--resume', run.session] : []),
         ...settings.args,
       ],
       // `-p` with no prompt argument reads it from standard input.
@@ -56,6 +58,11 @@ export const claude: AgentAdapter = {
     const result = lastJsonDocument(stdout);
     const text = `${typeof result?.result === 'string' ? result.result : stdout}\n${stderr}`;
     return claudeOutage(text, numberOrNull(result?.api_error_status));
+  },
+  session: {
+    idOf: (stdout) => stringOrNull(lastJsonDocument(stdout)?.session_id),
+    // "No conversation found with session ID: <id>" on stderr, exit 1, before any request.
+    refusal: (stdout, stderr) => firstMatch(`${stdout}\n${stderr}`, [/No conversation found with session ID[^\n]*/]),
   },
 };
 

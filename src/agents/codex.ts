@@ -1,6 +1,6 @@
 // Codex (`@openai/codex`): `codex exec --json` headless, JSONL events on stdout, canopy's MCP server
 // wired for this run only by `-c` overrides that name the token variable instead of copying it.
-import { jsonLines, numberOrNull } from './json-lines';
+import { jsonLines, numberOrNull, stringOrNull } from './json-lines';
 import { canopyStdioServer } from './mcp-config';
 import { CONNECTION_FAILURE, firstMatch } from './outage';
 import { resetTimeOf } from './reset-time';
@@ -37,12 +37,15 @@ export const codex: AgentAdapter = {
       command: settings.command ?? 'codex',
       args: [
         'exec',
+        // `codex exec resume` takes the same options after it, then the session and `-` for the prompt on stdin.
+        ...(run.session ? ['resume'] : []),
         '--json',
         '--skip-git-repo-check',
         '--dangerously-bypass-approvals-and-sandbox',
         ...overrides.flatMap((override) => ['-c', override]),
         ...(run.model ? ['--model', run.model] : []),
         ...settings.args,
+        ...(run.session ? [run.session, '-'] : []),
       ],
       env: {},
       files: {},
@@ -75,6 +78,14 @@ export const codex: AgentAdapter = {
       return typeof error?.message === 'string' ? [error.message] : [];
     });
     return codexOutage([...failures, stderr].join('\n'));
+  },
+  session: {
+    // `thread.started` names the thread, the same one again when it is resumed.
+    idOf: (stdout) => stringOrNull(jsonLines(stdout).find((e) => e.type === 'thread.started')?.thread_id),
+    // "Error: thread/resume: thread/resume failed: no rollout found for thread id <id> (code -32600)", exit 1.
+    refusal: (stdout, stderr) => firstMatch(`${stdout}\n${stderr}`, [/[^\n]*no rollout found for thread id[^\n]*/]),
+    // A resumed thread's turn.completed counts every turn of the thread.
+    runningTotals: true,
   },
 };
 

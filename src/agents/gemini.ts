@@ -1,7 +1,7 @@
 // Gemini CLI (`@google/gemini-cli`): `gemini -p` headless with `-o json`, canopy's MCP server in the
 // user settings of a home made for the run (a system settings file is skipped unless root owns it and
 // every directory above it), whose env names the token variable, which gemini expands.
-import { lastJsonDocument, numberOrNull } from './json-lines';
+import { lastJsonDocument, numberOrNull, stringOrNull } from './json-lines';
 import { CONNECTION_FAILURE, firstMatch } from './outage';
 import { canopyStdioServer } from './mcp-config';
 import { isObject } from './private-home';
@@ -20,7 +20,15 @@ export const gemini: AgentAdapter = {
     return {
       command: settings.command ?? 'gemini',
       // Headless gemini exits 55 in a workdir it was never told to trust.
-      args: ['--skip-trust', '--yolo', '--output-format', 'json', ...(run.model ? ['--model', run.model] : []), ...settings.args],
+      args: [
+        '--skip-trust',
+        '--yolo',
+        '--output-format',
+        'json',
+        ...(run.model ? ['--model', run.model] : []),
+        ...(run.session ? ['--resume', run.session] : []),
+        ...settings.args,
+      ],
       // With standard input not a terminal, gemini runs headless on what it reads there (`--prompt` is appended to it).
       stdinFile: run.promptFile,
       // gemini starts a second node process of itself for a larger heap: a third of a short run's CPU.
@@ -32,6 +40,8 @@ export const gemini: AgentAdapter = {
         configDir: '.gemini',
         settingsFile: 'settings.json',
         homeFiles: ['.env'],
+        // Its sessions, filed by project under tmp/, outlive the run's home there.
+        keptDirs: ['tmp'],
         settings: (user) => withCanopyServer(user, canopy),
       },
     };
@@ -55,6 +65,11 @@ export const gemini: AgentAdapter = {
     const error = (lastJsonDocument(stderr)?.error ?? lastJsonDocument(stdout)?.error) as { message?: string; code?: unknown } | undefined;
     const code = numberOrNull(error?.code);
     return geminiOutage(`${error?.message ?? ''}\n${stderr}`) ?? (code !== null && code >= 500 ? `API error ${code}` : null);
+  },
+  session: {
+    idOf: (stdout) => stringOrNull(lastJsonDocument(stdout)?.session_id),
+    // "Error resuming session: Session not found: <id>…", exit 42, before any request.
+    refusal: (stdout, stderr) => firstMatch(`${stdout}\n${stderr}`, [/Error resuming session[^\n]*/]),
   },
 };
 

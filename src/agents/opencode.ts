@@ -1,6 +1,6 @@
 // opencode (`opencode-ai`): `opencode run --format json` headless, JSON events on stdout, canopy's MCP
 // server added through OPENCODE_CONFIG_CONTENT (merged into any the user sets), token read by `{env:…}`.
-import { jsonLines, numberOrNull } from './json-lines';
+import { jsonLines, numberOrNull, stringOrNull } from './json-lines';
 import { canopyStdioServer } from './mcp-config';
 import { CONNECTION_FAILURE, firstMatch } from './outage';
 import type { AgentAdapter, AgentInvocation, AgentRun, PlatformSettings } from './types';
@@ -20,7 +20,15 @@ export const opencode: AgentAdapter = {
     const content = { snapshot: false, ...given, mcp: { ...(given.mcp ?? {}), canopy } };
     return {
       command: settings.command ?? 'opencode',
-      args: ['run', '--format', 'json', '--auto', ...(run.model ? ['--model', run.model] : []), ...settings.args],
+      args: [
+        'run',
+        '--format',
+        'json',
+        '--auto',
+        ...(run.model ? ['--model', run.model] : []),
+        ...(run.session ? ['--session', run.session] : []),
+        ...settings.args,
+      ],
       env: { OPENCODE_CONFIG_CONTENT: JSON.stringify(content) },
       files: {},
       // `opencode run` reads standard input, when it is not a terminal, as the message (after any given in argv).
@@ -54,7 +62,15 @@ export const opencode: AgentAdapter = {
       .map((e) => (e.error ?? {}) as OpencodeError);
     return opencodeOutage(errors, stderr);
   },
+  session: {
+    // Every event names the session it belongs to.
+    idOf: (stdout) => stringOrNull(jsonLines(stdout).find((e) => typeof e.sessionID === 'string')?.sessionID),
+    refusal: (stdout, stderr) => firstMatch(`${stdout}\n${stderr}`, [OPENCODE_NO_SESSION]),
+  },
 };
+
+/** What `opencode run --session` prints for a session it does not have. */
+const OPENCODE_NO_SESSION = /[^\n]*Session not found[^\n]*/i;
 
 interface OpencodeError {
   name?: unknown;

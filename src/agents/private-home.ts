@@ -2,7 +2,7 @@
 // directory linked to the user's own, except its settings file, which holds the user's settings with
 // canopy's added. The CLI reads it as its user settings, which no CLI checks for ownership, so
 // canopy's MCP server reaches it whoever runs the worker and wherever canopy's home is.
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
@@ -17,6 +17,8 @@ export interface PrivateHome {
   settingsFile: string;
   /** Other files the CLI reads from the home itself (not its config directory), linked too. */
   homeFiles: string[];
+  /** Directories of the config directory where the CLI keeps what must outlive the run: made in the user's when absent, so the link keeps it. */
+  keptDirs?: string[];
   /** The run's settings made from the user's (an empty object when they have none). */
   settings(user: Record<string, unknown>): Record<string, unknown>;
 }
@@ -34,7 +36,10 @@ export function makePrivateHome(spec: PrivateHome, runDir: string, env: NodeJS.P
   const userConfig = path.join(userHome, spec.configDir);
   const config = path.join(home, spec.configDir);
   const settings = spec.settings(readSettings(path.join(userConfig, spec.settingsFile)));
+  // A launch the run makes again (a session the CLI could not continue) makes the home anew.
+  rmSync(home, { recursive: true, force: true });
   mkdirSync(config, { recursive: true, mode: 0o700 });
+  for (const name of spec.keptDirs ?? []) mkdirSync(path.join(userConfig, name), { recursive: true, mode: 0o700 });
   for (const name of spec.homeFiles) linkIfPresent(path.join(userHome, name), path.join(home, name));
   const entries = existsSync(userConfig) ? readdirSync(userConfig) : [];
   for (const name of entries.filter((entry) => entry !== spec.settingsFile))

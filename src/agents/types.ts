@@ -18,6 +18,8 @@ export interface AgentRun {
   tokenEnv: string;
   /** The worker runs as root (CLIs refuse some flags then). */
   asRoot: boolean;
+  /** The CLI session to continue, with the prompt as the next turn of it; absent for a cold start. */
+  session?: string;
   /** A `doctor --probe` run: nothing answers at mcpUrl and nothing reports, so a CLI must not refuse to start without it. */
   probe?: boolean;
 }
@@ -62,6 +64,16 @@ export interface AgentReading {
   model: string | null;
 }
 
+/** How a CLI's sessions are read from its output and continued (the invocation resumes `AgentRun.session`). */
+export interface AgentSessions {
+  /** The id of the session the run had, as its output reports it. */
+  idOf(stdout: string, stderr: string): string | null;
+  /** The CLI's words when it could not continue the session it was given (it no longer has it, or refused). */
+  refusal(stdout: string, stderr: string): string | null;
+  /** The usage its output reports is the session's running total, the earlier runs' included, not the run's own. */
+  runningTotals?: boolean;
+}
+
 /** A usage or rate limit the CLI reported; `resetAt` when its message says when it lifts. */
 export interface QuotaHit {
   message: string;
@@ -76,4 +88,6 @@ export interface AgentAdapter {
   quota(stdout: string, stderr: string, now: Date): QuotaHit | null;
   /** The line saying the provider failed or was overloaded (a 5xx, unavailable, no connection), if the output has one. */
   outage(stdout: string, stderr: string): string | null;
+  /** Absent for a CLI whose sessions canopy cannot continue. */
+  session?: AgentSessions;
 }

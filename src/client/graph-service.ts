@@ -5,12 +5,13 @@ import { z } from 'zod';
 import { Id, NodeName } from '../domain/common';
 import type { Design, DesignEdge, DesignEnsemble, DesignNode } from '../domain/design';
 import { EdgeCondition, EdgeInput, EdgeType } from '../domain/edge';
-import { EnsembleInput } from '../domain/ensemble';
+import { EnsembleEntry, EnsembleInput, type EnsembleTarget } from '../domain/ensemble';
 import { CanopyError, invalidInput, notFound, parseOrThrow, type Issue } from '../domain/errors';
 import { NodeKind } from '../domain/node';
 import { AUTHORED_KIND_LIST } from '../node-kinds/catalogue';
 import { ensembleOfInternalName } from '../graph/ensemble-names';
 import { ensemblePosition } from '../graph/positions';
+import { entryFrom, entrySource, targetName, withoutWiring } from '../graph/ensemble-wiring';
 import { allDesignEdges, type StoredGraph, type StoredNode } from '../graph/stored-graph';
 import { getEdge, getEnsemble, getNode } from '../store/graph-repository';
 import { requireBlueprint } from './blueprints-service';
@@ -66,7 +67,11 @@ const ensembleRef = {
   name: z.string().min(1).optional().describe('Name of the ensemble (or give its id)'),
 };
 
-/** null clears an optional setting: min_pass null means every member must pass; null wiring removes that edge. */
+/**
+ * null clears an optional setting: min_pass null means every member must pass; null wiring removes that edge
+ * (entry_from null every entry). Entries change as a whole (entry_from), one at a time (add_entry_from,
+ * remove_entry_from), or, for an ensemble of one entry, by the older entry_from_node and entry_condition.
+ */
 export const UpdateEnsembleRequest = z
   .object({
     ...ensembleRef,
@@ -79,6 +84,13 @@ export const UpdateEnsembleRequest = z
     timeout_minutes: EnsembleInput.shape.timeout_minutes.nullable(),
     idle_timeout_minutes: EnsembleInput.shape.idle_timeout_minutes.nullable(),
     isolation: EnsembleInput.shape.isolation.nullable(),
+    entry_from: EnsembleInput.shape.entry_from.nullable(),
+    add_entry_from: z.array(EnsembleEntry).min(1).optional().describe('Entries to add to the ensemble’s entries'),
+    remove_entry_from: z
+      .array(EnsembleEntry)
+      .min(1)
+      .optional()
+      .describe('Entries to remove, each by the node or ensemble it comes from (and its condition, when given)'),
     entry_from_node: EnsembleInput.shape.entry_from_node.nullable(),
     entry_condition: EnsembleInput.shape.entry_condition.nullable(),
     on_pass_to: EnsembleInput.shape.on_pass_to.nullable(),
@@ -106,6 +118,8 @@ interface Edit {
   previous?: StoredGraph;
   /** Issues under this part of the design are named by the caller's own fields. */
   subject?: { path: string; label: string };
+  /** Renames issue fields further, after `subject` did. */
+  relabel?: (issue: Issue) => Issue;
 }
 
 export async function addNode(ctx: ClientContext, request: unknown): Promise<StoredNode> {
@@ -266,6 +280,8 @@ export async function addEnsemble(ctx: ClientContext, request: unknown): Promise
  */
 export async function updateEnsemble(ctx: ClientContext, request: unknown): Promise<EnsembleView> {
   const { loop_id, ensemble_id, name, ...changes } = parseOrThrow(UpdateEnsembleRequest, request, 'The ensemble');
+  const { entry_from, add_entry_from, remove_entry_from, entry_from_node, entry_condition, ...settings } = changes;
+  const entryChanges = { entry_from, add_entry_from, remove_entry_from, entry_from_node, entry_condition };
   const ref = await locateEnsemble(ctx, loop_id, ensemble_id, name);
   return editGraph(
     ctx,
@@ -273,10 +289,15 @@ export async function updateEnsemble(ctx: ClientContext, request: unknown): Prom
     'The ensemble',
     ({ design }) => {
       const index = ensembleIndex(design, ref);
-      const updated = applyChanges(design.ensembles[index], changes);
+      const isEnsemble = (vertex: string) => design.ensembles.some((ensemble) => ensemble.name === vertex);
+      const current = design.ensembles[index];
+      const { entries, added } = changedEntries(current, entryChanges, isEnsemble);
+      const { entry_from: _entries, ...updated } = applyChanges(current, settings);
+      const ensemble = entries.length ? { ...updated, entry_from: entries } : updated;
       return {
-        design: { ...design, ensembles: design.ensembles.map((ensemble, i) => (i === index ? updated : ensemble)) },
+        design: { ...design, ensembles: design.ensembles.map((other, i) => (i === index ? ensemble : other)) },
         subject: { path: `ensembles[${index}]`, label: 'ensemble' },
+        relabel: added ? addedEntryFields(added.from) : undefined,
       };
     },
     (saved) => saved.ensembles.find((view) => view.name === ref.name)!,
@@ -321,7 +342,7 @@ export async function copyEnsemble(ctx: ClientContext, request: unknown): Promis
   const { loop_id, ensemble_id, name, new_name, to_loop_id } = parseOrThrow(CopyEnsembleRequest, request, 'The copy');
   const ref = await locateEnsemble(ctx, loop_id, ensemble_id, name);
   const { design: source } = await loadDesign(ctx.db, loop_id);
-  const { entry_from_node, entry_condition, on_pass_to, on_fail_to, position, ...unit } = source.ensembles[ensembleIndex(source, ref)];
+  const { position, ...unit } = withoutWiring(source.ensembles[ensembleIndex(source, ref)]);
   return editGraph(
     ctx,
     to_loop_id ?? loop_id,
@@ -344,8 +365,9 @@ async function editGraph<T>(
 ): Promise<T> {
   return ctx.db.transaction().execute(async (tx) => {
     const loaded = await loadDesign(tx, loopId);
-    const { design, previous = loaded.stored, subject } = edit(loaded);
-    requireValidDesign(design, what, subject && issuesUnder(subject.path, subject.label));
+    const { design, previous = loaded.stored, subject, relabel = (issue: Issue) => issue } = edit(loaded);
+    const under = subject ? issuesUnder(subject.path, subject.label) : (issue: Issue) => issue;
+    requireValidDesign(design, what, (issue) => relabel(under(issue)));
     const saved = await storeDesign(tx, loopId, design, previous);
     return pick(viewGraph(saved), viewGraph(loaded.stored));
   });
@@ -433,8 +455,7 @@ function nextPosition(design: Design): number {
 
 /** The same design with every ensemble's wiring written as plain edges, so an edge edit finds wiring among the edges. */
 function withWiringAsEdges(design: Design): Design {
-  const ensembles = design.ensembles.map(({ entry_from_node, entry_condition, on_pass_to, on_fail_to, ...unit }) => unit);
-  return { nodes: design.nodes, edges: allDesignEdges(design), ensembles };
+  return { nodes: design.nodes, edges: allDesignEdges(design), ensembles: design.ensembles.map(withoutWiring) };
 }
 
 function sameEdge(a: DesignEdge, b: DesignEdge): boolean {
@@ -450,7 +471,7 @@ function refuseDuplicateEdge(edges: DesignEdge[], edge: DesignEdge): void {
 
 /**
  * Points every edge end and ensemble wiring at `from` to `to` instead; with `to` null, those edges
- * are dropped and that wiring is cleared.
+ * are dropped and that wiring is cleared. A loaded design gives its entries as entry_from.
  */
 function redirect(design: Design, from: string, to: string | null): Design {
   const end = (name: string) => (name === from ? to : name);
@@ -458,28 +479,141 @@ function redirect(design: Design, from: string, to: string | null): Design {
     const [source, target] = [end(edge.source), end(edge.target)];
     return source === null || target === null ? [] : [{ ...edge, source, target }];
   });
+  const route = (target: EnsembleTarget | undefined): EnsembleTarget | undefined => {
+    const name = target === undefined ? null : end(targetName(target));
+    if (name === null) return undefined;
+    return typeof target === 'string' ? name : { ensemble: name };
+  };
   const ensembles = design.ensembles.map((ensemble): DesignEnsemble => {
-    const { entry_from_node, entry_condition, on_pass_to, on_fail_to, ...unit } = ensemble;
-    const entry = entry_from_node === undefined ? null : end(entry_from_node);
+    const entries = (ensemble.entry_from ?? []).flatMap((entry) => {
+      const source = end(entrySource(entry));
+      if (source === null) return [];
+      return [entry.node === undefined ? { ...entry, ensemble: source } : { ...entry, node: source }];
+    });
     return stripUndefined({
-      ...unit,
-      ...(entry !== null && { entry_from_node: entry, entry_condition }),
-      on_pass_to: on_pass_to === undefined ? undefined : (end(on_pass_to) ?? undefined),
-      on_fail_to: on_fail_to === undefined ? undefined : (end(on_fail_to) ?? undefined),
+      ...withoutWiring(ensemble),
+      entry_from: entries.length ? entries : undefined,
+      on_pass_to: route(ensemble.on_pass_to),
+      on_fail_to: route(ensemble.on_fail_to),
     });
   });
   return { ...design, edges, ensembles };
 }
 
-/** Lays changes over an ensemble: undefined keeps a setting, null removes it; removing the entry removes its condition too. */
+/** Lays changes over an ensemble: undefined keeps a setting, null removes it. */
 function applyChanges(ensemble: DesignEnsemble, changes: Record<string, unknown>): DesignEnsemble {
   const updated: Record<string, unknown> = { ...ensemble };
   for (const [key, value] of Object.entries(changes)) {
     if (value === null) delete updated[key];
     else if (value !== undefined) updated[key] = value;
   }
-  if (changes.entry_from_node === null) delete updated.entry_condition;
   return updated as DesignEnsemble;
+}
+
+type EntryChanges = Pick<
+  z.output<typeof UpdateEnsembleRequest>,
+  'entry_from' | 'add_entry_from' | 'remove_entry_from' | 'entry_from_node' | 'entry_condition'
+>;
+
+/**
+ * The ensemble's entries after an update, and where the added ones begin in them. Every refusal
+ * names the field given: a whole list with anything else, a single-entry change to an ensemble
+ * with several (or none), removing an entry it does not have, adding one from a vertex it already
+ * has one from.
+ */
+function changedEntries(
+  ensemble: DesignEnsemble,
+  changes: EntryChanges,
+  isEnsemble: (name: string) => boolean,
+): { entries: EnsembleEntry[]; added?: { from: number } } {
+  const current = ensemble.entry_from ?? [];
+  const { entry_from, add_entry_from, remove_entry_from, entry_from_node, entry_condition } = changes;
+  const stepwise = add_entry_from !== undefined || remove_entry_from !== undefined;
+  const single = entry_from_node !== undefined || entry_condition !== undefined;
+  if (entry_from !== undefined && (stepwise || single)) {
+    throw wiringRefusal(
+      'entry_from',
+      'replaces every entry, so give it alone (or change entries one at a time with add_entry_from and remove_entry_from)',
+    );
+  }
+  if (entry_from !== undefined) return { entries: entry_from ?? [] };
+  if (single && stepwise) {
+    throw wiringRefusal(
+      entry_from_node !== undefined ? 'entry_from_node' : 'entry_condition',
+      'changes an ensemble’s one entry; give add_entry_from and remove_entry_from without it',
+    );
+  }
+  if (single) return { entries: singleEntry(current, entry_from_node, entry_condition, isEnsemble) };
+  const issues: Issue[] = [];
+  let entries = current;
+  (remove_entry_from ?? []).forEach((removal, index) => {
+    const source = entrySource(removal);
+    const found = entries.find((entry) => entrySource(entry) === source);
+    const field = `remove_entry_from[${index}]`;
+    if (!found) issues.push({ field, message: `'${ensemble.name}' has no entry from '${source}'; ${entriesNamed(entries)}` });
+    else if (removal.condition !== undefined && removal.condition !== (found.condition ?? 'always')) {
+      issues.push({
+        field: `${field}.condition`,
+        message: `the entry from '${source}' is on ${found.condition ?? 'always'}, not ${removal.condition}; leave condition out or give ${found.condition ?? 'always'}`,
+      });
+    } else entries = entries.filter((entry) => entry !== found);
+  });
+  const from = entries.length;
+  (add_entry_from ?? []).forEach((addition, index) => {
+    const source = entrySource(addition);
+    const found = entries.find((entry) => entrySource(entry) === source);
+    if (found) {
+      issues.push({
+        field: `add_entry_from[${index}]`,
+        message: `'${ensemble.name}' already has an entry from '${source}' (on ${found.condition ?? 'always'}); one entry per node or ensemble, so remove that one first with remove_entry_from`,
+      });
+    } else entries = [...entries, addition];
+  });
+  if (issues.length) throw invalidInput('The ensemble', issues);
+  return { entries, ...(add_entry_from && { added: { from } }) };
+}
+
+/** entry_from_node and entry_condition as they always were, for an ensemble of at most one entry: null removes it. */
+function singleEntry(
+  current: EnsembleEntry[],
+  node: string | null | undefined,
+  condition: string | null | undefined,
+  isEnsemble: (name: string) => boolean,
+): EnsembleEntry[] {
+  const field = node !== undefined ? 'entry_from_node' : 'entry_condition';
+  if (current.length > 1) {
+    throw wiringRefusal(
+      field,
+      `changes an ensemble’s one entry, and this one has ${current.length}; ${entriesNamed(current)}: use add_entry_from and remove_entry_from, or entry_from for the whole list`,
+    );
+  }
+  if (node === null) return [];
+  const source = node ?? (current.length ? entrySource(current[0]) : undefined);
+  if (source === undefined)
+    throw wiringRefusal(
+      'entry_condition',
+      'is the condition of an entry, and this ensemble has none; give entry_from_node with it, or use add_entry_from',
+    );
+  const kept = condition === undefined ? current[0]?.condition : (condition ?? undefined);
+  return [entryFrom(source, kept, isEnsemble)];
+}
+
+function entriesNamed(entries: EnsembleEntry[]): string {
+  if (!entries.length) return 'it has no entries';
+  return `its entries come from ${entries.map((entry) => `'${entrySource(entry)}' (${entry.condition ?? 'always'})`).join(', ')}`;
+}
+
+function wiringRefusal(field: string, message: string): CanopyError {
+  return invalidInput('The ensemble', [{ field, message }]);
+}
+
+/** Issues about entries an update added name them as the caller did: entry_from[from + i] is add_entry_from[i]. */
+function addedEntryFields(from: number): (issue: Issue) => Issue {
+  return (issue) => {
+    const match = /^entry_from\[(\d+)\](.*)$/.exec(issue.field);
+    if (!match || Number(match[1]) < from) return issue;
+    return { ...issue, field: `add_entry_from[${Number(match[1]) - from}]${match[2]}` };
+  };
 }
 
 /** The canonical field wins; its alias may repeat it but not contradict it. */

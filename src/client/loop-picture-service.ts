@@ -54,6 +54,8 @@ export interface LoopPicture {
   /** The newest output: of the node running now while it prints, else of the last node that ended. */
   output_tail: { node: string; running: boolean; lines: string[] } | null;
   live_unavailable: string | null;
+  /** Why the open run is blocked (a no_progress or budget_exhausted blocker begins with its kind), redacted; null when it is not. */
+  blocked: string | null;
 }
 
 /** `live` saves a second query when the caller has read the live state already. */
@@ -131,6 +133,7 @@ export async function loopPicture(ctx: ClientContext, loopId: string, known?: Li
         }
       : null,
     live_unavailable: live.unavailable,
+    blocked: live.state?.blockedReason ? redact(live.state.blockedReason) : null,
   };
 }
 

@@ -7,6 +7,7 @@ import { diffBetween, type CommitDiff } from '../git/commit-diff';
 import { getNodeRun, listNodeRuns } from '../store/node-runs-repository';
 import { onThisHost, type ClientContext } from './context';
 import { requireLoop } from './design-service';
+import { readLiveState } from './runs-service';
 
 export const MAX_RUNS_LISTED = 200;
 const DEFAULT_RUNS_LISTED = 20;
@@ -41,6 +42,12 @@ export interface AgentUsageLine {
   input_tokens: number | null;
   output_tokens: number | null;
   cost_usd: number | null;
+  /** The CLI's session, which a later run of the node may continue. */
+  session_id: string | null;
+  /** It continued an earlier run's session. */
+  resumed: boolean;
+  /** Why it started cold although it was to resume. */
+  cold_start_reason: string | null;
 }
 
 export function agentUsageOf(run: NodeRun): AgentUsageLine | null {
@@ -51,6 +58,9 @@ export function agentUsageOf(run: NodeRun): AgentUsageLine | null {
     input_tokens: run.input_tokens,
     output_tokens: run.output_tokens,
     cost_usd: run.cost_usd,
+    session_id: run.session_id,
+    resumed: run.resumed,
+    cold_start_reason: run.cold_start_reason && redact(run.cold_start_reason),
   };
 }
 
@@ -67,10 +77,12 @@ export interface RunListRequest {
 export interface NodeRunPage {
   runs: NodeRunSummary[];
   next_cursor: string | null;
+  /** Why the loop is blocked now (a no_progress or budget_exhausted blocker begins with its kind), redacted; null when it is not. */
+  blocked: string | null;
 }
 
 export async function listRunPage(ctx: ClientContext, input: RunListRequest): Promise<NodeRunPage> {
-  await requireLoop(ctx.db, input.loop_id);
+  const loop = await requireLoop(ctx.db, input.loop_id);
   const limit = input.limit ?? DEFAULT_RUNS_LISTED;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_RUNS_LISTED) {
     throw new CanopyError('invalid_input', `limit: must be a whole number from 1 to ${MAX_RUNS_LISTED}.`);
@@ -80,7 +92,18 @@ export async function listRunPage(ctx: ClientContext, input: RunListRequest): Pr
   // One run more than asked says whether another page follows.
   const runs = await listNodeRuns(ctx.db, { ...filter, limit: limit + 1 });
   const page = runs.slice(0, limit);
-  return { runs: page.map(runSummary), next_cursor: runs.length > limit ? page[page.length - 1].id : null };
+  return {
+    runs: page.map(runSummary),
+    next_cursor: runs.length > limit ? page[page.length - 1].id : null,
+    blocked: await blockerOf(ctx, loop),
+  };
+}
+
+/** The blocker of a blocked loop, as its run's live state says (asked of Temporal only then); null otherwise, or when Temporal did not answer. */
+async function blockerOf(ctx: ClientContext, loop: Parameters<typeof readLiveState>[1]): Promise<string | null> {
+  if (loop.status !== 'blocked') return null;
+  const reason = (await readLiveState(ctx, loop)).state?.blockedReason;
+  return reason ? redact(reason) : null;
 }
 
 /** The newest runs of a loop: the first page. */

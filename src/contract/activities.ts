@@ -3,6 +3,7 @@ import type { EnsembleKind } from '../domain/ensemble';
 import type { HookEvent } from '../domain/hooks';
 import type { LoopStatus } from '../domain/loop';
 import type { FailureKind, HumanFeedback } from '../domain/node-run';
+import type { RoundFingerprint } from '../graph/stalls';
 import type { Topology } from '../graph/topology';
 import type { ExecutedKind, JudgingKind } from '../node-kinds/catalogue';
 import type { ApprovalDecisionKind } from '../node-kinds/approval';
@@ -46,6 +47,14 @@ export interface CheckBudgetInput {
   node: string;
   /** The spec it works on, whose own budgets count too. */
   specId?: string;
+}
+
+/** A round of a watched loop that ended on a failure: where the tree is, and the node run that failed. */
+export interface FingerprintRoundInput {
+  loopId: string;
+  /** The run's workdir: the loop's, or its sandbox. */
+  workdir: string;
+  nodeRunId: string;
 }
 
 export interface RunContext {
@@ -321,6 +330,8 @@ export interface LoopActivities {
   /** Removes an isolated ensemble's worktrees; runs on the workdir's host. */
   removeMemberWorktrees(input: MemberWorktreesPlace): Promise<void>;
   runNode(input: RunNodeInput): Promise<NodeOutcome>;
+  /** The watchdog's reading of a round's end: the tree's fingerprint and the failing node's output hashed; runs on the workdir's host. */
+  fingerprintRound(input: FingerprintRoundInput): Promise<RoundFingerprint>;
   /** Why the node may not start because the run's budget is used up (the blocker to show), or null. */
   checkBudget(input: CheckBudgetInput): Promise<string | null>;
   evaluateNode(input: EvaluateNodeInput): Promise<NodeOutcome>;

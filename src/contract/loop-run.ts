@@ -3,6 +3,7 @@ import type { QueryDefinition, SignalDefinition, UpdateDefinition } from '@tempo
 import type { FailureKind, HumanFeedback } from '../domain/node-run';
 import type { Rounds } from '../graph/rounds';
 import type { Turn } from '../graph/turns';
+import type { Stalls } from '../graph/stalls';
 import type { ApprovalDecisionKind } from '../node-kinds/approval';
 
 export const loopWorkflowId = (loopId: string): string => `loop-${loopId}`;
@@ -49,6 +50,8 @@ export interface ResumePoint {
   previousRunId: string | null;
   /** The member each cascade or round_robin ensemble of the spec starts with next, by name; absent: its first. */
   turns?: Record<string, Turn>;
+  /** The watchdog's counts, carried across continue-as-new within a spec (absent when none counts; a continued failed run starts afresh). */
+  stalls?: Stalls;
 }
 
 export interface LoopRunInput {

@@ -47,6 +47,17 @@ export const BudgetTokens = z
 
 export const MaxIterations = z.number().int('must be a whole number').min(1, 'must be at least 1').max(1000, 'must be at most 1000');
 
+/** Why 2 to 1000: a stall is a round that ended as the one before it did, so it takes two rounds to see one; no loop runs more rounds than max_iterations allows. */
+const STALLED_ROUNDS_RANGE =
+  'must be a whole number of rounds from 2 to 1000 (a stall is a round that ends as the one before it did, so it takes 2 rounds to see one; no loop runs more than 1000)';
+
+/** Consecutive rounds of a loop that may end the same way (the tree unchanged, the same node failing with the same output) before it blocks with no_progress. */
+export const MaxStalledRounds = z
+  .number({ error: STALLED_ROUNDS_RANGE })
+  .int(STALLED_ROUNDS_RANGE)
+  .min(2, STALLED_ROUNDS_RANGE)
+  .max(1000, STALLED_ROUNDS_RANGE);
+
 export const Timestamp = z.string().describe('ISO-8601 time');
 
 /**

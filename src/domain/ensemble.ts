@@ -12,6 +12,10 @@ export const EnsembleMember = z
     prompt_override: ProcessText.min(1).optional().describe('This member’s own prompt instead of the shared one'),
     timeout_minutes: TimeoutMinutes.optional().describe('This member’s own timeout over the ensemble’s'),
     idle_timeout_minutes: IdleTimeoutMinutes.optional().describe('This member’s own idle timeout over the ensemble’s'),
+    resume: z
+      .boolean({ error: 'must be true or false' })
+      .optional()
+      .describe('false: this member starts its CLI cold every round instead of continuing its own last passed session (default true)'),
   })
   .strict();
 export type EnsembleMember = z.infer<typeof EnsembleMember>;
@@ -38,6 +42,29 @@ const QuorumGraceMinutes = z
   .number({ error: 'must be a number of minutes, e.g. 0.5 (or 0 to cut the rest at once)' })
   .min(0, 'must be 0 or more minutes (0 cuts the members still running as soon as the quorum is met)')
   .max(24 * 60, 'must be at most 1440 minutes (one day)');
+
+/** One way into an ensemble: the node or ensemble it comes from and the outcome of it that enters. */
+export const EnsembleEntry = z
+  .object({
+    node: z.string().min(1).optional().describe('Node whose outcome enters the ensemble'),
+    ensemble: z.string().min(1).optional().describe('Ensemble whose outcome enters this one'),
+    condition: z.string().min(1).optional().describe('Outcome that enters: pass, fail, error, always (default) or a router’s label'),
+  })
+  .strict()
+  .refine((entry) => (entry.node === undefined) !== (entry.ensemble === undefined), {
+    message: 'give either node or ensemble: the vertex this entry comes from',
+    path: ['node'],
+  });
+export type EnsembleEntry = z.infer<typeof EnsembleEntry>;
+
+/** Where a quorum routes: a node by its name, or another ensemble as {"ensemble": name}. */
+export const EnsembleTarget = z.union([z.string().min(1), z.object({ ensemble: z.string().min(1) }).strict()], {
+  error: 'must be a node’s name or {"ensemble": "<name>"}',
+});
+export type EnsembleTarget = z.infer<typeof EnsembleTarget>;
+
+/** The wiring keys: entries and exits, which the store keeps as edges. */
+export const ENSEMBLE_WIRING_KEYS = ['entry_from', 'entry_from_node', 'entry_condition', 'on_pass_to', 'on_fail_to'] as const;
 
 const ensembleFields = {
   name: NodeName,
@@ -68,11 +95,15 @@ const ensembleFields = {
   isolation: EnsembleIsolation.optional().describe(
     'worktree: each member works in a git worktree of its own made from the workdir (HEAD plus uncommitted changes), its diff goes into the quorum document, and the workdir is left as it was (default: shared, every member in the workdir)',
   ),
-  entry_from_node: z.string().min(1).optional().describe('Node whose outcome starts the ensemble'),
-  entry_condition: z.string().min(1).optional().describe('Condition on the entry edge (default always)'),
-  on_pass_to: z.string().min(1).optional().describe('Node the quorum routes to on pass'),
-  on_fail_to: z.string().min(1).optional().describe('Node the quorum routes to on fail'),
-  position: z.number().optional().describe('Canvas position of the ensemble (default: just after entry_from_node)'),
+  entry_from: z
+    .array(EnsembleEntry)
+    .optional()
+    .describe('Entries into the ensemble, each from a node or another ensemble on its own condition'),
+  entry_from_node: z.string().min(1).optional().describe('The older form of one entry: node whose outcome starts the ensemble'),
+  entry_condition: z.string().min(1).optional().describe('Condition of entry_from_node’s entry (default always)'),
+  on_pass_to: EnsembleTarget.optional().describe('Node, or {"ensemble": name}, the quorum routes to on pass'),
+  on_fail_to: EnsembleTarget.optional().describe('Node, or {"ensemble": name}, the quorum routes to on fail'),
+  position: z.number().optional().describe('Canvas position of the ensemble (default: just after the last vertex wired into it)'),
 };
 
 /** Settings that only an ensemble takes: given in a node's config, they are refused with where they belong. */

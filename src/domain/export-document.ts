@@ -2,7 +2,7 @@
 // the newest format_version; import reads every version, each meaning what it meant when written.
 import { z } from 'zod';
 import { EdgeType } from './edge';
-import { EnsembleInput } from './ensemble';
+import { EnsembleInput, type EnsembleTarget } from './ensemble';
 import { LoopHooks } from './hooks';
 import { LoopName, LoopSettings } from './loop';
 import { NodeKind } from './node';
@@ -26,9 +26,14 @@ const SETTINGS_KEYS_SINCE_VERSION_2 = [
   'share_workdir',
   'confine',
 ] as const;
-/** The keys version 3 added, of settings (the loop's own notification receivers) and of ensembles (how the members run). */
-const SETTINGS_KEYS_SINCE_VERSION_3 = ['notify'] as const;
-const ENSEMBLE_KEYS_SINCE_VERSION_3 = ['kind'] as const;
+/**
+ * The keys version 3 added: of settings, the loop's own notification receivers and its no-progress
+ * watchdog; of ensembles, how the members run and a list of entries (an older file gives one, as
+ * entry_from_node); of every node's config, the watchdog on a loop's head and an agent's session resume.
+ */
+const SETTINGS_KEYS_SINCE_VERSION_3 = ['notify', 'max_stalled_rounds'] as const;
+const ENSEMBLE_KEYS_SINCE_VERSION_3 = ['kind', 'entry_from'] as const;
+const NODE_CONFIG_KEYS_SINCE_VERSION_3 = ['max_stalled_rounds', 'resume', 'resume_prompt'] as const;
 /** The key version 2 added to the config of agent and check nodes. */
 const NODE_CONFIG_KEYS_SINCE_VERSION_2 = ['idle_timeout_minutes'] as const;
 /** The top-level key version 2 added: the loop's event hooks. */
@@ -87,21 +92,30 @@ export const ExportDocument = z.discriminatedUnion(
         format_version: z.literal(1),
         ...documentFields,
         settings: ofVersion(LoopSettings, 1, { 2: SETTINGS_KEYS_SINCE_VERSION_2, 3: SETTINGS_KEYS_SINCE_VERSION_3 }).optional(),
-        ensembles: z.array(ofVersion(EnsembleInput, 1, { 2: ENSEMBLE_KEYS_SINCE_VERSION_2, 3: ENSEMBLE_KEYS_SINCE_VERSION_3 })).default([]),
+        ensembles: z
+          .array(
+            ofVersion(EnsembleInput, 1, { 2: ENSEMBLE_KEYS_SINCE_VERSION_2, 3: ENSEMBLE_KEYS_SINCE_VERSION_3 }).superRefine(
+              refuseEnsembleTargets(1),
+            ),
+          )
+          .default([]),
         [HOOKS_KEY]: z.never({ error: needsVersion2(HOOKS_KEY) }).optional(),
       })
       .strict()
       .superRefine(refuseErrorConditions)
-      .superRefine(refuseNodeConfigKeys),
+      .superRefine(refuseNodeConfigKeys(1, { 2: NODE_CONFIG_KEYS_SINCE_VERSION_2, 3: NODE_CONFIG_KEYS_SINCE_VERSION_3 })),
     z
       .object({
         format_version: z.literal(2),
         ...documentFields,
         settings: ofVersion(LoopSettings, 2, { 3: SETTINGS_KEYS_SINCE_VERSION_3 }).optional(),
-        ensembles: z.array(ofVersion(EnsembleInput, 2, { 3: ENSEMBLE_KEYS_SINCE_VERSION_3 })).default([]),
+        ensembles: z
+          .array(ofVersion(EnsembleInput, 2, { 3: ENSEMBLE_KEYS_SINCE_VERSION_3 }).superRefine(refuseEnsembleTargets(2)))
+          .default([]),
         [HOOKS_KEY]: LoopHooks.optional(),
       })
-      .strict(),
+      .strict()
+      .superRefine(refuseNodeConfigKeys(2, { 3: NODE_CONFIG_KEYS_SINCE_VERSION_3 })),
     z
       .object({
         format_version: z.literal(3),
@@ -116,11 +130,26 @@ export const ExportDocument = z.discriminatedUnion(
 );
 export type ExportDocument = z.infer<typeof ExportDocument>;
 
-function refuseNodeConfigKeys(document: { nodes: ExportNode[] }, ctx: z.RefinementCtx): void {
-  document.nodes.forEach((node, index) => {
-    for (const key of NODE_CONFIG_KEYS_SINCE_VERSION_2.filter((name) => name in node.config))
-      ctx.addIssue({ code: 'custom', path: ['nodes', index, 'config', key], message: needsVersion2(key) });
-  });
+/** Before version 3 a quorum routed to a name; {"ensemble": name} is version 3's. */
+function refuseEnsembleTargets(given: number) {
+  return (ensemble: { on_pass_to?: EnsembleTarget; on_fail_to?: EnsembleTarget }, ctx: z.RefinementCtx): void => {
+    for (const key of ['on_pass_to', 'on_fail_to'] as const) {
+      const target = ensemble[key];
+      if (target !== undefined && typeof target !== 'string')
+        ctx.addIssue({ code: 'custom', path: [key], message: needsVersion(3, given, `the {"ensemble": …} form (give the name alone)`) });
+    }
+  };
+}
+
+/** Refuses each node config key a version after `given` added (key to the version that added it). */
+function refuseNodeConfigKeys(given: number, keysSince: Readonly<Record<number, readonly string[]>>) {
+  return (document: { nodes: ExportNode[] }, ctx: z.RefinementCtx): void => {
+    document.nodes.forEach((node, index) => {
+      for (const [needed, keys] of Object.entries(keysSince))
+        for (const key of keys.filter((name) => name in node.config))
+          ctx.addIssue({ code: 'custom', path: ['nodes', index, 'config', key], message: needsVersion(Number(needed), given, key) });
+    });
+  };
 }
 
 /** Version 1 had no error condition: an edge (or ensemble entry) on error is refused unless it leaves a router, where it is a label. */

@@ -7,6 +7,7 @@ import {
   Id,
   IdleTimeoutMinutes,
   MaxIterations,
+  MaxStalledRounds,
   nameOf,
   ProcessText,
   Timestamp,
@@ -31,6 +32,9 @@ export const LoopSettings = z
   .object({
     max_iterations: MaxIterations.optional().describe(
       `Round budget of every loop in the graph whose head sets none (default ${DEFAULT_MAX_ITERATIONS})`,
+    ),
+    max_stalled_rounds: MaxStalledRounds.optional().describe(
+      "Watchdog of every loop in the graph whose head sets none: once this many rounds in a row end the same way (the workdir's tree unchanged, the same node failing with the same output), the loop blocks with no_progress until `loop continue` (2 to 1000; default: no watchdog)",
     ),
     spec_attempt_limit: z
       .number({ error: 'must be a whole number of runs, e.g. 3' })

@@ -37,6 +37,7 @@ export const FAILURE_KINDS = [
   'idle',
   'disk_full',
   'rejected',
+  'no_progress',
 ] as const;
 export const FailureKind = z.enum(FAILURE_KINDS);
 export type FailureKind = z.infer<typeof FailureKind>;
@@ -137,5 +138,15 @@ export const NodeRun = z.object({
     .array(HumanFeedback)
     .nullable()
     .describe('The remarks a person sent the running loop (`canopy loop feedback`) that this agent run was given; null when none'),
+  session_id: z
+    .string()
+    .nullable()
+    .describe("For an agent run: the id of the CLI's session, as the CLI reported it, which a later run of the node may continue"),
+  session_workdir: z.string().nullable().describe('For an agent run with a session: the directory the CLI worked in'),
+  resumed: z.boolean().describe("For an agent run: it continued an earlier run's session, told the node's resume_prompt"),
+  cold_start_reason: z
+    .string()
+    .nullable()
+    .describe('For an agent run meant to resume (resume: true, or an ensemble member): why it started cold with the full prompt'),
 });
 export type NodeRun = z.infer<typeof NodeRun>;

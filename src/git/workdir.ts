@@ -72,11 +72,16 @@ export async function repositoryState(workdir: string): Promise<{ isRepo: boolea
 
 /** A `.git` entry (directory, or file for worktrees) in the workdir or one of its parents. */
 function insideRepository(workdir: string): boolean {
+  return repositoryRoot(workdir) !== null;
+}
+
+/** The nearest directory holding a `.git` entry, from the workdir up: the repository's root, or null outside one. */
+export function repositoryRoot(workdir: string): string | null {
   if (statSync(workdir, { throwIfNoEntry: false })?.isDirectory() === false) {
     throw new CanopyError('invalid_input', `workdir: ${workdir} is not a directory; point the loop at a directory with loop_update.`);
   }
   for (let dir = path.resolve(workdir); ; dir = path.dirname(dir)) {
-    if (statSync(path.join(dir, '.git'), { throwIfNoEntry: false })) return true;
-    if (path.dirname(dir) === dir) return false;
+    if (statSync(path.join(dir, '.git'), { throwIfNoEntry: false })) return dir;
+    if (path.dirname(dir) === dir) return null;
   }
 }

@@ -8,6 +8,13 @@ export function quorumNodeName(ensemble: string): string {
   return `${ensemble}/quorum`;
 }
 
+const MEMBER_NAME = /^.+\/member-[1-9]\d*$/;
+
+/** Whether a node name is an ensemble member's, whichever kind of ensemble made it. */
+export function isMemberNodeName(name: string): boolean {
+  return MEMBER_NAME.test(name);
+}
+
 const INTERNAL_NAME = /^(.+)\/(?:member-[1-9]\d*|quorum)$/;
 
 /** The ensemble a member or quorum node name belongs to, or null for any other name. */

@@ -2,16 +2,18 @@
 // expanded into member and quorum nodes, edges by node id). Ids survive a round trip by name.
 import type { Design, DesignEdge, DesignEnsemble, DesignNode } from '../domain/design';
 import type { Edge } from '../domain/edge';
-import { type Ensemble, quorumMinPass } from '../domain/ensemble';
+import { type Ensemble, type ENSEMBLE_WIRING_KEYS, quorumMinPass } from '../domain/ensemble';
 import type { Node } from '../domain/node';
+import { designWires } from './design-wires';
 import { memberNodeName, quorumNodeName } from './ensemble-names';
+import { entryFrom, targetTo, withoutWiring } from './ensemble-wiring';
 import { ensemblePosition } from './positions';
 
 /** A node with its place among its ensemble's members (null outside an ensemble and for the quorum). */
 export type StoredNode = Node & { member_index: number | null };
 
 /** An ensemble as stored: its entry and exit wiring are edges, its quorum is one of its nodes. */
-export type StoredEnsemble = Omit<Ensemble, 'entry_from_node' | 'entry_condition' | 'on_pass_to' | 'on_fail_to'> & {
+export type StoredEnsemble = Omit<Ensemble, (typeof ENSEMBLE_WIRING_KEYS)[number]> & {
   quorum_node_id: string;
 };
 
@@ -37,13 +39,28 @@ export function designFromStored(graph: StoredGraph): Design {
     })),
   );
   const ensembleNames = new Set(graph.ensembles.map((e) => e.name));
+  const isEnsemble = (name: string) => ensembleNames.has(name);
   const wiring = new Set<DesignEdge>();
-  const ensembles = sortByPosition(graph.ensembles).map((stored): DesignEnsemble => {
-    const isFlow = (edge: DesignEdge) => edge.type === 'flow' && !wiring.has(edge);
-    const entry = named.find((e) => isFlow(e) && e.target === stored.name && !ensembleNames.has(e.source) && e.condition !== 'fail');
-    const onPass = named.find((e) => isFlow(e) && e.source === stored.name && e.condition === 'pass');
-    const onFail = named.find((e) => isFlow(e) && e.source === stored.name && e.condition === 'fail');
-    for (const edge of [entry, onPass, onFail]) if (edge) wiring.add(edge);
+  const isFlow = (edge: DesignEdge) => edge.type === 'flow' && !wiring.has(edge);
+  const take = (edge: DesignEdge | undefined) => {
+    if (edge) wiring.add(edge);
+    return edge;
+  };
+  const byPosition = sortByPosition(graph.ensembles);
+  // Exits first: a pass or fail edge from one ensemble to another is the first's on_pass_to or on_fail_to.
+  const exits = new Map(
+    byPosition.map((stored) => {
+      const exit = (condition: string) => take(named.find((e) => isFlow(e) && e.source === stored.name && e.condition === condition));
+      return [stored.name, { onPass: exit('pass'), onFail: exit('fail') }];
+    }),
+  );
+  const ensembles = byPosition.map((stored): DesignEnsemble => {
+    const { onPass, onFail } = exits.get(stored.name)!;
+    // One entry from each vertex; a second flow edge from the same one stays an edge of its own.
+    const entries: DesignEdge[] = [];
+    for (const edge of named.filter((e) => isFlow(e) && e.target === stored.name)) {
+      if (!entries.some((entry) => entry.source === edge.source)) entries.push(take(edge)!);
+    }
     return withoutUndefined({
       name: stored.name,
       prompt_template: stored.prompt_template,
@@ -55,10 +72,9 @@ export function designFromStored(graph: StoredGraph): Design {
       idle_timeout_minutes: stored.idle_timeout_minutes,
       isolation: stored.isolation,
       kind: stored.kind,
-      entry_from_node: entry?.source,
-      entry_condition: entry?.condition,
-      on_pass_to: onPass?.target,
-      on_fail_to: onFail?.target,
+      entry_from: entries.length ? entries.map((entry) => entryFrom(entry.source, entry.condition, isEnsemble)) : undefined,
+      on_pass_to: onPass && targetTo(onPass.target, isEnsemble),
+      on_fail_to: onFail && targetTo(onFail.target, isEnsemble),
       position: stored.position,
     });
   });
@@ -95,8 +111,7 @@ export function expandDesign(loopId: string, design: Design, previous: StoredGra
     const position = ensemblePosition(design, ensemble);
     const quorum = quorumNodeName(ensemble.name);
     const quorumId = nodeId(quorum);
-    const { entry_from_node, entry_condition, on_pass_to, on_fail_to, ...settings } = ensemble;
-    ensembles.push({ ...settings, id, loop_id: loopId, position, quorum_node_id: quorumId });
+    ensembles.push({ ...withoutWiring(ensemble), id, loop_id: loopId, position, quorum_node_id: quorumId });
     ensemble.members.forEach((_, index) => {
       const name = memberNodeName(ensemble.name, index);
       const config = memberConfig(ensemble, index);
@@ -133,19 +148,13 @@ export function memberConfig(ensemble: DesignEnsemble, index: number): Record<st
     prompt_template: member.prompt_override ?? ensemble.prompt_template,
     timeout_minutes: member.timeout_minutes ?? ensemble.timeout_minutes,
     idle_timeout_minutes: member.idle_timeout_minutes ?? ensemble.idle_timeout_minutes,
+    resume: member.resume,
   });
 }
 
 /** Explicit edges plus the flow edges ensemble wiring stands for. */
 export function allDesignEdges(design: Design): DesignEdge[] {
-  const wiring = design.ensembles.flatMap((e): DesignEdge[] => [
-    ...(e.entry_from_node
-      ? [{ source: e.entry_from_node, target: e.name, condition: e.entry_condition ?? 'always', type: 'flow' as const }]
-      : []),
-    ...(e.on_pass_to ? [{ source: e.name, target: e.on_pass_to, condition: 'pass', type: 'flow' as const }] : []),
-    ...(e.on_fail_to ? [{ source: e.name, target: e.on_fail_to, condition: 'fail', type: 'flow' as const }] : []),
-  ]);
-  return [...design.edges, ...wiring];
+  return designWires(design).map(({ source, target, condition, type }) => ({ source, target, condition, type }));
 }
 
 function edgeKey(source: string, target: string, condition: string, type: string): string {

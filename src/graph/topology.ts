@@ -32,16 +32,26 @@ export interface Topology {
   bodies: Record<string, string[]>;
   /** Loop head to its round budget. */
   budgets: Record<string, number>;
+  /** Loop head to its max_stalled_rounds, for the heads with a watchdog; absent when none has one (and in graphs read before watchdogs). */
+  stallLimits?: Record<string, number>;
 }
 
-/** Expects a design validateDesign accepted. */
-export function buildTopology(design: Design, loopMaxIterations: number): Topology {
+/** Expects a design validateDesign accepted; `loopMaxStalledRounds` is the loop's watchdog, for heads that set none. */
+export function buildTopology(design: Design, loopMaxIterations: number, loopMaxStalledRounds?: number): Topology {
   const edges = designWires(design)
     .filter(isExecuted)
     .map(({ source, target, condition, type }): Step => ({ source, target, condition, type }));
   const bodies = loopBodies(edges);
-  const budgets = Object.fromEntries(Object.keys(bodies).map((head) => [head, headBudget(design, head, loopMaxIterations)]));
-  return { vertices: designVertices(design), edges, bodies, budgets };
+  const heads = Object.keys(bodies);
+  const budgets = Object.fromEntries(heads.map((head) => [head, headSetting(design, head, 'max_iterations') ?? loopMaxIterations]));
+  const stallLimits = Object.fromEntries(
+    heads.flatMap((head) => {
+      const limit = headSetting(design, head, 'max_stalled_rounds') ?? loopMaxStalledRounds;
+      return limit === undefined ? [] : [[head, limit]];
+    }),
+  );
+  const watched = Object.keys(stallLimits).length > 0;
+  return { vertices: designVertices(design), edges, bodies, budgets, ...(watched && { stallLimits }) };
 }
 
 /** The lowest-position vertex no flow step enters (ties broken by name), or null for an empty graph. */
@@ -90,10 +100,10 @@ function vertexKind(node: DesignNode): VertexKind {
   return node.kind;
 }
 
-/** An ensemble carries no max_iterations of its own, so a loop it heads uses the loop's budget. */
-function headBudget(design: Design, head: string, loopMaxIterations: number): number {
-  const budget = design.nodes.find((node) => node.name === head)?.config.max_iterations;
-  return typeof budget === 'number' ? budget : loopMaxIterations;
+/** A head node's own budget or watchdog; an ensemble carries neither, so a loop it heads uses the loop's. */
+function headSetting(design: Design, head: string, key: 'max_iterations' | 'max_stalled_rounds'): number | undefined {
+  const value = design.nodes.find((node) => node.name === head)?.config[key];
+  return typeof value === 'number' ? value : undefined;
 }
 
 /**

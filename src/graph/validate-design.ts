@@ -8,10 +8,20 @@ import { cycleIssues } from './validation/cycle-issues';
 import { endpointIssues } from './validation/endpoint-issues';
 import { duplicateNameIssues } from './validation/name-issues';
 import { placeholderIssues } from './validation/placeholder-issues';
+import { wiringIssues } from './validation/wiring-issues';
 
 type Rule = (design: Design, wires: DesignWire[]) => Issue[];
 
-const RULES: Rule[] = [nodeIssues, ensembleIssues, duplicateNameIssues, endpointIssues, cycleIssues, conditionIssues, placeholderIssues];
+const RULES: Rule[] = [
+  nodeIssues,
+  ensembleIssues,
+  duplicateNameIssues,
+  endpointIssues,
+  wiringIssues,
+  cycleIssues,
+  conditionIssues,
+  placeholderIssues,
+];
 
 /** Every problem with the design, each naming its field and the fix; [] when the design is valid. */
 export function validateDesign(design: Design): Issue[] {

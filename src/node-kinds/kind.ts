@@ -1,7 +1,7 @@
 // What every node kind module says about its kind: the config it takes and the rules a design holding
 // it must meet. Pure: validation, CLI and MCP read these; the engine's tables are keyed by the same kinds.
 import type { z } from 'zod';
-import { MaxIterations } from '../domain/common';
+import { MaxIterations, MaxStalledRounds } from '../domain/common';
 import { ERROR_CONDITION } from '../graph/infra-failures';
 import type { NodeKind } from './catalogue';
 
@@ -39,5 +39,10 @@ export const PASS_FAIL_ERROR = ['pass', 'fail', ERROR_CONDITION] as const;
 /** No texts, no problems beyond the schema's. */
 export const NOTHING = (): [] => [];
 
-/** Every kind's config may set the round budget of a loop the node heads. */
-export const HEAD_BUDGET = { max_iterations: MaxIterations.optional().describe('Round budget when this node heads a loop') };
+/** Every kind's config may set the round budget, and the watchdog, of a loop the node heads. */
+export const HEAD_BUDGET = {
+  max_iterations: MaxIterations.optional().describe('Round budget when this node heads a loop'),
+  max_stalled_rounds: MaxStalledRounds.optional().describe(
+    "When this node heads a loop: block it with no_progress once this many rounds in a row end the same way (the workdir's tree unchanged, the same node failing with the same output); 2 to 1000, wins over the loop's setting",
+  ),
+};

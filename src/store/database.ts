@@ -147,6 +147,10 @@ export interface NodeRunsTable {
   decided_at: string | null;
   /** JSON array of HumanFeedback: the remarks a person sent the loop that this run received; null when none. */
   human_feedback: string | null;
+  session_id: string | null;
+  session_workdir: string | null;
+  resumed: Generated<number>;
+  cold_start_reason: string | null;
 }
 
 export interface LoopRunsTable {

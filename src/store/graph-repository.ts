@@ -1,6 +1,7 @@
 // A loop's graph as stored: nodes, edges and ensembles (kept expanded into member and quorum
 // nodes), edited one part at a time or replaced whole by writing the difference.
 import type { Edge, Ensemble, EnsembleIsolation, EnsembleKind, EnsembleMember, Node } from '../domain';
+import type { ENSEMBLE_WIRING_KEYS } from '../domain/ensemble';
 import { fromJson, mapPresent, presentFields, toJson } from './columns';
 import {
   inTransaction,
@@ -18,7 +19,7 @@ import {
 export type StoredNode = Node & { member_index: number | null };
 
 /** An ensemble as stored: its entry and exit wiring are edges, its quorum is one of its nodes. */
-export type StoredEnsemble = Omit<Ensemble, 'entry_from_node' | 'entry_condition' | 'on_pass_to' | 'on_fail_to'> & {
+export type StoredEnsemble = Omit<Ensemble, (typeof ENSEMBLE_WIRING_KEYS)[number]> & {
   quorum_node_id: string;
 };
 

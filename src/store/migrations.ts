@@ -404,6 +404,18 @@ const notifications: Migration = {
   },
 };
 
+/** The agent CLI's session a run had, where, whether it continued an earlier run's, and why not when it was to. */
+const agentSessions: Migration = {
+  async up(db: Kysely<any>): Promise<void> {
+    for (const column of ['session_id', 'session_workdir', 'cold_start_reason'])
+      await db.schema.alterTable('node_runs').addColumn(column, 'text').execute();
+    await db.schema
+      .alterTable('node_runs')
+      .addColumn('resumed', 'integer', (col) => col.notNull().defaultTo(0))
+      .execute();
+  },
+};
+
 /** Every migration by name; the order prefix is the order they run in. */
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -426,6 +438,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '017_approvals': approvals,
   '018_human_feedback': humanFeedback,
   '019_notifications': notifications,
+  '020_agent_sessions': agentSessions,
   '021_ensemble_kinds': ensembleKinds,
 };
 

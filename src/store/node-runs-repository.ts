@@ -81,6 +81,51 @@ export async function listNodeRuns(db: DatabaseOrTransaction, filter: NodeRunFil
   return (await query.execute()).map(nodeRunFromRow);
 }
 
+/**
+ * The newest agent run of the same node in the same spec that started before `run` (by node name, which an
+ * ensemble member's runs carry too): with `withSession`, the newest that recorded a CLI session.
+ */
+export async function latestEarlierRunOfNode(
+  db: DatabaseOrTransaction,
+  run: Pick<NodeRun, 'id' | 'loop_id' | 'spec_id' | 'node_name' | 'started_at'>,
+  { withSession }: { withSession: boolean },
+): Promise<NodeRun | undefined> {
+  if (run.spec_id === null) return undefined;
+  let query = db
+    .selectFrom('node_runs')
+    .selectAll()
+    .where('loop_id', '=', run.loop_id)
+    .where('spec_id', '=', run.spec_id)
+    .where('node_name', '=', run.node_name)
+    .where('kind', '=', 'agent')
+    .where('id', '<>', run.id)
+    .where('started_at', '<=', run.started_at)
+    .orderBy('started_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1);
+  if (withSession) query = query.where('session_id', 'is not', null);
+  const row = await query.executeTakeFirst();
+  return row && nodeRunFromRow(row);
+}
+
+/** The tokens recorded by the other runs of a CLI session: what a CLI reporting the session's running total had used before. */
+export async function sessionTokensElsewhere(
+  db: DatabaseOrTransaction,
+  sessionId: string,
+  runId: string,
+): Promise<{ input: number; output: number }> {
+  const row = await db
+    .selectFrom('node_runs')
+    .select((eb) => [
+      eb.fn.sum<number | string | null>('input_tokens').as('input'),
+      eb.fn.sum<number | string | null>('output_tokens').as('output'),
+    ])
+    .where('session_id', '=', sessionId)
+    .where('id', '<>', runId)
+    .executeTakeFirstOrThrow();
+  return { input: Number(row.input ?? 0), output: Number(row.output ?? 0) };
+}
+
 /** The loop's hook runs started at or after `since` (a loop run's start: its runs never overlap), oldest first. */
 export async function listHookRunsSince(db: DatabaseOrTransaction, loopId: string, since: string): Promise<NodeRun[]> {
   const rows = await db
@@ -167,6 +212,10 @@ function nodeRunFromRow(row: NodeRunRow): NodeRun {
     decided_by: row.decided_by,
     decided_at: row.decided_at,
     human_feedback: mapPresent(row.human_feedback, (remarks) => JSON.parse(remarks) as HumanFeedback[]),
+    session_id: row.session_id,
+    session_workdir: row.session_workdir,
+    resumed: fromFlag(row.resumed),
+    cold_start_reason: row.cold_start_reason,
   };
 }
 
@@ -215,6 +264,10 @@ function nodeRunChangesToRow(changes: NodeRunChanges): NodeRunRowUpdate {
     decided_at: changes.decided_at,
     human_feedback: mapPresent(changes.human_feedback, (remarks) => JSON.stringify(remarks)),
     hook_index: changes.hook_index,
+    session_id: changes.session_id,
+    session_workdir: changes.session_workdir,
+    resumed: mapPresent(changes.resumed, toFlag),
+    cold_start_reason: changes.cold_start_reason,
   };
 }
 

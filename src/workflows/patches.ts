@@ -43,4 +43,9 @@ export const PATCHES = {
   notifyBlockers: 'notify-blockers',
   /** An ensemble of kind cascade or round_robin runs its members one at a time, taking turns, instead of side by side. */
   ensembleKinds: 'ensemble-kinds',
+  /**
+   * A loop with max_stalled_rounds reads, at each round's end that followed a failure, the workdir's tree
+   * and the failing node's output (one activity), and blocks with no_progress when rounds repeat.
+   */
+  stalledRounds: 'stalled-rounds',
 } as const satisfies Record<string, string>;

@@ -16,6 +16,7 @@ import type {
 import type { HumanFeedback } from '../domain/node-run';
 import type { Rounds } from '../graph/rounds';
 import type { Turn } from '../graph/turns';
+import type { Stalls } from '../graph/stalls';
 import type { LoopRunActivities } from './activity-options';
 
 /** What the signals asked for, read at the run's checkpoints. */
@@ -78,6 +79,10 @@ export interface SpecWalk {
   /** What every node execution of the spec is told; `specCommittedHead` follows the commits of commit_rights nodes. */
   readonly context: RunContext;
   rounds: Rounds;
+  /** The no-progress watchdog's counts per loop head. */
+  stalls: Stalls;
+  /** The last node that failed since a round last ended, which the watchdog judges the next round's end by. */
+  lastFailure: { vertex: string; nodeRunId: string } | null;
   /** The node run the next node reads as its upstream. */
   previousRunId: string | null;
   /** The first node of a resumed walk is treated as passed (a continue with skip). */

@@ -10,6 +10,7 @@ import { checkpoint } from './checkpoint';
 import { dispatchNode } from './node-dispatch';
 import { continueRunAsNew, type LoopRun, type SpecWalk } from './run-state';
 import { PATCHES } from './patches';
+import { noteFailure, watchRoundEnd } from './stall-watch';
 
 export interface FailedSpec {
   status: 'failed';
@@ -67,7 +68,9 @@ async function openWalk(run: LoopRun, spec: OpenedSpec, from: ResumePoint | null
   const previousRunId = from?.previousRunId ?? null;
   const retriedAt = from?.strategy === 'retry' ? from.vertex : null;
   const turns = { ...from?.turns };
-  return { specId, graph, context, rounds, previousRunId, skipNext: from?.strategy === 'skip', visits: new Map(), retriedAt, turns };
+  const stalls = from?.stalls ?? {};
+  const skipNext = from?.strategy === 'skip';
+  return { specId, graph, context, rounds, stalls, lastFailure: null, previousRunId, skipNext, visits: new Map(), retriedAt, turns };
 }
 
 /**
@@ -132,6 +135,7 @@ async function follow(run: LoopRun, walk: SpecWalk, vertex: string, outcome: Nod
   run.live.vertexStates[vertex] = outcome.outcome === 'fail' ? 'fail' : 'pass';
   if (outcome.committedHead) walk.context.specCommittedHead = outcome.committedHead;
   walk.previousRunId = outcome.nodeRunId;
+  noteFailure(walk, vertex, outcome);
   const step = stepAfter(walk.graph.topology, vertex, outcome);
   if (!step) return outcome.outcome === 'fail' ? failSpec(walk, vertex, outcome) : { status: 'completed' };
   if (step.type === 'loopback') {
@@ -141,7 +145,10 @@ async function follow(run: LoopRun, walk: SpecWalk, vertex: string, outcome: Nod
   return step.target;
 }
 
-/** A loopback into `head` starts its next round and makes its body stale; past the head's budget the spec fails. */
+/**
+ * A loopback into `head` starts its next round and makes its body stale; past the head's budget the
+ * spec fails, and a watched loop whose rounds repeat blocks first (see stall-watch).
+ */
 async function enterRound(run: LoopRun, walk: SpecWalk, head: string): Promise<FailedSpec | null> {
   const entered = enterLoopback(walk.graph.topology, walk.rounds, head);
   if (entered.kind === 'exhausted') {
@@ -150,6 +157,7 @@ async function enterRound(run: LoopRun, walk: SpecWalk, head: string): Promise<F
     delete freshBudget[entered.head];
     return failSpec(walk, entered.head, { failureKind: 'iteration_limit', reason: entered.reason }, freshBudget);
   }
+  await watchRoundEnd(run, walk, head);
   walk.rounds = entered.rounds;
   run.live.rounds = entered.rounds;
   for (const stale of entered.stale) run.live.vertexStates[stale] = 'stale';
@@ -161,9 +169,9 @@ async function enterRound(run: LoopRun, walk: SpecWalk, head: string): Promise<F
 
 function resumeAt(walk: SpecWalk, vertex: string, rounds: Rounds = walk.rounds): ResumePoint {
   const { specStartHead, specCommittedHead, specStartDirty } = walk.context;
-  const { specId, previousRunId, turns } = walk;
+  const { specId, previousRunId, turns, stalls } = walk;
   const point: ResumePoint = { specId, vertex, rounds, strategy: 'retry', specStartHead, specCommittedHead, specStartDirty, previousRunId };
-  return Object.keys(turns).length > 0 ? { ...point, turns } : point;
+  return { ...point, ...(Object.keys(turns).length > 0 && { turns }), ...(Object.keys(stalls).length > 0 && { stalls }) };
 }
 
 function failSpec(walk: SpecWalk, at: string, outcome: FailedSpec['outcome'], rounds?: Rounds): FailedSpec {

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import type { ClientContext } from '../../src/client/context';
 import { autorunScheduleId } from '../../src/client/autorun-service';
 import { startLoopRun, waitForLoopRun } from '../../src/client/runs-service';
@@ -21,16 +21,16 @@ import { describeStatus } from '../../src/cli/text/loop-status';
 import {
   REAL_CLIS,
   missingClis,
-  openRealCliSetup,
   runOneAgent,
   UNDER_USER_HOME,
+  useRealCliWorker,
   type RealCli,
   type RealCliSetup,
 } from '../helpers/agent-clis';
 import { childEnv } from '../helpers/engine';
 import { check, loopWithSpecs, runsOf, scratchDir, untilLoopStatus } from '../helpers/loops';
-import { USAGE, type ModelApi, type ModelScript } from '../helpers/model-api';
-import { runCanopy, spawnCanopy, statFields, waitForOutput, type CanopyProcess } from '../helpers/processes';
+import { OUTPUT_TOKENS, type ModelApi, type ModelScript } from '../helpers/model-api';
+import { runCanopy, statFields } from '../helpers/processes';
 import { tempGitRepo } from '../helpers/git';
 import { livePidsWhere } from '../helpers/running-processes';
 import { waitUntil } from '../helpers/wait';
@@ -41,24 +41,6 @@ import { loopWorkflowId } from '../../src/contract';
 const skip = !process.env.CANOPY_TEST_TEMPORAL_ADDRESS ? 'needs the dev server that `npm test` starts' : missingClis();
 /** Quota messages that say when the limit lifts; opencode waits out a 429 itself and claude's API-key 429 names no time. */
 const RESET_TIME_IN_MESSAGE: Record<RealCli, boolean> = { claude: false, codex: true, opencode: false, gemini: true };
-
-/** A real-CLI setup in `base` with a `canopy worker` serving it, for the enclosing suite. */
-function useRealCliWorker(base?: string): { setup: () => RealCliSetup } {
-  let setup: RealCliSetup;
-  let worker: CanopyProcess;
-  before(async () => {
-    setup = await openRealCliSetup(base);
-    worker = spawnCanopy(['worker'], childEnv(setup.config));
-    await waitForOutput(worker, /Agents report to http:\/\/127\.0\.0\.1:\d+\/mcp/);
-  });
-  after(async () => {
-    if (process.env.CANOPY_TEST_VERBOSE) console.log(worker?.output());
-    worker?.child.kill('SIGTERM');
-    await worker?.exited;
-    await setup?.close();
-  });
-  return { setup: () => setup };
-}
 
 /** What a node run ended with and what its CLI printed, for a failed assertion's message. */
 function told(run: NodeRun): string {
@@ -188,8 +170,8 @@ describe('real agent CLIs through a `canopy worker`', { skip }, () => {
       );
       assert.equal(run.executed_platform, cli);
       assert.ok(run.executed_model, 'a model is recorded');
-      assert.ok((run.input_tokens ?? 0) >= USAGE.input, `input tokens: ${run.input_tokens}`);
-      assert.ok((run.output_tokens ?? 0) >= USAGE.output, `output tokens: ${run.output_tokens}`);
+      assert.ok((run.input_tokens ?? 0) > 0, `input tokens: ${run.input_tokens}`);
+      assert.ok((run.output_tokens ?? 0) >= OUTPUT_TOKENS, `output tokens: ${run.output_tokens}`);
       assert.match(run.stdout, /All done\./, 'the final message is the output');
       const [listed] = await listRuns(ctx, { loop_id: loopId });
       assert.deepEqual(listed.agent, {
@@ -198,6 +180,9 @@ describe('real agent CLIs through a `canopy worker`', { skip }, () => {
         input_tokens: run.input_tokens,
         output_tokens: run.output_tokens,
         cost_usd: run.cost_usd,
+        session_id: run.session_id,
+        resumed: false,
+        cold_start_reason: null,
       });
       assert.match(
         describeStatus(await loopStatus(ctx, loopId)),
@@ -378,7 +363,7 @@ describe('real agent CLIs through a `canopy worker`', { skip }, () => {
     await startLoopRun(ctx, loopId);
     await untilLoopStatus(ctx, loopId, 'blocked');
     const [first] = await runsOf(ctx, loopId);
-    assert.ok((first.input_tokens ?? 0) >= USAGE.input, 'codex reported the tokens it used');
+    assert.ok((first.input_tokens ?? 0) > 1000, 'codex reported the tokens it used');
     assert.equal(first.cost_usd, null, 'and no cost');
     const info = await loopStatus(ctx, loopId);
     assert.match(info.live?.blockedReason ?? '', /^budget_exhausted: this run used \d+ tokens of budget_tokens 1000, before second\./);

@@ -83,6 +83,37 @@ describe('canopy loop node add (CLI): JSON options', () => {
     assert.deepEqual(JSON.parse(canopy('loop', 'get', loopId, '--json').stdout).nodes, []);
   });
 
+  it('refuses resume and resume_prompt on a node that is no agent, or malformed on an agent, naming the field, and adds no node', () => {
+    const created = canopy('loop', 'create', '--name', 'resumes', '--workdir', directoryIn(cli.home), '--json');
+    const loopId = JSON.parse(created.stdout).id as string;
+    const agentOnly = /Unrecognized key: "resume(_prompt)?"; remove it .*; resume(_prompt)? is an agent setting: only agent nodes take it/;
+    const cases: [string, Record<string, unknown>, string, RegExp][] = [
+      ['check', { command: 'npm test', resume: true }, 'config', agentOnly],
+      ['gate', { output_contains: 'ok', resume: true }, 'config', agentOnly],
+      ['router', { routes: { bug: ['bug'] }, resume_prompt: 'Again' }, 'config', agentOnly],
+      ['approval', { message_template: 'Ship it?', resume_prompt: 'Again' }, 'config', agentOnly],
+      ['agent', { prompt_template: 'Do it', resume: 'yes' }, 'config.resume', /must be true or false/],
+      ['agent', { prompt_template: 'Do it', resume: true, resume_prompt: '' }, 'config.resume_prompt', /must not be empty/],
+      [
+        'agent',
+        { prompt_template: 'Do it', resume_prompt: 'Fix {{failures}}' },
+        'config.resume_prompt',
+        /unknown placeholder \{\{failures\}\}/,
+      ],
+    ];
+    for (const [kind, config, field, message] of cases) {
+      const label = `${kind} ${JSON.stringify(config)}`;
+      const added = canopy('loop', 'node', 'add', loopId, '--name', 'n', '--kind', kind, '--config', JSON.stringify(config), '--json');
+      assert.notEqual(added.status, 0, label);
+      const { error } = JSON.parse(added.stderr);
+      assert.equal(error.code, 'invalid_input', label);
+      const issue = (error.issues as { field: string; message: string }[]).find((i) => i.field.endsWith(field));
+      assert.ok(issue, `${label}: ${added.stderr}`);
+      assert.match(issue.message, message, label);
+    }
+    assert.deepEqual(JSON.parse(canopy('loop', 'get', loopId, '--json').stdout).nodes, []);
+  });
+
   it('names the kinds a person adds, each with what it does, and refuses another kind before touching the store', () => {
     const help = canopy('loop', 'node', 'add', '--help');
     assert.equal(help.status, 0, help.stderr);
@@ -163,6 +194,72 @@ describe('canopy loop ensemble (CLI)', () => {
     assert.equal(refused.status, 2, refused.stderr);
     assert.equal(JSON.parse(refused.stderr).error.issues[0].field, 'min_pass');
     assert.equal(json(canopy('loop', 'get', loop.id, '--json')).ensembles[0].min_pass, undefined);
+  });
+
+  it('wires an ensemble from two nodes and to another ensemble, changes entries one at a time, and says so', () => {
+    const loop = json(canopy('loop', 'create', '--name', 'wired', '--workdir', directoryIn(cli.home), '--json'));
+    for (const name of ['draft', 'fix']) {
+      json(canopy('loop', 'node', 'add', loop.id, '--name', name, '--kind', 'agent', '--config', '{"prompt_template": "Go"}', '--json'));
+    }
+    json(
+      canopy(
+        'loop',
+        'ensemble',
+        'add',
+        loop.id,
+        '--config',
+        JSON.stringify({ name: 'second', prompt_template: 'Again', members: [{}, {}] }),
+        '--json',
+      ),
+    );
+    const config = {
+      name: 'panel',
+      prompt_template: 'Review',
+      members: [{}, {}],
+      entry_from: [{ node: 'draft', condition: 'pass' }],
+      on_pass_to: { ensemble: 'second' },
+    };
+    const added = canopy('loop', 'ensemble', 'add', loop.id, '--config', JSON.stringify(config));
+    assert.equal(added.status, 0, added.stderr);
+    assert.match(added.stdout, /; from draft on pass, pass -> ensemble second\.$/m);
+
+    const update = (changes: object) => canopy('loop', 'ensemble', 'update', loop.id, 'panel', '--config', JSON.stringify(changes));
+    const twoEntries = update({ add_entry_from: [{ node: 'fix', condition: 'fail' }] });
+    assert.equal(twoEntries.status, 0, twoEntries.stderr);
+    assert.match(twoEntries.stdout, /; from draft on pass, from fix on fail, pass -> ensemble second\.$/m);
+    const described = canopy('loop', 'get', loop.id);
+    assert.match(described.stdout, /ensemble 'panel' .*; from draft on pass, from fix on fail, pass -> ensemble second/);
+    const oneEntry = json(
+      canopy('loop', 'ensemble', 'update', loop.id, 'panel', '--config', '{"remove_entry_from": [{"node": "draft"}]}', '--json'),
+    );
+    assert.deepEqual(oneEntry.entry_from, [{ node: 'fix', condition: 'fail' }]);
+
+    const refusal = (changes: object) => {
+      const refused = canopy('loop', 'ensemble', 'update', loop.id, 'panel', '--config', JSON.stringify(changes), '--json');
+      assert.notEqual(refused.status, 0);
+      return JSON.parse(refused.stderr).error.issues.map((issue: { field: string; message: string }) => `${issue.field}: ${issue.message}`);
+    };
+    const before = json(canopy('loop', 'get', loop.id, '--json'));
+    assert.deepEqual(refusal({ add_entry_from: [{ node: 'ghost' }] }), [
+      "add_entry_from[0].node: 'ghost' is not a node or ensemble of this design; use one of: draft, fix, second, panel",
+    ]);
+    assert.match(
+      refusal({ add_entry_from: [{ node: 'fix' }] }).join(),
+      /^add_entry_from\[0\]: 'panel' already has an entry from 'fix' \(on fail\)/,
+    );
+    assert.match(
+      refusal({ add_entry_from: [{ ensemble: 'panel' }] }).join(),
+      /^add_entry_from\[0\]: this flow edge closes the cycle panel -> panel/,
+    );
+    assert.match(
+      refusal({ remove_entry_from: [{ node: 'draft' }] }).join(),
+      /^remove_entry_from\[0\]: 'panel' has no entry from 'draft'; its entries come from 'fix' \(fail\)/,
+    );
+    assert.deepEqual(refusal({ on_pass_to: { ensemble: 'third' } }), [
+      "on_pass_to.ensemble: 'third' is not a node or ensemble of this design; use one of: draft, fix, second, panel",
+    ]);
+    assert.match(refusal({ on_fail_to: { ensemble: 'panel' } }).join(), /^on_fail_to: this flow edge closes the cycle panel -> panel/);
+    assert.deepEqual(json(canopy('loop', 'get', loop.id, '--json')), before);
   });
 });
 

@@ -1,4 +1,4 @@
-// infra_retries, allow_dirty_start and share_workdir through `canopy loop update` child processes and `canopy mcp`
+// max_stalled_rounds, infra_retries, allow_dirty_start and share_workdir through `canopy loop update` child processes and `canopy mcp`
 // with the SDK's client: each option changes only its own setting, and every bad value is refused
 // naming the field, changing nothing.
 import assert from 'node:assert/strict';
@@ -152,6 +152,51 @@ describe(
       const viaMcp = await callOk(session.client, 'spec_update', { spec_id: spec.id, budget_usd: 1.25, budget_tokens: null });
       assert.equal(viaMcp.budget_usd, 1.25);
       assert.deepEqual(await budgetsOf(), [1.25, null]);
+    });
+
+    it('sets and removes --max-stalled-rounds, and refuses a watchdog outside 2 to 1000 from the CLI, MCP and a node config, changing nothing', async () => {
+      const loopId = await loopWithSpecs(h.ctx, scratchDir(), { settings: { max_iterations: 4 }, nodes: [check('tests', 1, 'true')] }, []);
+      const set = canopy('loop', 'update', loopId, '--max-stalled-rounds', '3');
+      assert.equal(set.status, 0, set.stderr);
+      assert.deepEqual(await settingsOf(loopId), { max_iterations: 4, max_stalled_rounds: 3 });
+      assert.match(canopy('loop', 'get', loopId).stdout, /max_stalled_rounds 3/);
+      const range = 'must be a whole number of rounds from 2 to 1000 \\(a stall is a round that ends as the one before it did';
+      for (const value of ['1', '1001', '2.5', 'often']) {
+        const refused = canopy('loop', 'update', loopId, '--max-stalled-rounds', value);
+        assert.equal(refused.status, 2, value);
+        assert.match(refused.stderr, /The loop is invalid; nothing was changed\./);
+        assert.match(refused.stderr, new RegExp(`settings\\.max_stalled_rounds: ${range}`), value);
+      }
+      assert.match(
+        await callRefused(session.client, 'loop_update', { loop_id: loopId, settings: { max_stalled_rounds: 0 } }),
+        new RegExp(`${range}[^\\n]* at settings\\.max_stalled_rounds`),
+      );
+      assert.deepEqual(await settingsOf(loopId), { max_iterations: 4, max_stalled_rounds: 3 });
+
+      const config = (watchdog: unknown) => JSON.stringify({ command: 'true', max_stalled_rounds: watchdog });
+      const addedBad = canopy('loop', 'node', 'add', loopId, '--name', 'head', '--kind', 'check', '--config', config(1));
+      assert.equal(addedBad.status, 2, addedBad.stderr);
+      assert.match(addedBad.stderr, new RegExp(`max_stalled_rounds: ${range}`));
+      assert.match(
+        await callRefused(session.client, 'loop_add_node', {
+          loop_id: loopId,
+          name: 'head',
+          kind: 'check',
+          config: JSON.parse(config(2000)),
+        }),
+        new RegExp(`config\\.max_stalled_rounds: ${range}`),
+      );
+      assert.deepEqual(
+        (await callOk(session.client, 'loop_get', { loop_id: loopId })).nodes.map((node: { name: string }) => node.name),
+        ['tests'],
+        'no refused node was added',
+      );
+      const added = canopy('loop', 'node', 'add', loopId, '--name', 'head', '--kind', 'check', '--config', config(2));
+      assert.equal(added.status, 0, added.stderr);
+
+      const removed = canopy('loop', 'update', loopId, '--no-max-stalled-rounds');
+      assert.equal(removed.status, 0, removed.stderr);
+      assert.deepEqual(await settingsOf(loopId), { max_iterations: 4 });
     });
 
     it('sets allow_dirty_start and infra_retries over MCP, shows them in loop_get, and refuses bad values', async () => {

@@ -75,6 +75,7 @@ const PICTURE: LoopPicture = {
   running: null,
   output_tail: null,
   live_unavailable: null,
+  blocked: null,
 };
 
 async function tui() {

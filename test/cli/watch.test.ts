@@ -2,12 +2,15 @@
 // and a loopback runs: the running member, then the quorum, the live output of the running check,
 // then the next round; pause and continue from the view. Then a loop waiting at an approval: its
 // node, its message (redacted, its control characters shown escaped) and the commands that decide
-// it, one of which a person copies from the log to approve it.
+// it, one of which a person copies from the log to approve it. Then a loop blocked for making no progress:
+// its reason in the view, the log and `loop runs`.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, it } from 'node:test';
 import { importLoop } from '../../src/client/export-import-service';
-import { startLoopRun, waitForLoopRun } from '../../src/client/runs-service';
+import { continueLoop, startLoopRun, waitForLoopRun } from '../../src/client/runs-service';
 import { createSpec } from '../../src/client/specs-service';
 import { CANOPY_BIN, childEnv, useEngineHarness } from '../helpers/engine';
 import { tempGitRepo } from '../helpers/git';
@@ -15,7 +18,17 @@ import { runCanopy } from '../helpers/processes';
 import { tempDir } from '../helpers/store';
 import { waitUntil } from '../helpers/wait';
 import { hasTmux, NO_TMUX, openInTmux, tmux } from '../helpers/terminal';
-import { approval, check, fakeReviewers, linked, loopWithSpecs, runsOf, untilLoopStatus } from '../helpers/loops';
+import {
+  approval,
+  check,
+  checkedFix,
+  FAILS_UNTIL_FIXED,
+  fakeReviewers,
+  linked,
+  loopWithSpecs,
+  runsOf,
+  untilLoopStatus,
+} from '../helpers/loops';
 
 const REVIEW_LOOP = {
   format_version: 1,
@@ -167,6 +180,45 @@ describe('canopy loop watch', { skip: hasTmux ? false : NO_TMUX }, () => {
       assert.ok(!log.includes(token) && !screen().includes(token), 'the message is redacted');
       assert.ok(!log.includes('\x1b'), 'its control characters are escaped');
       assert.equal((await runsOf(engine.ctx, loopId)).find((run) => run.node_name === 'commit')?.stdout, 'committed\n');
+    } finally {
+      tmux('kill-session', '-t', session);
+      piped.kill();
+    }
+  });
+
+  it('shows why a loop is blocked for making no progress, in the view, the log and loop runs', async () => {
+    const workdir = tempGitRepo();
+    const shape = checkedFix('@print nothing to change', FAILS_UNTIL_FIXED, { max_stalled_rounds: 2 });
+    const loopId = await loopWithSpecs(engine.ctx, workdir, shape, [{ name: 'stuck' }]);
+    const env = childEnv(engine.config);
+    const session = `canopy-watch-stalled-${process.pid}`;
+    openInTmux({
+      session,
+      size: [200, 40],
+      env: { CANOPY_HOME: env.CANOPY_HOME!, TEMPORAL_ADDRESS: env.TEMPORAL_ADDRESS! },
+      command: `${process.execPath} ${CANOPY_BIN} loop watch ${loopId}`,
+    });
+    const screen = () => tmux('capture-pane', '-p', '-J', '-t', session);
+    const piped = spawn(process.execPath, [CANOPY_BIN, 'loop', 'watch', loopId], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let log = '';
+    piped.stdout.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    const blocked =
+      /^blocked: no_progress: 2 rounds in a row of the loop headed by 'fixer' ended with the workdir unchanged and tests failing/m;
+    try {
+      await engine.withWorker(async () => {
+        await startLoopRun(engine.ctx, loopId);
+        await untilLoopStatus(engine.ctx, loopId, 'blocked');
+        await waitUntil('the view to say why', () => Promise.resolve(blocked.test(screen())), 60_000).catch((error: Error) => {
+          throw new Error(`${error.message}; the screen was:\n${screen()}`);
+        });
+        await waitUntil('the piped log to say why', () => Promise.resolve(blocked.test(log)), 30_000);
+        const runs = await runCanopy(env, 'loop', 'runs', loopId);
+        assert.equal(runs.status, 0, runs.stderr);
+        assert.match(runs.stdout, /^blocked {2}no_progress: 2 rounds in a row [^\n]*FAIL: fixed\.txt is missing\./);
+        writeFileSync(path.join(workdir, 'fixed.txt'), 'done\n');
+        await continueLoop(engine.ctx, loopId, 'retry');
+        assert.equal((await waitForLoopRun(engine.ctx, loopId)).status, 'completed');
+      });
     } finally {
       tmux('kill-session', '-t', session);
       piped.kill();

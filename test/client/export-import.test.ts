@@ -8,7 +8,7 @@ import { FORMAT_VERSION } from '../../src/domain/export-document';
 import { getLoop, listLoops } from '../../src/client/loops-service';
 import { insertNode } from '../../src/store/graph-repository';
 import { newId } from '../../src/store/ids';
-import { assertRefused, SEED_EXAMPLE_PATH, useTestStore, type ExpectedRefusal } from '../helpers/store';
+import { assertRefused, SEED_EXAMPLE_PATH, useTestStore, withEntryLists, type ExpectedRefusal } from '../helpers/store';
 
 const store = useTestStore();
 const seedText = readFileSync(SEED_EXAMPLE_PATH, 'utf8');
@@ -66,8 +66,7 @@ function richDocument(): Record<string, unknown> {
       {
         name: 'reviewers',
         prompt_template: 'Review {{previous_output}}',
-        entry_from_node: 'test',
-        entry_condition: 'pass',
+        entry_from: [{ node: 'test', condition: 'pass' }],
         on_pass_to: 'looks-done',
         min_pass: 1,
         straggler_timeout_minutes: 10,
@@ -124,12 +123,12 @@ describe('import', () => {
       'implementer -always-> reviewers',
       'reviewers -pass-> committer',
     ]);
-    assert.deepEqual(await exportLoop(store.ctx, result.loop_id), { ...seedDocument(), format_version: FORMAT_VERSION });
+    assert.deepEqual(await exportLoop(store.ctx, result.loop_id), withEntryLists({ ...seedDocument(), format_version: FORMAT_VERSION }));
   });
 
   it('imports a file’s text that starts with a UTF-8 byte-order mark, as loop_import may be given it', async () => {
     const result = await importLoop(store.ctx, `\uFEFF${seedText}`, { workdir: workdir() });
-    assert.deepEqual(await exportLoop(store.ctx, result.loop_id), { ...seedDocument(), format_version: FORMAT_VERSION });
+    assert.deepEqual(await exportLoop(store.ctx, result.loop_id), withEntryLists({ ...seedDocument(), format_version: FORMAT_VERSION }));
   });
 
   it('reads a version-1 file as the design it always meant, and exports it as the same design in the newest version', async () => {
@@ -137,7 +136,7 @@ describe('import', () => {
     const first = await importLoop(store.ctx, seedText, { workdir: workdir('v1') });
     const exported = await exportLoop(store.ctx, first.loop_id, { with_models: true });
     assert.equal(exported.format_version, FORMAT_VERSION);
-    assert.deepEqual(exported, { ...seedDocument(), format_version: FORMAT_VERSION });
+    assert.deepEqual(exported, withEntryLists({ ...seedDocument(), format_version: FORMAT_VERSION }));
     assert.equal('quorum_grace_minutes' in exported.ensembles[0], false, 'a version-1 ensemble waits for every member');
     assert.equal('hooks' in exported, false, 'a loop without hooks exports none');
     const again = await importLoop(store.ctx, exported, { workdir: workdir('v2') });
@@ -229,6 +228,59 @@ describe('import refuses a bad file and creates no loop', () => {
       'format_version 4',
       () => ({ ...seedDocument(), format_version: 4 }),
       { code: 'invalid_input', field: 'format_version', message: /must be one of 1, 2, 3; a newer file needs a newer canopy/ },
+    ],
+    [
+      'a version-2 file with max_stalled_rounds in its settings',
+      () => ({ ...seedDocument(), format_version: 2, settings: { max_stalled_rounds: 3 } }),
+      {
+        code: 'invalid_input',
+        field: 'settings.max_stalled_rounds',
+        message: /needs format_version 3 \(this file says 2\); set format_version to 3 or remove max_stalled_rounds/,
+      },
+    ],
+    [
+      'a version-2 file with max_stalled_rounds on a node',
+      () => {
+        const document: Record<string, any> = { ...seedDocument(), format_version: 2 };
+        document.nodes[0].config.max_stalled_rounds = 3;
+        return document;
+      },
+      {
+        code: 'invalid_input',
+        field: 'nodes.0.config.max_stalled_rounds',
+        message: /needs format_version 3 \(this file says 2\); set format_version to 3 or remove max_stalled_rounds/,
+      },
+    ],
+    [
+      'a version-2 file with resume on an agent',
+      () => {
+        const document: Record<string, any> = { ...seedDocument(), format_version: 2 };
+        document.nodes[0].config.resume = true;
+        return document;
+      },
+      {
+        code: 'invalid_input',
+        field: 'nodes.0.config.resume',
+        message: /needs format_version 3 \(this file says 2\); set format_version to 3 or remove resume/,
+      },
+    ],
+    [
+      'a max_stalled_rounds of 1',
+      () => ({ ...seedDocument(), format_version: 3, settings: { max_stalled_rounds: 1 } }),
+      {
+        code: 'invalid_input',
+        field: 'settings.max_stalled_rounds',
+        message: /must be a whole number of rounds from 2 to 1000 \(a stall is/,
+      },
+    ],
+    [
+      'a max_stalled_rounds above 1000 on a head node',
+      () => {
+        const document: Record<string, any> = { ...seedDocument(), format_version: 3 };
+        document.nodes[0].config.max_stalled_rounds = 1001;
+        return document;
+      },
+      { code: 'invalid_input', field: 'nodes[0].config.max_stalled_rounds', message: /must be a whole number of rounds from 2 to 1000/ },
     ],
     [
       'format_version as text',
@@ -381,6 +433,33 @@ describe('import refuses a bad file and creates no loop', () => {
       { code: 'invalid_input', field: 'ensembles.0.quorum_grace_minutes', message: /must be a number of minutes/ },
     ],
     [
+      'resume on a check',
+      () =>
+        withNode(
+          { ...seedDocument(), format_version: 3 },
+          { name: 'tests', kind: 'check', position: 5, config: { command: 'npm test', resume: true } },
+        ),
+      { code: 'invalid_input', field: 'nodes[2].config', message: /Unrecognized key: "resume".*resume is an agent setting/ },
+    ],
+    [
+      'a resume that is not true or false on an agent',
+      () => {
+        const document: Record<string, any> = { ...seedDocument(), format_version: 3 };
+        document.nodes[0].config.resume = 'always';
+        return document;
+      },
+      { code: 'invalid_input', field: 'nodes[0].config.resume', message: /must be true or false/ },
+    ],
+    [
+      'an empty resume_prompt',
+      () => {
+        const document: Record<string, any> = { ...seedDocument(), format_version: 3 };
+        document.nodes[0].config.resume_prompt = '';
+        return document;
+      },
+      { code: 'invalid_input', field: 'nodes[0].config.resume_prompt', message: /must not be empty/ },
+    ],
+    [
       'quorum_grace_minutes on a node',
       () => {
         const document: Record<string, any> = { ...seedDocument(), format_version: 2 };
@@ -488,4 +567,128 @@ describe('export', () => {
     });
     await assertRefused(exportLoop(store.ctx, loop_id), { code: 'refused', message: /used more than once: reviewers\./ });
   });
+});
+
+describe('ensemble entries and chains in the file', () => {
+  /** tests enters panel on pass, and fix (after tests' fail) on pass too; panel's quorum routes straight to second's. */
+  function chainedDocument(): Record<string, any> {
+    return {
+      format_version: FORMAT_VERSION,
+      name: 'chained',
+      description: '',
+      nodes: [
+        { name: 'tests', kind: 'check', position: 1, config: { command: 'npm test' } },
+        { name: 'fix', kind: 'agent', position: 2, config: { prompt_template: 'Fix' } },
+        { name: 'ship', kind: 'agent', position: 5, config: { prompt_template: 'Ship' } },
+      ],
+      edges: [{ source: 'tests', target: 'fix', condition: 'fail' }],
+      ensembles: [
+        {
+          name: 'panel',
+          prompt_template: 'Review',
+          members: [{}, {}],
+          entry_from: [
+            { node: 'fix', condition: 'pass' },
+            { node: 'tests', condition: 'pass' },
+          ],
+          on_pass_to: { ensemble: 'second' },
+        },
+        { name: 'second', prompt_template: 'Again', members: [{}, {}], on_pass_to: 'ship' },
+      ],
+    };
+  }
+
+  it('writes every entry and an ensemble target as {"ensemble": name}, and imports them back as they were', async () => {
+    const { loop_id } = await importLoop(store.ctx, chainedDocument(), { workdir: workdir() });
+    const exported = await exportLoop(store.ctx, loop_id);
+    assert.deepEqual(exported, chainedDocument(), 'each ensemble sits by default just after the last vertex wired into it');
+    const loop = await getLoop(store.ctx, loop_id);
+    assert.deepEqual(loop.edges.map((edge) => `${edge.source} -${edge.condition}-> ${edge.target}`).sort(), [
+      'fix -pass-> panel',
+      'panel -pass-> second',
+      'second -pass-> ship',
+      'tests -fail-> fix',
+      'tests -pass-> panel',
+    ]);
+    const copy = await importLoop(store.ctx, JSON.stringify(exported), { workdir: workdir('copy') });
+    assert.deepEqual(await exportLoop(store.ctx, copy.loop_id), exported);
+  });
+
+  it('reads an older file’s quorum routed to an ensemble by its name, and writes it as {"ensemble": name}', async () => {
+    const older: Record<string, any> = { ...chainedDocument(), format_version: 2 };
+    older.ensembles[0] = {
+      ...older.ensembles[0],
+      entry_from: undefined,
+      entry_from_node: 'tests',
+      entry_condition: 'pass',
+      on_pass_to: 'second',
+    };
+    const { loop_id } = await importLoop(store.ctx, JSON.parse(JSON.stringify(older)), { workdir: workdir() });
+    const panel = (await exportLoop(store.ctx, loop_id)).ensembles[0];
+    assert.deepEqual([panel.entry_from, panel.on_pass_to], [[{ node: 'tests', condition: 'pass' }], { ensemble: 'second' }]);
+  });
+
+  const refusals: [string, () => Record<string, any>, ExpectedRefusal][] = [
+    [
+      'a version-2 file with entry_from',
+      () => ({ ...chainedDocument(), format_version: 2 }),
+      {
+        code: 'invalid_input',
+        field: 'ensembles.0.entry_from',
+        message: /needs format_version 3 \(this file says 2\); set format_version to 3 or remove entry_from/,
+      },
+    ],
+    [
+      'a version-1 file routing to {"ensemble": name}',
+      () => {
+        const document: Record<string, any> = { ...chainedDocument(), format_version: 1 };
+        document.ensembles[0] = { ...document.ensembles[0], entry_from: undefined };
+        return JSON.parse(JSON.stringify(document)) as Record<string, any>;
+      },
+      { code: 'invalid_input', field: 'ensembles.0.on_pass_to', message: /needs format_version 3 \(this file says 1\)/ },
+    ],
+    [
+      'a duplicate entry',
+      () => {
+        const document = chainedDocument();
+        document.ensembles[0].entry_from.push({ node: 'fix', condition: 'fail' });
+        return document;
+      },
+      { code: 'invalid_input', field: 'ensembles[0].entry_from[2]', message: /already has an entry from 'fix'/ },
+    ],
+    [
+      'an entry from a node that does not exist',
+      () => {
+        const document = chainedDocument();
+        document.ensembles[0].entry_from[0] = { node: 'ghost' };
+        return document;
+      },
+      { code: 'invalid_input', field: 'ensembles[0].entry_from[0].node', message: /'ghost' is not a node or ensemble/ },
+    ],
+    [
+      'an entry from the ensemble itself',
+      () => {
+        const document = chainedDocument();
+        document.ensembles[1].entry_from = [{ ensemble: 'second' }];
+        return document;
+      },
+      { code: 'invalid_input', field: 'ensembles[1].entry_from[0]', message: /closes the cycle second -> second/ },
+    ],
+    [
+      'a target naming a missing ensemble',
+      () => {
+        const document = chainedDocument();
+        document.ensembles[0].on_pass_to = { ensemble: 'third' };
+        return document;
+      },
+      { code: 'invalid_input', field: 'ensembles[0].on_pass_to.ensemble', message: /'third' is not a node or ensemble/ },
+    ],
+  ];
+
+  for (const [what, document, expected] of refusals) {
+    it(`refuses ${what}, creating no loop`, async () => {
+      await assertRefused(importLoop(store.ctx, document(), { workdir: workdir() }), expected);
+      assert.deepEqual(await listLoops(store.ctx, { include_archived: true }), []);
+    });
+  }
 });

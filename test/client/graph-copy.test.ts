@@ -52,10 +52,10 @@ describe('copying nodes and ensembles', () => {
     assert.equal(copy.name, 'second-opinion');
     assert.deepEqual(copy.members, [{ model: 'a' }, { model: 'b', timeout_minutes: 7 }]);
     assert.deepEqual([copy.prompt_template, copy.min_pass], ['Review {{previous_output}}', 1]);
-    assert.deepEqual([copy.entry_from_node, copy.on_pass_to, copy.on_fail_to], [undefined, undefined, undefined]);
+    assert.deepEqual([copy.entry_from, copy.on_pass_to, copy.on_fail_to], [undefined, undefined, undefined]);
     assert.equal(copy.member_node_ids.length, 2);
     const original = (await getLoop(store.ctx, loopId)).ensembles.find((ensemble) => ensemble.name === 'reviewers')!;
-    assert.equal(original.entry_from_node, 'implement', 'the original keeps its wiring');
+    assert.deepEqual(original.entry_from, [{ node: 'implement', condition: 'always' }], 'the original keeps its wiring');
 
     const other = await createLoop(store.ctx, { name: 'elsewhere', workdir: store.workdir() });
     const moved = await copyEnsemble(store.ctx, { loop_id: loopId, name: 'reviewers', new_name: 'reviewers', to_loop_id: other.id });

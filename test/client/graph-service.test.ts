@@ -393,8 +393,7 @@ describe('graph service: ensembles as units', () => {
       condition: 'pass',
       on_fail_to: 'triage',
     });
-    assert.equal(ensemble.entry_from_node, 'test');
-    assert.equal(ensemble.entry_condition, 'pass');
+    assert.deepEqual(ensemble.entry_from, [{ node: 'test', condition: 'pass' }]);
     assert.equal(ensemble.on_fail_to, 'triage');
     const loop = await getLoop(store.ctx, loopId);
     assert.deepEqual(loop.ensembles, [ensemble]);
@@ -486,6 +485,6 @@ describe('graph service: ensembles as units', () => {
     });
     const entry = (await getLoop(store.ctx, loopId)).edges.find((edge) => edge.target === 'reviewers')!;
     await removeEdge(store.ctx, { edge_id: entry.id });
-    assert.equal((await getLoop(store.ctx, loopId)).ensembles[0].entry_from_node, undefined);
+    assert.equal((await getLoop(store.ctx, loopId)).ensembles[0].entry_from, undefined);
   });
 });

@@ -84,7 +84,7 @@ describe('approval nodes', () => {
       const refused = decided.find((result) => result.status === 'rejected');
       assert.match(
         String(refused?.reason),
-        /refused the decision: .*(already (approved|rejected)|waits at no approval)|waits at no approval|has no open run to decide in/,
+        /refused the decision: .*(already (approved|rejected)|waits at no approval)|waits at no approval|has no open run to take the decision/,
       );
 
       const result = await waitForLoopRun(h.ctx, loopId);

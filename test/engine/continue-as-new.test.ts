@@ -1,11 +1,26 @@
 // Continue-as-new on a dev server of its own that suggests it after a few events, as a long run
 // sees it: between specs, and at the start of a fix loop's round inside one spec.
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { loopStatus } from '../../src/client/loop-status-service';
+import { continueLoop, startLoopRun, waitForLoopRun } from '../../src/client/runs-service';
 import { loopWorkflowId, type ResumePoint } from '../../src/contract';
 import { startTestServer, SUGGEST_CONTINUE_AS_NEW_EARLY, type TestServer } from '../helpers/dev-server';
 import { engineHarness, type EngineHarness } from '../helpers/engine';
-import { chain, fixLoop, loopWithSpecs, runsOf, runToEnd, scratchDir } from '../helpers/loops';
+import { tempGitRepo } from '../helpers/git';
+import {
+  chain,
+  checkedFix,
+  FAILS_UNTIL_FIXED,
+  fixLoop,
+  loopWithSpecs,
+  runsOf,
+  runToEnd,
+  scratchDir,
+  untilLoopStatus,
+} from '../helpers/loops';
 import { closedRuns } from '../helpers/workflow-runs';
 import { listSpecs } from '../../src/store/specs-repository';
 
@@ -71,5 +86,25 @@ describe('continue-as-new', () => {
     assert.equal(inRound.resume?.vertex, 'implementer');
     assert.deepEqual(inRound.resume?.rounds, { implementer: 2 });
     assert.equal(inRound.resume?.previousRunId, runs[2].id, "round 2 follows the fixer's run");
+  });
+
+  it("carries a watched fix loop's no-progress count into each fresh run, so that rounds alike across runs block it", async () => {
+    const workdir = tempGitRepo();
+    const shape = checkedFix('@print nothing to change', FAILS_UNTIL_FIXED, { max_stalled_rounds: 3, max_iterations: 10 });
+    const loopId = await loopWithSpecs(h.ctx, workdir, shape, [{ name: 'spec' }]);
+    await h.withWorker(async () => {
+      await startLoopRun(h.ctx, loopId);
+      await untilLoopStatus(h.ctx, loopId, 'blocked');
+      assert.match((await loopStatus(h.ctx, loopId)).live?.blockedReason ?? '', /^no_progress: 3 rounds in a row /);
+      writeFileSync(path.join(workdir, 'fixed.txt'), 'done\n');
+      await continueLoop(h.ctx, loopId, 'retry');
+      assert.equal((await waitForLoopRun(h.ctx, loopId)).status, 'completed');
+    });
+    // Each round began in a fresh run; the continue that lifted the block started the count again.
+    const inputs = await handedOn(loopId, 4);
+    assert.deepEqual(
+      inputs.map((input) => input.resume?.stalls?.fixer?.rounds),
+      [1, 2, undefined],
+    );
   });
 });

@@ -40,6 +40,14 @@ function fixLoopThrough(kind: string, members: object[], passFrom: number) {
   };
 }
 
+/** implement → reviewers, the ensemble ending the spec. */
+function implementThen(kind: string, members: object[]) {
+  return {
+    nodes: [agent('implement', 1, '@print done')],
+    ensembles: [{ name: 'reviewers', kind, prompt_template: 'unused', members, timeout_minutes: 1, entry_from_node: 'implement' }],
+  };
+}
+
 /** Who ran, oldest first, among the ensemble's members and its quorum. */
 const ensembleRuns = (runs: NodeRun[]) =>
   runs.filter((run) => run.node_name.startsWith('reviewers/')).sort((a, b) => a.started_at.localeCompare(b.started_at));
@@ -73,24 +81,9 @@ describe('ensemble kinds', () => {
   });
 
   it('a cascade whose every member fails fails the ensemble, each member having run once', async () => {
-    const loopId = await loopWithSpecs(
-      h.ctx,
-      scratchDir(),
-      {
-        nodes: [agent('implement', 1, '@print done')],
-        ensembles: [
-          {
-            name: 'reviewers',
-            kind: 'cascade',
-            prompt_template: 'unused',
-            members: [FAILS, { ...FAILS, model: 'weaker' }],
-            timeout_minutes: 1,
-            entry_from_node: 'implement',
-          },
-        ],
-      },
-      [{ name: 'one' }],
-    );
+    const loopId = await loopWithSpecs(h.ctx, scratchDir(), implementThen('cascade', [FAILS, { ...FAILS, model: 'weaker' }]), [
+      { name: 'one' },
+    ]);
     const result = await h.withWorker(() => runToEnd(h.ctx, loopId));
     assert.equal(result.status, 'failed');
     const runs = await runsOf(h.ctx, loopId);
@@ -126,24 +119,7 @@ describe('ensemble kinds', () => {
   });
 
   it('a run that failed at a round_robin and is continued with retry gives the turn to the next member', async () => {
-    const loopId = await loopWithSpecs(
-      h.ctx,
-      scratchDir(),
-      {
-        nodes: [agent('implement', 1, '@print done')],
-        ensembles: [
-          {
-            name: 'reviewers',
-            kind: 'round_robin',
-            prompt_template: 'unused',
-            members: [FAILS, PASSES],
-            timeout_minutes: 1,
-            entry_from_node: 'implement',
-          },
-        ],
-      },
-      [{ name: 'one' }],
-    );
+    const loopId = await loopWithSpecs(h.ctx, scratchDir(), implementThen('round_robin', [FAILS, PASSES]), [{ name: 'one' }]);
     await h.withWorker(async () => {
       await startLoopRun(h.ctx, loopId);
       assert.equal((await waitForLoopRun(h.ctx, loopId)).status, 'failed');

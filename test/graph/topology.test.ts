@@ -67,6 +67,21 @@ test('an ensemble heading a loop uses the loop budget', () => {
   assert.deepEqual(topology.budgets, { panel: 6 });
 });
 
+test("a head's own max_stalled_rounds wins over the loop's; a topology with no watchdog has no stallLimits", () => {
+  const nested = design({
+    nodes: [agent('outer', 1, { max_stalled_rounds: 4 }), agent('inner', 2), check('tests', 3)],
+    edges: [
+      edge('outer', 'inner', 'always'),
+      edge('inner', 'tests', 'always'),
+      edge('tests', 'inner', 'fail', 'loopback'),
+      edge('tests', 'outer', 'pass', 'loopback'),
+    ],
+  });
+  assert.deepEqual(buildTopology(nested, 5, 2).stallLimits, { outer: 4, inner: 2 });
+  assert.deepEqual(buildTopology(nested, 5).stallLimits, { outer: 4 });
+  assert.equal('stallLimits' in buildTopology(implementAndReview, 5), false);
+});
+
 test('a topology survives a JSON round trip unchanged', () => {
   const topology = buildTopology(implementAndReview, 5);
   assert.deepEqual(JSON.parse(JSON.stringify(topology)), topology);

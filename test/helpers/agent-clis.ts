@@ -8,8 +8,10 @@ import { AGENT_TOOLS_BIN } from '../../src/agents/pinned';
 import { openContext, type ClientContext } from '../../src/client/context';
 import { startLoopRun, waitForLoopRun } from '../../src/client/runs-service';
 import type { CanopyConfig } from '../../src/config';
-import { testConfig } from './engine';
-import { loopWithSpecs, runsOf, scratchDir } from './loops';
+import { after, before } from 'node:test';
+import { childEnv, testConfig } from './engine';
+import { spawnCanopy, waitForOutput, type CanopyProcess } from './processes';
+import { check, loopWithSpecs, runsOf, scratchDir } from './loops';
 import { startModelApi, type ModelApi, type ModelScript } from './model-api';
 
 export const REAL_CLIS = ['claude', 'codex', 'opencode', 'gemini'] as const;
@@ -107,15 +109,18 @@ export interface RealCliSetup {
   close(): Promise<void>;
 }
 
-/** A stand-in model API and a private canopy home in `base` whose config.json points the four CLIs at it. */
-export async function openRealCliSetup(base?: string): Promise<RealCliSetup> {
+/** A stand-in model API and a private canopy home in `base` whose config.json points the four CLIs at it (on the tests' dev server unless told another). */
+export async function openRealCliSetup(base?: string, temporalAddress?: string): Promise<RealCliSetup> {
   const api = await startModelApi();
   const dir = scratchHomeDir(base);
   // No test of the real CLIs stops a worker, so their workers keep the default heartbeat timeout: with the
   // tests' 3 s, heartbeats throttled to one per 2.4 s time out a live worker's runs whenever other test
   // files keep the machine busy for more than half a second, and each retry that adopts the agent costs
   // the test its backoff.
-  const config = testConfig(path.join(dir, 'home'), { CANOPY_HEARTBEAT_TIMEOUT_SECONDS: '' });
+  const config = testConfig(path.join(dir, 'home'), {
+    CANOPY_HEARTBEAT_TIMEOUT_SECONDS: '',
+    ...(temporalAddress ? { TEMPORAL_ADDRESS: temporalAddress } : {}),
+  });
   mkdirSync(config.home, { mode: 0o700 });
   writeFileSync(path.join(config.home, 'config.json'), JSON.stringify({ platforms: realCliPlatforms(api.url, dir) }));
   const ctx = await openContext(config);
@@ -155,4 +160,62 @@ export async function runOneAgent(
   const result = await waitForLoopRun(setup.ctx, loopId);
   const [run] = await runsOf(setup.ctx, loopId);
   return { loopId, result, run, workdir, ms: Date.now() - started };
+}
+
+/** A real-CLI setup in `base` with a `canopy worker` serving it, for the enclosing suite. */
+export function useRealCliWorker(base?: string): { setup: () => RealCliSetup } {
+  let setup: RealCliSetup;
+  let worker: CanopyProcess;
+  before(async () => {
+    setup = await openRealCliSetup(base);
+    worker = spawnCanopy(['worker'], childEnv(setup.config));
+    await waitForOutput(worker, /Agents report to http:\/\/127\.0\.0\.1:\d+\/mcp/);
+  });
+  after(async () => {
+    if (process.env.CANOPY_TEST_VERBOSE) console.log(worker?.output());
+    worker?.child.kill('SIGTERM');
+    await worker?.exited;
+    await setup?.close();
+  });
+  return { setup: () => setup };
+}
+
+/** In round 1's prompt only: a request that carries it in round 2 resent round 1's turns. */
+export const FULL_PROMPT_MARK = 'Implement the feature of';
+/** In the tests' output only, so in round 2's resume prompt ({{previous_feedback}}) and nowhere in round 1. */
+export const FEEDBACK_MARK = 'expected 42, got 41';
+
+/** A model that reports pass through canopy's tool for each prompt, then answers. */
+export const reportsPass = (cli: RealCli): ModelScript => ({
+  action: { kind: 'tool', tool: 'loop_complete_node', args: { status: 'pass', output: `${cli} implemented it` } },
+  final: 'Implemented.',
+});
+
+/** An implement node of `cli` that resumes or not; in a fix loop, with tests that fail once, then pass (two rounds). */
+export async function implementLoop(setup: RealCliSetup, cli: RealCli, { fixLoop, resume }: { fixLoop: boolean; resume: boolean }) {
+  const workdir = scratchDir();
+  const implement = {
+    name: 'implement',
+    kind: 'agent',
+    position: 1,
+    config: {
+      platform: cli,
+      prompt_template: `${FULL_PROMPT_MARK} {{spec_name}}.`,
+      require_report: true,
+      resume,
+      timeout_minutes: 2,
+    },
+  };
+  const tests = check('tests', 2, `test -f .tested && exit 0; touch .tested; echo "${FEEDBACK_MARK}"; exit 1`);
+  const shape = {
+    nodes: fixLoop ? [implement, tests] : [implement],
+    edges: fixLoop
+      ? [
+          { source: 'implement', target: 'tests' },
+          { source: 'tests', target: 'implement', condition: 'fail', type: 'loopback' },
+        ]
+      : [],
+  };
+  const loopId = await loopWithSpecs(setup.ctx, workdir, shape, [{ name: 'the spec' }]);
+  return { loopId, workdir };
 }

@@ -35,7 +35,7 @@ export function tempHome(): string {
 export function testConfig(home: string, overrides: Record<string, string> = {}): CanopyConfig {
   return loadConfig({
     CANOPY_HOME: home,
-    TEMPORAL_ADDRESS: testTemporalAddress(),
+    TEMPORAL_ADDRESS: overrides.TEMPORAL_ADDRESS ?? testTemporalAddress(),
     CANOPY_TASK_QUEUE: `test-${randomBytes(6).toString('hex')}`,
     CANOPY_HEARTBEAT_TIMEOUT_SECONDS: '3',
     ...overrides,

@@ -106,6 +106,19 @@ export const fixLoop = (tests: string, settings?: LoopShape['settings']): LoopSh
   ],
 });
 
+/** A fixer agent (`fix`, its prompt) whose check `tests` loops back to it on a fail; `head` is added to the fixer's config. */
+export const checkedFix = (fix: string, tests: string, settings?: LoopSettings, head: Record<string, unknown> = {}): LoopShape => ({
+  settings,
+  nodes: [agent('fixer', 1, fix, head), check('tests', 2, tests)],
+  edges: [
+    { source: 'fixer', target: 'tests' },
+    { source: 'tests', target: 'fixer', condition: 'fail', type: 'loopback' },
+  ],
+});
+
+/** A check that fails the same way, printing the same two lines, until `fixed.txt` is in the workdir. */
+export const FAILS_UNTIL_FIXED = "test -f fixed.txt || { echo 'FAIL: fixed.txt is missing'; echo 'expected it at the top'; exit 1; }";
+
 export async function runToEnd(ctx: ClientContext, loopId: string) {
   await startLoopRun(ctx, loopId);
   return waitForLoopRun(ctx, loopId);

@@ -1,10 +1,12 @@
 // A stand-in model API on loopback, so the real agent CLIs run end to end without a model: Anthropic
 // Messages, OpenAI Responses and Chat Completions, and Gemini generateContent, streaming as the vendors do.
-// Each test scripts what "the model" does when the CLI first offers it tools: call a tool (matched by the
-// end of its name, since every CLI prefixes MCP tools its own way; in strict mode only when the conversation names
-// it), answer a usage limit, be overloaded, or hang. Once the conversation holds the tool's result it answers the
-// final text. Requests without tools (titles, probes) get a short text answer. Every request is logged for the
-// tests and for finding out what a CLI sends.
+// Each test scripts what "the model" does when the CLI offers it tools in answer to a new user turn: call a
+// tool (matched by the end of its name, since every CLI prefixes MCP tools its own way; in strict mode only when
+// the conversation names it), answer a usage limit, be overloaded, or hang. Once it called the tool for the
+// newest prompt it answers the final text, so a resumed session, whose request carries the earlier turns too,
+// is answered for its newest one. Requests without tools (titles, probes) get a short text
+// answer. Usage is reported as the APIs do, the input counted from what the request sent. Every request is
+// logged, with the usage it was answered with, for the tests and for finding out what a CLI sends.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -33,6 +35,8 @@ export interface LoggedRequest {
   path: string;
   headers: http.IncomingHttpHeaders;
   body: unknown;
+  /** The input tokens the answer reported (null for a request no model answered). */
+  inputTokens: number | null;
 }
 
 export interface ModelApi {
@@ -46,11 +50,21 @@ export interface ModelApi {
   close(): Promise<void>;
 }
 
-export const USAGE = { input: 1234, output: 56 };
+/** Output tokens every answer reports. */
+export const OUTPUT_TOKENS = 56;
+/** About four characters a token, as the vendors' tokenizers average on English and code. */
+const CHARS_PER_TOKEN = 4;
+
+/** The input tokens of a request: what it sent the model (system text, tools, the conversation), counted. */
+export function inputTokensOf(body: unknown): number {
+  return Math.ceil(JSON.stringify(body ?? '').length / CHARS_PER_TOKEN);
+}
 
 type Vendor = 'anthropic' | 'responses' | 'chat' | 'gemini';
-type Turn = { kind: 'text'; text: string } | { kind: 'tool'; name: string; args: Record<string, unknown> };
+/** A tool call's `call` numbers it among the stand-in's calls: the APIs give every call an id of its own. */
+type Turn = { kind: 'text'; text: string } | { kind: 'tool'; name: string; args: Record<string, unknown>; call: number };
 type Json = Record<string, any>;
+type Usage = { input: number; output: number };
 
 export async function startModelApi(): Promise<ModelApi> {
   let current: ModelScript = { action: { kind: 'text' }, final: 'done' };
@@ -69,7 +83,8 @@ export async function startModelApi(): Promise<ModelApi> {
         // kept as text
       }
       const url = new URL(request.url ?? '/', 'http://localhost');
-      requests.push({ method: request.method ?? '', path: url.pathname + url.search, headers: request.headers, body });
+      const inputTokens = vendorOf(url.pathname) ? inputTokensOf(body) : null;
+      requests.push({ method: request.method ?? '', path: url.pathname + url.search, headers: request.headers, body, inputTokens });
       const script = current;
       const { heldUntil } = script;
       if (heldUntil && callsTool(url, body ?? {}, script)) {
@@ -108,8 +123,11 @@ function vendorOf(path: string): Vendor | null {
 /** Whether the answer to this request is the script's tool call. */
 function callsTool(url: URL, body: Json, script: ModelScript): boolean {
   const vendor = vendorOf(url.pathname);
-  return vendor !== null && script.action.kind === 'tool' && toolNames(vendor, body).length > 0 && !hasToolResult(vendor, body);
+  return vendor !== null && script.action.kind === 'tool' && toolNames(vendor, body).length > 0 && !toolCalledForNewestPrompt(vendor, body);
 }
+
+/** Tool calls answered so far, by every stand-in of the process: each call's id is unique, as the APIs' are. */
+let toolCalls = 0;
 
 function answer(url: URL, body: Json, response: http.ServerResponse, script: ModelScript, hanging: Set<http.ServerResponse>): void {
   const vendor = vendorOf(url.pathname);
@@ -122,7 +140,7 @@ function answer(url: URL, body: Json, response: http.ServerResponse, script: Mod
   }
   const tools = toolNames(vendor, body);
   const offered = tools.length > 0;
-  const answered = hasToolResult(vendor, body);
+  const answered = toolCalledForNewestPrompt(vendor, body);
   const { action } = script;
   if (offered && !answered && action.kind === 'hang') {
     hanging.add(response);
@@ -135,14 +153,15 @@ function answer(url: URL, body: Json, response: http.ServerResponse, script: Mod
   if (offered && !answered && action.kind === 'tool' && (!script.strict || conversationNames(body, action.tool))) {
     const name = tools.find((tool) => tool.endsWith(action.tool));
     turn = name
-      ? { kind: 'tool', name, args: action.args }
+      ? { kind: 'tool', name, args: action.args, call: ++toolCalls }
       : { kind: 'text', text: `no tool ending in ${action.tool}: ${tools.join(' ')}` };
   }
   const stream = vendor === 'gemini' ? url.pathname.includes('streamGenerateContent') : body.stream === true;
   const model = String(body.model ?? url.pathname.match(/models\/([^:]+)/)?.[1] ?? 'stand-in');
-  if (!stream) return void json(response, 200, whole(vendor, turn, model));
+  const usage = { input: inputTokensOf(body), output: OUTPUT_TOKENS };
+  if (!stream) return void json(response, 200, whole(vendor, turn, model, usage));
   response.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
-  for (const [event, data] of events(vendor, turn, model)) {
+  for (const [event, data] of events(vendor, turn, model, usage)) {
     response.write(`${event ? `event: ${event}\n` : ''}data: ${JSON.stringify(data)}\n\n`);
   }
   if (vendor === 'chat') response.write('data: [DONE]\n\n');
@@ -167,12 +186,61 @@ function conversationNames(body: Json, tool: string): boolean {
   return JSON.stringify({ ...body, tools: undefined }).includes(tool);
 }
 
-function hasToolResult(vendor: Vendor, body: Json): boolean {
-  const text = JSON.stringify(vendor === 'gemini' ? body.contents : vendor === 'responses' ? body.input : body.messages);
-  if (vendor === 'anthropic') return text.includes('"tool_result"');
-  if (vendor === 'responses') return text.includes('"function_call_output"');
-  if (vendor === 'chat') return text.includes('"role":"tool"');
-  return text.includes('"functionResponse"');
+/**
+ * Whether the tool was called for the conversation's newest prompt (and the CLI, asking again, has its result): the
+ * model calls it once for each prompt a person gave, so it was when the conversation holds as many calls as prompts.
+ * Counted, not placed: a CLI may send a turn's results in one message with the next prompt (claude merges a resumed
+ * session's messages by role), or a result twice (gemini's resumed history).
+ */
+function toolCalledForNewestPrompt(vendor: Vendor, body: Json): boolean {
+  const turns = conversation(vendor, body);
+  // A prompt is a person's turn the model answered, or the last one; user messages a CLI sends before it are context.
+  const prompts = turns.filter((turn, index) => userTurnText(vendor, turn) !== null && turns[index + 1]?.role !== 'user').length;
+  const calls = turns.reduce((count, turn) => count + toolCallsIn(vendor, turn), 0);
+  return calls >= prompts;
+}
+
+function conversation(vendor: Vendor, body: Json): Json[] {
+  const turns: unknown = vendor === 'gemini' ? body.contents : vendor === 'responses' ? body.input : body.messages;
+  return Array.isArray(turns) ? (turns as Json[]) : [];
+}
+
+function toolCallsIn(vendor: Vendor, turn: Json): number {
+  const parts = (content: unknown) => (Array.isArray(content) ? (content as Json[]) : []);
+  if (vendor === 'anthropic') return parts(turn.content).filter((part) => part.type === 'tool_use').length;
+  if (vendor === 'responses') return turn.type === 'function_call' ? 1 : 0;
+  if (vendor === 'chat') return parts(turn.tool_calls).length;
+  return parts(turn.parts).filter((part) => part.functionCall !== undefined).length;
+}
+
+/**
+ * The text of a person's turn: a user message's text, not a tool's result nor the reminders a CLI adds (claude
+ * sends a resumed session's new prompt in one message with the last tool result); null for any other turn.
+ */
+function userTurnText(vendor: Vendor, turn: Json): string | null {
+  if (turn.role !== 'user') return null;
+  const content: unknown = vendor === 'gemini' ? turn.parts : turn.content;
+  const parts = typeof content === 'string' ? [{ text: content }] : Array.isArray(content) ? (content as Json[]) : [];
+  const texts = parts
+    .filter((part) => part.type !== 'tool_result' && typeof part.text === 'string' && !part.text.startsWith(CLI_REMINDER))
+    .map((part) => part.text as string);
+  return texts.length ? texts.join('\n') : null;
+}
+
+/** How claude opens the text it adds to a user message of its own accord. */
+const CLI_REMINDER = '<system-reminder>';
+
+/** The text of the newest user turn a logged request sent, or null when it sent none. */
+export function newestUserTurn(request: LoggedRequest): string | null {
+  const vendor = vendorOf(request.path.split('?')[0]);
+  if (!vendor || request.body === null || typeof request.body !== 'object') return null;
+  const texts = conversation(vendor, request.body as Json).map((turn) => userTurnText(vendor, turn));
+  return texts.filter((text) => text !== null).at(-1) ?? null;
+}
+
+/** Whether a logged request is one the model answers (not a listing or other side call). */
+export function isModelRequest(request: LoggedRequest): boolean {
+  return request.inputTokens !== null;
 }
 
 function json(response: http.ServerResponse, status: number, body: unknown, headers: http.OutgoingHttpHeaders = {}): void {
@@ -255,10 +323,12 @@ function overloaded(vendor: Vendor, response: http.ServerResponse): void {
   );
 }
 
-function whole(vendor: Vendor, turn: Turn, model: string): unknown {
+function whole(vendor: Vendor, turn: Turn, model: string, usage: Usage): unknown {
   if (vendor === 'anthropic') {
     const content =
-      turn.kind === 'text' ? [{ type: 'text', text: turn.text }] : [{ type: 'tool_use', id: 'toolu_1', name: turn.name, input: turn.args }];
+      turn.kind === 'text'
+        ? [{ type: 'text', text: turn.text }]
+        : [{ type: 'tool_use', id: `toolu_${turn.call}`, name: turn.name, input: turn.args }];
     return {
       id: 'msg_1',
       type: 'message',
@@ -267,10 +337,10 @@ function whole(vendor: Vendor, turn: Turn, model: string): unknown {
       content,
       stop_reason: turn.kind === 'text' ? 'end_turn' : 'tool_use',
       stop_sequence: null,
-      usage: { input_tokens: USAGE.input, output_tokens: USAGE.output },
+      usage: { input_tokens: usage.input, output_tokens: usage.output },
     };
   }
-  if (vendor === 'gemini') return geminiChunk(turn, model);
+  if (vendor === 'gemini') return geminiChunk(turn, model, usage);
   if (vendor === 'chat') {
     const message =
       turn.kind === 'text'
@@ -278,7 +348,9 @@ function whole(vendor: Vendor, turn: Turn, model: string): unknown {
         : {
             role: 'assistant',
             content: null,
-            tool_calls: [{ id: 'call_1', type: 'function', function: { name: turn.name, arguments: JSON.stringify(turn.args) } }],
+            tool_calls: [
+              { id: `call_${turn.call}`, type: 'function', function: { name: turn.name, arguments: JSON.stringify(turn.args) } },
+            ],
           };
     return {
       id: 'chatcmpl-1',
@@ -286,20 +358,20 @@ function whole(vendor: Vendor, turn: Turn, model: string): unknown {
       created: Math.floor(Date.now() / 1000),
       model,
       choices: [{ index: 0, message, finish_reason: turn.kind === 'text' ? 'stop' : 'tool_calls' }],
-      usage: { prompt_tokens: USAGE.input, completion_tokens: USAGE.output, total_tokens: USAGE.input + USAGE.output },
+      usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output },
     };
   }
-  return responsesObject(turn, model, 'completed');
+  return responsesObject(turn, model, 'completed', usage);
 }
 
-function events(vendor: Vendor, turn: Turn, model: string): Array<[string | null, unknown]> {
-  if (vendor === 'anthropic') return anthropicEvents(turn, model);
-  if (vendor === 'gemini') return [[null, geminiChunk(turn, model)]];
-  if (vendor === 'chat') return chatEvents(turn, model);
-  return responsesEvents(turn, model);
+function events(vendor: Vendor, turn: Turn, model: string, usage: Usage): Array<[string | null, unknown]> {
+  if (vendor === 'anthropic') return anthropicEvents(turn, model, usage);
+  if (vendor === 'gemini') return [[null, geminiChunk(turn, model, usage)]];
+  if (vendor === 'chat') return chatEvents(turn, model, usage);
+  return responsesEvents(turn, model, usage);
 }
 
-function anthropicEvents(turn: Turn, model: string): Array<[string, unknown]> {
+function anthropicEvents(turn: Turn, model: string, usage: Usage): Array<[string, unknown]> {
   const start = {
     type: 'message_start',
     message: {
@@ -310,10 +382,11 @@ function anthropicEvents(turn: Turn, model: string): Array<[string, unknown]> {
       content: [],
       stop_reason: null,
       stop_sequence: null,
-      usage: { input_tokens: USAGE.input, output_tokens: 1 },
+      usage: { input_tokens: usage.input, output_tokens: 1 },
     },
   };
-  const block = turn.kind === 'text' ? { type: 'text', text: '' } : { type: 'tool_use', id: 'toolu_1', name: turn.name, input: {} };
+  const block =
+    turn.kind === 'text' ? { type: 'text', text: '' } : { type: 'tool_use', id: `toolu_${turn.call}`, name: turn.name, input: {} };
   const delta =
     turn.kind === 'text' ? { type: 'text_delta', text: turn.text } : { type: 'input_json_delta', partial_json: JSON.stringify(turn.args) };
   return [
@@ -326,7 +399,7 @@ function anthropicEvents(turn: Turn, model: string): Array<[string, unknown]> {
       {
         type: 'message_delta',
         delta: { stop_reason: turn.kind === 'text' ? 'end_turn' : 'tool_use', stop_sequence: null },
-        usage: { output_tokens: USAGE.output },
+        usage: { output_tokens: usage.output },
       },
     ],
     ['message_stop', { type: 'message_stop' }],
@@ -344,9 +417,9 @@ function responsesItem(turn: Turn): Json {
       }
     : {
         type: 'function_call',
-        id: 'fc_1',
+        id: `fc_${turn.call}`,
         status: 'completed',
-        call_id: 'call_1',
+        call_id: `call_${turn.call}`,
         ...namespaced(turn.name),
         arguments: JSON.stringify(turn.args),
       };
@@ -357,7 +430,7 @@ function namespaced(name: string): Json {
   return namespace ? { namespace, name: tool } : { name };
 }
 
-function responsesObject(turn: Turn, model: string, status: string): Json {
+function responsesObject(turn: Turn, model: string, status: string, usage: Usage): Json {
   return {
     id: 'resp_1',
     object: 'response',
@@ -368,20 +441,20 @@ function responsesObject(turn: Turn, model: string, status: string): Json {
     usage:
       status === 'completed'
         ? {
-            input_tokens: USAGE.input,
+            input_tokens: usage.input,
             input_tokens_details: { cached_tokens: 0 },
-            output_tokens: USAGE.output,
+            output_tokens: usage.output,
             output_tokens_details: { reasoning_tokens: 0 },
-            total_tokens: USAGE.input + USAGE.output,
+            total_tokens: usage.input + usage.output,
           }
         : null,
   };
 }
 
-function responsesEvents(turn: Turn, model: string): Array<[string, unknown]> {
+function responsesEvents(turn: Turn, model: string, usage: Usage): Array<[string, unknown]> {
   const item = responsesItem(turn);
   const events: Array<[string, unknown]> = [
-    ['response.created', { type: 'response.created', response: responsesObject(turn, model, 'in_progress') }],
+    ['response.created', { type: 'response.created', response: responsesObject(turn, model, 'in_progress', usage) }],
     ['response.output_item.added', { type: 'response.output_item.added', output_index: 0, item: { ...item, status: 'in_progress' } }],
   ];
   if (turn.kind === 'text') {
@@ -392,45 +465,47 @@ function responsesEvents(turn: Turn, model: string): Array<[string, unknown]> {
   }
   events.push(
     ['response.output_item.done', { type: 'response.output_item.done', output_index: 0, item }],
-    ['response.completed', { type: 'response.completed', response: responsesObject(turn, model, 'completed') }],
+    ['response.completed', { type: 'response.completed', response: responsesObject(turn, model, 'completed', usage) }],
   );
   return events;
 }
 
-function chatEvents(turn: Turn, model: string): Array<[null, unknown]> {
-  const chunk = (delta: Json, finish: string | null, usage?: Json) => ({
+function chatEvents(turn: Turn, model: string, usage: Usage): Array<[null, unknown]> {
+  const chunk = (delta: Json, finish: string | null, reported?: Json) => ({
     id: 'chatcmpl-1',
     object: 'chat.completion.chunk',
     created: Math.floor(Date.now() / 1000),
     model,
     choices: [{ index: 0, delta, finish_reason: finish }],
-    ...(usage ? { usage } : {}),
+    ...(reported ? { usage: reported } : {}),
   });
   const delta =
     turn.kind === 'text'
       ? { role: 'assistant', content: turn.text }
       : {
           role: 'assistant',
-          tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: turn.name, arguments: JSON.stringify(turn.args) } }],
+          tool_calls: [
+            { index: 0, id: `call_${turn.call}`, type: 'function', function: { name: turn.name, arguments: JSON.stringify(turn.args) } },
+          ],
         };
   return [
     [null, chunk(delta, null)],
     [
       null,
       chunk({}, turn.kind === 'text' ? 'stop' : 'tool_calls', {
-        prompt_tokens: USAGE.input,
-        completion_tokens: USAGE.output,
-        total_tokens: USAGE.input + USAGE.output,
+        prompt_tokens: usage.input,
+        completion_tokens: usage.output,
+        total_tokens: usage.input + usage.output,
       }),
     ],
   ];
 }
 
-function geminiChunk(turn: Turn, model: string): Json {
+function geminiChunk(turn: Turn, model: string, usage: Usage): Json {
   const part = turn.kind === 'text' ? { text: turn.text } : { functionCall: { name: turn.name, args: turn.args } };
   return {
     candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }],
-    usageMetadata: { promptTokenCount: USAGE.input, candidatesTokenCount: USAGE.output, totalTokenCount: USAGE.input + USAGE.output },
+    usageMetadata: { promptTokenCount: usage.input, candidatesTokenCount: usage.output, totalTokenCount: usage.input + usage.output },
     modelVersion: model,
   };
 }

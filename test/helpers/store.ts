@@ -14,6 +14,14 @@ import { PROJECT_ROOT } from '../../src/project';
 /** The seed's complete export example, kept verbatim. */
 export const SEED_EXAMPLE_PATH = path.join(PROJECT_ROOT, 'test', 'fixtures', 'implement-and-review.json');
 
+/** A document as export writes it: each ensemble's older entry_from_node (with entry_condition) as a list of one entry. */
+export function withEntryLists(document: Record<string, any>): Record<string, any> {
+  const ensembles = (document.ensembles as Record<string, any>[]).map(({ entry_from_node, entry_condition, ...unit }) =>
+    entry_from_node === undefined ? unit : { ...unit, entry_from: [{ node: entry_from_node, condition: entry_condition ?? 'always' }] },
+  );
+  return { ...document, ensembles };
+}
+
 export interface TestStore {
   readonly ctx: ClientContext;
   /** The canopy home the store lives in. */

@@ -7,7 +7,7 @@ import { hashRunToken } from '../../src/run-token';
 import { openContext, type ClientContext } from '../../src/client/context';
 import { loadConfig } from '../../src/config';
 import { getNodeRun, insertNodeRun } from '../../src/store/node-runs-repository';
-import { directoryIn, SEED_EXAMPLE_PATH, tempDir } from '../helpers/store';
+import { directoryIn, SEED_EXAMPLE_PATH, tempDir, withEntryLists } from '../helpers/store';
 import { ALL_TOOLS, callOk, callRefused, connectStdio, type StdioSession } from '../helpers/mcp-client';
 import { homeOnlyEnv } from '../helpers/processes';
 
@@ -95,6 +95,11 @@ describe('canopy mcp (stdio)', () => {
     const loop = await callOk(session.client, 'loop_create', { name: 'gates', workdir: workdir() });
     const refusal = await callRefused(session.client, 'loop_add_node', { loop_id: loop.id, name: 'gate', kind: 'gate', config: {} });
     assert.match(refusal, /config: a gate needs at least one of output_contains/);
+    const check = { loop_id: loop.id, name: 'tests', kind: 'check', config: { command: 'npm test', resume: true } };
+    assert.match(await callRefused(session.client, 'loop_add_node', check), /Unrecognized key: "resume".*resume is an agent setting/);
+    const agent = { loop_id: loop.id, name: 'fix', kind: 'agent', config: { prompt_template: 'Fix it', resume_prompt: '{{nope}}' } };
+    assert.match(await callRefused(session.client, 'loop_add_node', agent), /resume_prompt: unknown placeholder \{\{nope\}\}/);
+    assert.deepEqual((await callOk(session.client, 'loop_get', { loop_id: loop.id })).nodes, []);
   });
 
   it('sets and clears quorum_grace_minutes through the ensemble tools, refusing a negative one with the field', async () => {
@@ -148,10 +153,10 @@ describe('canopy mcp (stdio)', () => {
     const imported = await callOk(session.client, 'loop_import', { document, workdir: workdir('imported') });
     assert.equal(imported.name, 'implement-and-review');
     assert.deepEqual(imported.nodes_missing_platform, ['implementer', 'committer', 'reviewers/member-1', 'reviewers/member-2']);
-    assert.deepEqual(await callOk(session.client, 'loop_export', { loop_id: imported.loop_id }), {
-      ...document,
-      format_version: FORMAT_VERSION,
-    });
+    assert.deepEqual(
+      await callOk(session.client, 'loop_export', { loop_id: imported.loop_id }),
+      withEntryLists({ ...document, format_version: FORMAT_VERSION }),
+    );
 
     const fromText = await callOk(session.client, 'loop_import', { document: JSON.stringify(document), workdir: workdir('imported') });
     assert.equal(fromText.name, 'implement-and-review (2)');

@@ -7,6 +7,7 @@ import { describe, it } from 'node:test';
 import { loadFileConfig } from '../../src/agents/config';
 import { exportLoop, importLoop } from '../../src/client/export-import-service';
 import { createLoop, getLoop, updateLoop } from '../../src/client/loops-service';
+import { FORMAT_VERSION } from '../../src/domain/export-document';
 import { shownUrl } from '../../src/domain/notify';
 import { jsonPost } from '../../src/notify/channels/json';
 import { ntfyPost } from '../../src/notify/channels/ntfy';
@@ -97,7 +98,7 @@ describe('notification receivers where they enter', () => {
     assert.deepEqual(updated.settings.notify, [{ url: 'https://hooks.slack.com/[REDACTED]', format: 'slack' }]);
     assert.ok(!JSON.stringify(await getLoop(store.ctx, loop.id)).includes('s3cr3tT0k3n'));
     const exported = await exportLoop(store.ctx, loop.id);
-    assert.equal(exported.format_version, 3);
+    assert.equal(exported.format_version, FORMAT_VERSION);
     assert.ok(!JSON.stringify(exported).includes('s3cr3tT0k3n'), 'the export hides the token');
     await assertRefused(importLoop(store.ctx, exported, { workdir: store.workdir('again') }), {
       code: 'invalid_input',

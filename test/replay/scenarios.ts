@@ -19,6 +19,8 @@ import {
   approval,
   chain,
   check,
+  checkedFix,
+  FAILS_UNTIL_FIXED,
   fixLoop,
   linked,
   loopWithSpecs,
@@ -270,6 +272,21 @@ export const SCENARIOS: Scenario[] = [
     },
   },
   {
+    // A watched fix loop whose rounds change nothing blocks with no_progress; the fix lands and a continue goes on.
+    name: 'no-progress',
+    runs: 1,
+    async play(h) {
+      const workdir = tempGitRepo();
+      const shape = checkedFix('@print nothing to change', FAILS_UNTIL_FIXED, { max_stalled_rounds: 2 });
+      const loopId = await loopWithSpecs(h.ctx, workdir, shape, [{ name: 'spec' }]);
+      await startLoopRun(h.ctx, loopId);
+      await untilLoopStatus(h.ctx, loopId, 'blocked');
+      writeFileSync(path.join(workdir, 'fixed.txt'), 'done\n');
+      await continueLoop(h.ctx, loopId, 'retry');
+      return expectStatus(loopId, (await waitForLoopRun(h.ctx, loopId)).status, 'completed');
+    },
+  },
+  {
     // Isolated members: their worktrees opened, kept when the quorum fails the run, reused by the continue, removed after its quorum.
     name: 'isolated-members-continued',
     runs: 2,
@@ -490,5 +507,36 @@ export const SCENARIOS: Scenario[] = [
       expectStatus(loopId, (await runToEnd(h.ctx, loopId)).status, 'failed');
       return startedOnceWorkdirFree(h, loopId, workdir, 'autorunWorkflow', `autorun-${loopId}`);
     },
+  },
+  {
+    // An ensemble entered from the fixer in round 1 and from the tests in round 2, whose quorum routes
+    // straight to a second ensemble's, with no node between them.
+    name: 'chained-ensembles',
+    runs: 1,
+    play: (h) =>
+      runOne(
+        h,
+        {
+          nodes: [check('tests', 1, 'test "{{round}}" = 2'), agent('fix', 2, '@print fixed'), check('judge', 5, 'test "{{round}}" = 2')],
+          edges: [
+            { source: 'tests', target: 'fix', condition: 'fail' },
+            { source: 'judge', target: 'tests', condition: 'fail', type: 'loopback' },
+          ],
+          ensembles: [
+            {
+              name: 'drafters',
+              prompt_template: '@print ok',
+              members: [{ platform: 'fake' }, { platform: 'fake' }],
+              entry_from: [
+                { node: 'tests', condition: 'pass' },
+                { node: 'fix', condition: 'pass' },
+              ],
+              on_pass_to: { ensemble: 'reviewers' },
+            },
+            { name: 'reviewers', prompt_template: '@print ok', members: [{ platform: 'fake' }, { platform: 'fake' }], on_pass_to: 'judge' },
+          ],
+        },
+        [{ name: 'spec' }],
+      ),
   },
 ];

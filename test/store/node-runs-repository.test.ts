@@ -16,6 +16,7 @@ import {
   isUniqueViolation,
   latestDirtyPathsRecord,
   listNodeRuns,
+  sessionTokensElsewhere,
   newId,
   updateNodeRun,
   type NewNodeRun,
@@ -98,6 +99,10 @@ describeOnEachDialect('node-runs repository', (store) => {
       decided_by: null,
       decided_at: null,
       human_feedback: null,
+      session_id: null,
+      session_workdir: null,
+      resumed: false,
+      cold_start_reason: null,
       hook_event: null,
       hook_index: null,
     });
@@ -246,5 +251,13 @@ describeOnEachDialect('node-runs repository', (store) => {
     const inserted = await insertNodeRun(store.db, run());
     await deleteNode(store.db, nodeId);
     assert.deepEqual(await getNodeRun(store.db, inserted.id), { ...inserted, node_id: null });
+  });
+
+  it('sums the tokens the other runs of a CLI session recorded', async () => {
+    const first = await insertNodeRun(store.db, run({ session_id: 'thread-1', input_tokens: 100, output_tokens: 10 }));
+    await insertNodeRun(store.db, run({ session_id: 'thread-1', input_tokens: 250, output_tokens: 20 }));
+    await insertNodeRun(store.db, run({ session_id: 'thread-2', input_tokens: 999, output_tokens: 99 }));
+    assert.deepEqual(await sessionTokensElsewhere(store.db, 'thread-1', first.id), { input: 250, output: 20 });
+    assert.deepEqual(await sessionTokensElsewhere(store.db, 'thread-3', first.id), { input: 0, output: 0 });
   });
 });

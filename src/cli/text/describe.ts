@@ -5,8 +5,10 @@ import { DEFAULT_MAX_ITERATIONS, DEFAULT_SPEC_ATTEMPT_LIMIT, type Loop } from '.
 import type { StoredNode } from '../../graph/stored-graph';
 import type { EdgeView, EnsembleView } from '../../client/graph-view-service';
 import type { LoopDetail } from '../../client/loops-service';
+import type { EnsembleEntry, EnsembleTarget } from '../../domain/ensemble';
 import { memberLabel } from '../../graph/ensemble-names';
 import { takesTurns } from '../../domain/ensemble';
+import { entrySource } from '../../graph/ensemble-wiring';
 import { table } from '../output';
 
 export function describeLoop(loop: Loop): string {
@@ -23,9 +25,9 @@ export function describeEdge(edge: EdgeView): string {
 
 export function describeEnsemble(ensemble: EnsembleView): string {
   const wiring = [
-    ensemble.entry_from_node && `from ${ensemble.entry_from_node} on ${ensemble.entry_condition ?? 'always'}`,
-    ensemble.on_pass_to && `pass -> ${ensemble.on_pass_to}`,
-    ensemble.on_fail_to && `fail -> ${ensemble.on_fail_to}`,
+    ...(ensemble.entry_from ?? []).map((entry) => `from ${wiredVertex(entry)} on ${entry.condition ?? 'always'}`),
+    ensemble.on_pass_to && `pass -> ${wiredVertex(ensemble.on_pass_to)}`,
+    ensemble.on_fail_to && `fail -> ${wiredVertex(ensemble.on_fail_to)}`,
   ].filter(Boolean);
   const models = ensemble.members.map((member) => memberLabel(member, '(no platform)'));
   const grace = ensemble.quorum_grace_minutes === undefined ? '' : `, quorum_grace_minutes ${ensemble.quorum_grace_minutes}`;
@@ -35,6 +37,12 @@ export function describeEnsemble(ensemble: EnsembleView): string {
     `${ensemble.kind ?? 'parallel'} ensemble '${ensemble.name}' (${ensemble.ensemble_id}): ${ensemble.members.length} members ` +
     `[${models.join(', ')}], ${quorum}${grace}${isolation}${wiring.length ? `; ${wiring.join(', ')}` : ''}`
   );
+}
+
+/** A node by its name, an ensemble as `ensemble <name>`. */
+function wiredVertex(end: EnsembleEntry | EnsembleTarget): string {
+  if (typeof end === 'string') return end;
+  return end.ensemble === undefined ? entrySource(end) : `ensemble ${end.ensemble}`;
 }
 
 export function describeLoopDetail(loop: LoopDetail): string {
@@ -57,6 +65,7 @@ function settingsText(settings: Loop['settings']): string {
   return [
     `max_iterations ${value(settings.max_iterations, DEFAULT_MAX_ITERATIONS)}`,
     `spec_attempt_limit ${value(settings.spec_attempt_limit, DEFAULT_SPEC_ATTEMPT_LIMIT)}`,
+    `max_stalled_rounds ${settings.max_stalled_rounds ?? 'none (default)'}`,
   ].join(', ');
 }
 

@@ -92,8 +92,7 @@ const ENSEMBLE_FIELDS = [
   'timeout_minutes',
   'idle_timeout_minutes',
   'isolation',
-  'entry_from_node',
-  'entry_condition',
+  'entry_from',
   'on_pass_to',
   'on_fail_to',
 ] as const;

@@ -1,6 +1,7 @@
 // What changed between two pictures of a loop, as lines for a log: the view for a terminal that is
 // not a TTY, and the progress `loop run --wait` prints.
 import type { LoopPicture, VertexPicture } from '../../client/loop-picture-service';
+import { terminalSafe } from '../output';
 
 export function pictureChanges(before: LoopPicture | null, after: LoopPicture): string[] {
   const lines: string[] = [];
@@ -17,6 +18,7 @@ export function pictureChanges(before: LoopPicture | null, after: LoopPicture): 
   }
   if (after.status !== before?.status) lines.push(`loop ${after.name} ${after.status}`);
   if (after.live_unavailable && after.live_unavailable !== before?.live_unavailable) lines.push(after.live_unavailable);
+  if (after.blocked && after.blocked !== before?.blocked) lines.push(`blocked: ${terminalSafe(after.blocked)}`);
   return lines;
 }
 

@@ -83,6 +83,7 @@ export function LoopGraph(props: {
     Box,
     { flexDirection: 'column' },
     picture.live_unavailable ? h(Text, { color: 'red' }, picture.live_unavailable) : null,
+    picture.blocked ? h(Text, { color: 'magenta' }, `blocked: ${terminalSafe(picture.blocked)}`) : null,
     ...picture.vertices.map((vertex) =>
       h(VertexBox, { key: vertex.name, vertex, selected: vertex.name === current, selectedEdge, expanded, now }),
     ),

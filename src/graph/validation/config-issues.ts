@@ -22,15 +22,24 @@ function kindAndConfigIssues(node: DesignNode, at: string): Issue[] {
   const rules = NODE_KIND_RULES[node.kind];
   if (rules.refusedAlone) return [{ field: `${at}.kind`, message: rules.refusedAlone }];
   const problems = rules.problems(node.config).map(({ key, message }) => ({ field: `${at}.config.${key}`, message }));
-  return [...schemaIssues(rules.config, node.config, `${at}.config`, Object.keys(rules.config.shape)), ...problems];
+  const allowedKeys = Object.keys(rules.config.shape);
+  const misplaced = (keys: string[]) => ensembleSettingHint(keys) + agentSettingHint(keys, allowedKeys);
+  return [...schemaIssues(rules.config, node.config, `${at}.config`, allowedKeys, misplaced), ...problems];
 }
 
-function schemaIssues(schema: z.ZodType, value: unknown, field: string, allowedKeys: string[] = []): Issue[] {
+/** `misplaced` says where keys the schema does not take belong. */
+function schemaIssues(
+  schema: z.ZodType,
+  value: unknown,
+  field: string,
+  allowedKeys: string[] = [],
+  misplaced: (keys: string[]) => string = ensembleSettingHint,
+): Issue[] {
   const result = schema.safeParse(value);
   if (result.success) return [];
   return result.error.issues.map((issue) => ({
     field: fieldPath(field, issue.path),
-    message: withFix(issue, value, allowedKeys),
+    message: withFix(issue, value, allowedKeys, misplaced),
   }));
 }
 
@@ -40,13 +49,13 @@ function fieldPath(prefix: string, path: PropertyKey[]): string {
 }
 
 /** Zod says what is wrong; where its message leaves the fix unsaid, say it. */
-function withFix(issue: z.core.$ZodIssue, value: unknown, allowedKeys: string[]): string {
+function withFix(issue: z.core.$ZodIssue, value: unknown, allowedKeys: string[], misplaced: (keys: string[]) => string): string {
   if (issue.code === 'invalid_type' && valueAt(value, issue.path) === undefined) {
     return `is required: give it a ${issue.expected} value`;
   }
   if (issue.code === 'unrecognized_keys') {
     const fix = `${issue.message}; remove ${issue.keys.length === 1 ? 'it' : 'them'} (allowed keys: ${allowedKeys.join(', ')})`;
-    return fix + ensembleSettingHint(issue.keys);
+    return fix + misplaced(issue.keys);
   }
   if (issue.code === 'invalid_key') {
     return `${issue.message}: ${issue.issues.map((inner) => inner.message).join('; ')}`;
@@ -60,6 +69,14 @@ function ensembleSettingHint(keys: string[]): string {
   if (!misplaced.length) return '';
   const what = misplaced.length === 1 ? `${misplaced[0]} is an ensemble setting` : `${misplaced.join(', ')} are ensemble settings`;
   return `; ${what}: give it to an ensemble with loop_add_ensemble or loop_update_ensemble (canopy loop ensemble add|update)`;
+}
+
+/** An agent's setting given to another kind of node says which kind takes it. */
+function agentSettingHint(keys: string[], allowedKeys: string[]): string {
+  const agentKeys = Object.keys(NODE_KIND_RULES.agent.config.shape);
+  const misplaced = keys.filter((key) => agentKeys.includes(key) && !allowedKeys.includes(key));
+  if (!misplaced.length) return '';
+  return `; ${misplaced.join(', ')} ${misplaced.length === 1 ? 'is an agent setting' : 'are agent settings'}: only agent nodes take ${misplaced.length === 1 ? 'it' : 'them'}`;
 }
 
 function valueAt(value: unknown, path: PropertyKey[]): unknown {

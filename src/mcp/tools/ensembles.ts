@@ -37,6 +37,12 @@ const KIND =
   '"round_robin" one member per entry into the ensemble, the same one again after a pass and the next after a failure. ' +
   'cascade and round_robin pass with the one member that passed: min_pass is 1 and quorum_grace_minutes is refused';
 
+const ENTRY = '{"node": name} or {"ensemble": name} with its condition (pass, fail, error, always, or a router’s label; default always)';
+
+const ENTRY_FROM = `Entries into the ensemble, each ${ENTRY}; one per node or ensemble`;
+
+const ROUTE = 'Node (by its name) or ensemble (as {"ensemble": name}, chaining the quorums) the quorum routes to';
+
 const ENSEMBLE_REF = {
   ensemble_id: 'Id of the ensemble (loop_get lists ensembles); give this or name',
   name: 'Name of the ensemble; give this or ensemble_id',
@@ -48,7 +54,8 @@ export function registerEnsembleTools(server: McpServer, ctx: ClientContext): vo
     {
       title: 'Add an ensemble',
       description:
-        'Add an ensemble in one call: its member agent nodes, the quorum node that waits for every member, and its wiring. ' +
+        'Add an ensemble in one call: its member agent nodes, the quorum node that joins them, and its wiring: ' +
+        'entries from any number of nodes or ensembles, and where the quorum routes on pass and on fail (a node or another ensemble). ' +
         'Every member gets the same prompt; by default (kind parallel) they run side by side, the quorum passes when at least min_pass ' +
         'members passed and its output has one `## <platform/model> [pass|fail]` section per member that ran. With quorum_grace_minutes ' +
         'the quorum stops waiting that long after min_pass members passed. kind cascade or round_robin has them take turns instead. ' +
@@ -65,8 +72,11 @@ export function registerEnsembleTools(server: McpServer, ctx: ClientContext): vo
         timeout_minutes: 'Timeout of each member in minutes (default 30); a member’s own timeout_minutes wins',
         idle_timeout_minutes: `${IDLE}; a member’s own idle_timeout_minutes wins`,
         isolation: ISOLATION,
-        entry_from_node: 'Node whose outcome starts the ensemble (entry wiring)',
-        entry_condition: 'Condition on the entry edge (default always)',
+        entry_from: ENTRY_FROM,
+        entry_from_node: 'The older form of one entry: node whose outcome starts the ensemble',
+        entry_condition: 'Condition of entry_from_node’s entry (default always)',
+        on_pass_to: `${ROUTE} on pass`,
+        on_fail_to: `${ROUTE} on fail`,
         from_node: 'Same as entry_from_node',
         condition: 'Same as entry_condition',
       }),
@@ -80,7 +90,8 @@ export function registerEnsembleTools(server: McpServer, ctx: ClientContext): vo
     {
       title: 'Update an ensemble',
       description:
-        'Change an ensemble’s shared prompt (every member without its own prompt_override takes it), its members, its quorum settings or its wiring, ' +
+        'Change an ensemble’s shared prompt (every member without its own prompt_override takes it), its members, its quorum settings or its wiring ' +
+        '(add_entry_from and remove_entry_from change entries one at a time), ' +
         'without touching member nodes directly. Fields left out stay; null clears an optional setting or removes that wiring. ' +
         'Ensembles are not renamed: remove one and add another.',
       inputSchema: describeFields(UpdateEnsembleRequest, {
@@ -96,10 +107,13 @@ export function registerEnsembleTools(server: McpServer, ctx: ClientContext): vo
         timeout_minutes: 'Timeout of each member in minutes; null: the default (30)',
         idle_timeout_minutes: `${IDLE}; null: the loop’s default`,
         isolation: `${ISOLATION}; null: shared`,
-        entry_from_node: 'Node whose outcome starts the ensemble; null removes the entry wiring',
-        entry_condition: 'Condition on the entry edge; null: always',
-        on_pass_to: 'Node the quorum routes to on pass; null removes that wiring',
-        on_fail_to: 'Node the quorum routes to on fail; null removes that wiring',
+        entry_from: `${ENTRY_FROM}; replaces every entry (null removes them all)`,
+        add_entry_from: `Entries to add, each ${ENTRY}; refused for a node or ensemble the ensemble already has an entry from`,
+        remove_entry_from: `Entries to remove, each ${ENTRY} (the condition, when given, must match); refused for an entry it does not have`,
+        entry_from_node: 'For an ensemble of one entry: the node or ensemble it comes from; null removes it',
+        entry_condition: 'For an ensemble of one entry: its condition; null: always',
+        on_pass_to: `${ROUTE} on pass; null removes that wiring`,
+        on_fail_to: `${ROUTE} on fail; null removes that wiring`,
       }),
       annotations: writes({ destructive: true, idempotent: true }),
     },

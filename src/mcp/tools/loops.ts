@@ -32,6 +32,7 @@ const HOOKS =
 
 const SETTINGS =
   `Loop settings; max_iterations is the round budget of every loop-back whose head node sets none (default ${DEFAULT_MAX_ITERATIONS}); ` +
+  'max_stalled_rounds (2 to 1000, default none) blocks a loop whose head node sets none with no_progress once that many rounds in a row end the same way: the workdir unchanged and the same node failing with the same output; ' +
   `spec_attempt_limit is how many runs a spec may fail before the loop blocks instead of running it again (default ${DEFAULT_SPEC_ATTEMPT_LIMIT}); ` +
   `infra_retries is how many more attempts (0 to 10, default ${DEFAULT_INFRA_RETRIES}) an agent or check gets after an infrastructure failure before it takes its error edge, waiting infra_backoff_seconds (1 to ${MAX_INFRA_BACKOFF_SECONDS}, default ${DEFAULT_INFRA_BACKOFF_SECONDS}) before the first and twice as long before each one after; ` +
   'allow_dirty_start: true lets a spec start on uncommitted changes a failed run left in the workdir (by default the loop blocks, naming them)';

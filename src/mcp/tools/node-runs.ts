@@ -30,7 +30,9 @@ export function registerNodeRunTools(server: McpServer, ctx: ClientContext): voi
     {
       title: 'List node runs',
       description:
-        '{ runs, next_cursor }: a loop’s node runs, newest first: node, spec, round, outcome, failure kind, reason and a short excerpt of the output. ' +
+        '{ runs, next_cursor, blocked }: a loop’s node runs, newest first: node, spec, round, outcome, failure kind, reason and a short excerpt of the output; ' +
+        'for an agent, what ran it and used (platform, model, tokens, cost), its CLI session_id, whether it resumed an earlier run’s session, and cold_start_reason; ' +
+        'blocked says why the loop is blocked now (a no_progress or budget_exhausted blocker begins with its kind), null when it is not. ' +
         'Use it to find the run that failed, then read it whole with loop_node_run_get. Secret-shaped text is redacted. ' +
         'next_cursor, when not null, is the `before` that lists the page of older runs; every run is reachable this way.',
       inputSchema: ListRunsRequest,
@@ -45,7 +47,8 @@ export function registerNodeRunTools(server: McpServer, ctx: ClientContext): voi
       title: 'Get a node run',
       description:
         'One node run in full: the rendered prompt or command it got, stdout, stderr, exit code, its self-report, HEAD before and after, ' +
-        'infra_attempt (n for the nth run of the node after infrastructure failures, each its own record) and activity_attempt (above 1 when a worker died and a retry carried on in this record). ' +
+        'infra_attempt (n for the nth run of the node after infrastructure failures, each its own record) and activity_attempt (above 1 when a worker died and a retry carried on in this record); ' +
+        'for an agent, session_id (its CLI session), resumed (it continued an earlier run’s session, told its resume_prompt) and cold_start_reason (why it started cold although it was to resume). ' +
         'Secret-shaped text is redacted; outputs can be large.',
       inputSchema: GetRunRequest,
       annotations: READ_ONLY,

@@ -1,6 +1,7 @@
 // `canopy loop runs|run-get`: node run history, newest first, and one run's full input and output.
 import type { Command } from 'commander';
-import type { NodeRunPage, NodeRunSummary } from '../../../client/node-runs-service';
+import type { AgentUsageLine, NodeRunPage, NodeRunSummary } from '../../../client/node-runs-service';
+import type { NodeRun } from '../../../domain/node-run';
 import { action, emit, table } from '../../output';
 import { badOption } from './json-option';
 
@@ -42,6 +43,7 @@ export function registerLoopRunHistory(loop: Command): void {
                     `${run.input_tokens ?? '-'} tokens in, ${run.output_tokens ?? '-'} out${run.cost_usd != null ? `, $${run.cost_usd.toFixed(4)}` : ''}`,
                 ]
               : []),
+            ...(run.session_id || run.cold_start_reason ? [sessionLine(run)] : []),
             ...(run.reason ? [`reason: ${run.reason}`] : []),
             ...(run.dirty_paths
               ? [`workdir after: ${run.dirty_paths.length ? `uncommitted ${run.dirty_paths.join(', ')}` : 'clean'}`]
@@ -67,8 +69,13 @@ interface RunsOptions {
   json?: boolean;
 }
 
-/** The page, and the command that lists the next one. */
+/** Why the loop is blocked, when it is, then the page and the command that lists the next one. */
 function describePage(loopId: string, options: RunsOptions, page: NodeRunPage): string {
+  const blocked = page.blocked ? `blocked  ${page.blocked}\n` : '';
+  return blocked + describeRunsPage(loopId, options, page);
+}
+
+function describeRunsPage(loopId: string, options: RunsOptions, page: NodeRunPage): string {
   if (page.runs.length === 0) return options.before ? 'No older node runs.' : 'No node runs yet.';
   if (page.next_cursor === null) return describeRuns(page.runs);
   const kept = [
@@ -78,6 +85,18 @@ function describePage(loopId: string, options: RunsOptions, page: NodeRunPage): 
   ];
   const next = ['canopy loop runs', loopId, ...kept.filter(Boolean), `--before ${page.next_cursor}`].join(' ');
   return `${describeRuns(page.runs)}\nOlder runs: ${next}`;
+}
+
+/** How an agent run began, beside its platform: continuing a session, or cold although it was to resume. */
+function sessionStart(agent: Pick<AgentUsageLine, 'resumed' | 'cold_start_reason'>): string {
+  if (agent.resumed) return ', resumed';
+  return agent.cold_start_reason ? ', cold' : '';
+}
+
+function sessionLine(run: Pick<NodeRun, 'session_id' | 'resumed' | 'cold_start_reason'>): string {
+  const session = `session ${run.session_id ?? '-'}`;
+  if (run.resumed) return `${session}, resumed`;
+  return run.cold_start_reason ? `${session}, started cold: ${run.cold_start_reason}` : session;
 }
 
 function describeRuns(runs: NodeRunSummary[]): string {
@@ -90,7 +109,7 @@ function describeRuns(runs: NodeRunSummary[]): string {
       String(r.round),
       r.outcome ?? r.status,
       r.started_at,
-      r.agent ? `${r.agent.platform}${r.agent.model ? `/${r.agent.model}` : ''}` : '',
+      r.agent ? `${r.agent.platform}${r.agent.model ? `/${r.agent.model}` : ''}${sessionStart(r.agent)}` : '',
       r.agent ? `${r.agent.input_tokens ?? '-'}/${r.agent.output_tokens ?? '-'}` : '',
       r.agent?.cost_usd != null ? `$${r.agent.cost_usd.toFixed(4)}` : '',
       (r.reason ?? r.excerpt).split('\n')[0].slice(0, 80),

@@ -1,4 +1,4 @@
-// `canopy loop update`: rename, describe, move (to another workdir or host), set the round budget, the spec attempt limit, infra retries or whether a spec may start on a dirty tree, or set or remove the first on_completed hook.
+// `canopy loop update`: rename, describe, move (to another workdir or host), set the round budget, the no-progress watchdog, the spec attempt limit, infra retries or whether a spec may start on a dirty tree, or set or remove the first on_completed hook.
 import path from 'node:path';
 import type { Command } from 'commander';
 import { action, emit } from '../../output';
@@ -12,6 +12,8 @@ interface UpdateOptions {
   /** A host id, or false for --no-host. */
   host?: string | false;
   maxIterations?: number;
+  /** A number of rounds, or false for --no-max-stalled-rounds. */
+  maxStalledRounds?: number | false;
   specAttemptLimit?: number;
   infraRetries?: number;
   infraBackoffSeconds?: number;
@@ -30,7 +32,7 @@ export function registerLoopUpdate(loop: Command): void {
   const command = loop
     .command('update <loop_id>')
     .description(
-      'Change a loop’s name, description, workdir, host, round budget, spec attempt limit, infra retries and their backoff, dirty start, workdir sharing, idle timeout, budgets, notification receivers or on_completed hook',
+      'Change a loop’s name, description, workdir, host, round budget, no-progress watchdog, spec attempt limit, infra retries and their backoff, dirty start, workdir sharing, idle timeout, budgets, notification receivers or on_completed hook',
     )
     .option('--name <name>', 'new name, unique within the workdir')
     .option('--description <text>', 'new description')
@@ -38,6 +40,12 @@ export function registerLoopUpdate(loop: Command): void {
     .option('--host <id>', 'host id (CANOPY_HOST_ID) of the machine the workdir is on: only its workers run the nodes')
     .option('--no-host', 'let any worker run the nodes (no host affinity)')
     .option('--max-iterations <n>', 'round budget of loops whose head sets none', Number)
+    .option(
+      '--max-stalled-rounds <n>',
+      'block a loop whose head sets none with no_progress once this many rounds in a row end the same way: the tree unchanged, the same node failing with the same output (2 to 1000)',
+      Number,
+    )
+    .option('--no-max-stalled-rounds', 'remove the loop’s no-progress watchdog (the default: none)')
     .option('--spec-attempt-limit <n>', 'runs a spec may fail before the loop blocks instead of running it again (default 3)', Number)
     .option('--infra-retries <n>', 'more attempts (0 to 10, default 2) an agent or check gets after an infrastructure failure', Number)
     .option('--infra-backoff-seconds <n>', 'wait before the first infra retry, doubling before each one after (1 to 60, default 5)', Number)
@@ -83,6 +91,7 @@ export function registerLoopUpdate(loop: Command): void {
         if (hook && options.removeOnCompleted) throw badOption('--remove-on-completed', 'give it or --on-completed, not both');
         const changedSettings = Object.entries({
           max_iterations: options.maxIterations,
+          max_stalled_rounds: options.maxStalledRounds === false ? null : options.maxStalledRounds,
           spec_attempt_limit: options.specAttemptLimit,
           infra_retries: options.infraRetries,
           infra_backoff_seconds: options.infraBackoffSeconds,
@@ -101,15 +110,19 @@ export function registerLoopUpdate(loop: Command): void {
             workdir: options.workdir && path.resolve(options.workdir),
             host: options.host === false ? null : options.host,
             // The service replaces settings whole; an option changes only its own setting.
-            settings: changedSettings.length
-              ? { ...(await requireLoop(ctx.db, loopId)).settings, ...Object.fromEntries(changedSettings) }
-              : undefined,
+            settings: changedSettings.length ? withChanges((await requireLoop(ctx.db, loopId)).settings, changedSettings) : undefined,
             on_completed: options.removeOnCompleted ? null : hook,
           }),
         );
         emit(updated, options, (l) => `Updated loop ${describeLoop(l)}.`);
       }),
     );
+}
+
+/** The loop's settings with each changed one set, or removed where its value is null. */
+function withChanges(settings: Record<string, unknown>, changed: [string, unknown][]): Record<string, unknown> {
+  const merged = { ...settings, ...Object.fromEntries(changed) };
+  return Object.fromEntries(Object.entries(merged).filter(([, value]) => value !== null));
 }
 
 function parseReceiver(text: string): Record<string, unknown> {

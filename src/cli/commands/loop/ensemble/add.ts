@@ -12,8 +12,9 @@ export function registerEnsembleAdd(ensemble: Command): void {
         'prompt_override, timeout_minutes, idle_timeout_minutes}], min_pass, straggler_timeout_minutes, quorum_grace_minutes (once min_pass ' +
         'passed, minutes the others may still take before they are cut short; 0: at once), timeout_minutes, idle_timeout_minutes (a member ' +
         'silent on stdout and stderr that long is killed as idle), isolation ("worktree": each member in a git worktree of its own, its diff ' +
-        'in the quorum, the workdir untouched; default "shared"), entry_from_node (or from_node), ' +
-        'entry_condition (or condition), on_pass_to, on_fail_to, position',
+        'in the quorum, the workdir untouched; default "shared"), entry_from (entries, each {"node": name} or {"ensemble": name} ' +
+        'with its condition, default always; or one entry as entry_from_node (or from_node) and entry_condition (or condition)), ' +
+        'on_pass_to, on_fail_to (a node\'s name or {"ensemble": name}), position',
     );
   jsonOptions(command, 'config', 'the ensemble’s fields')
     .option('--json', 'print JSON')

@@ -8,7 +8,10 @@ export function registerEnsembleUpdate(ensemble: Command): void {
     .command('update <loop_id> <ensemble_name>')
     .description(
       'Change an ensemble: the fields to change as JSON (prompt_template, kind, members, min_pass, straggler_timeout_minutes, quorum_grace_minutes, timeout_minutes, idle_timeout_minutes, isolation, ' +
-        'entry_from_node, entry_condition, on_pass_to, on_fail_to, position); null removes an optional one. ' +
+        'entry_from, on_pass_to, on_fail_to, position); null removes an optional one. ' +
+        'add_entry_from and remove_entry_from add or remove entries ({"node": name} or {"ensemble": name}, with a condition, ' +
+        "default always); entry_from replaces them all; entry_from_node and entry_condition change an ensemble's one entry. " +
+        'on_pass_to and on_fail_to take a node\'s name or {"ensemble": name}. ' +
         'Members without a prompt_override take a new prompt_template.',
     );
   jsonOptions(command, 'config', 'the fields to change')
