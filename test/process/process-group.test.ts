@@ -78,17 +78,20 @@ describe('killing a process group', () => {
 
   it('gives the result of a command that ended, though a stray that outlived it keeps its output open', { timeout: 60_000 }, async () => {
     const dir = scratch();
-    const result = await runInProcessGroup('bash', ['-c', 'setsid sleep 300 & echo $! > outer; echo done'], {
+    // The command ends only once the stray has left for a session of its own: before that, it is still
+    // in the group, which the command's end rightly kills.
+    const stray = `setsid bash -c 'touch left; exec sleep 300' & echo $! > outer; until [ -e left ]; do sleep 0.01; done; echo done`;
+    const result = await runInProcessGroup('bash', ['-c', stray], {
       cwd: dir,
       env: process.env,
       timeoutMs: 60_000,
     });
-    const stray = Number(readFileSync(path.join(dir, 'outer'), 'utf8'));
+    const strayPid = Number(readFileSync(path.join(dir, 'outer'), 'utf8'));
     try {
       assert.deepEqual([result.exitCode, result.stdout, result.timedOut], [0, 'done\n', false]);
-      assert.ok(identify(stray), 'the stray, out of reach once its parent ended, still runs');
+      assert.ok(identify(strayPid), 'the stray, out of reach once its parent ended, still runs');
     } finally {
-      process.kill(stray, 'SIGKILL');
+      process.kill(strayPid, 'SIGKILL');
     }
   });
 
