@@ -34,6 +34,8 @@ const SETTINGS_KEYS_SINCE_VERSION_2 = [
 const SETTINGS_KEYS_SINCE_VERSION_3 = ['notify', 'max_stalled_rounds'] as const;
 const ENSEMBLE_KEYS_SINCE_VERSION_3 = ['kind', 'entry_from'] as const;
 const NODE_CONFIG_KEYS_SINCE_VERSION_3 = ['max_stalled_rounds', 'resume', 'resume_prompt'] as const;
+/** The key version 3 added to an ensemble's members: a member that never continues its session. */
+const MEMBER_KEYS_SINCE_VERSION_3 = ['resume'] as const;
 /** The key version 2 added to the config of agent and check nodes. */
 const NODE_CONFIG_KEYS_SINCE_VERSION_2 = ['idle_timeout_minutes'] as const;
 /** The top-level key version 2 added: the loop's event hooks. */
@@ -95,7 +97,7 @@ export const ExportDocument = z.discriminatedUnion(
         ensembles: z
           .array(
             ofVersion(EnsembleInput, 1, { 2: ENSEMBLE_KEYS_SINCE_VERSION_2, 3: ENSEMBLE_KEYS_SINCE_VERSION_3 }).superRefine(
-              refuseEnsembleTargets(1),
+              refuseVersion3EnsembleForms(1),
             ),
           )
           .default([]),
@@ -110,7 +112,7 @@ export const ExportDocument = z.discriminatedUnion(
         ...documentFields,
         settings: ofVersion(LoopSettings, 2, { 3: SETTINGS_KEYS_SINCE_VERSION_3 }).optional(),
         ensembles: z
-          .array(ofVersion(EnsembleInput, 2, { 3: ENSEMBLE_KEYS_SINCE_VERSION_3 }).superRefine(refuseEnsembleTargets(2)))
+          .array(ofVersion(EnsembleInput, 2, { 3: ENSEMBLE_KEYS_SINCE_VERSION_3 }).superRefine(refuseVersion3EnsembleForms(2)))
           .default([]),
         [HOOKS_KEY]: LoopHooks.optional(),
       })
@@ -130,14 +132,18 @@ export const ExportDocument = z.discriminatedUnion(
 );
 export type ExportDocument = z.infer<typeof ExportDocument>;
 
-/** Before version 3 a quorum routed to a name; {"ensemble": name} is version 3's. */
-function refuseEnsembleTargets(given: number) {
-  return (ensemble: { on_pass_to?: EnsembleTarget; on_fail_to?: EnsembleTarget }, ctx: z.RefinementCtx): void => {
+/** Before version 3 a quorum routed to a name ({"ensemble": name} is version 3's), and a member had no resume key. */
+function refuseVersion3EnsembleForms(given: number) {
+  return (ensemble: { on_pass_to?: EnsembleTarget; on_fail_to?: EnsembleTarget; members: object[] }, ctx: z.RefinementCtx): void => {
     for (const key of ['on_pass_to', 'on_fail_to'] as const) {
       const target = ensemble[key];
       if (target !== undefined && typeof target !== 'string')
         ctx.addIssue({ code: 'custom', path: [key], message: needsVersion(3, given, `the {"ensemble": …} form (give the name alone)`) });
     }
+    ensemble.members.forEach((member, index) => {
+      for (const key of MEMBER_KEYS_SINCE_VERSION_3.filter((name) => name in member))
+        ctx.addIssue({ code: 'custom', path: ['members', index, key], message: needsVersion(3, given, key) });
+    });
   };
 }
 

@@ -265,6 +265,19 @@ describe('import refuses a bad file and creates no loop', () => {
       },
     ],
     [
+      'a version-2 file with resume on an ensemble member',
+      () => {
+        const document: Record<string, any> = { ...seedDocument(), format_version: 2 };
+        document.ensembles[0].members[0].resume = false;
+        return document;
+      },
+      {
+        code: 'invalid_input',
+        field: 'ensembles.0.members.0.resume',
+        message: /needs format_version 3 \(this file says 2\); set format_version to 3 or remove resume/,
+      },
+    ],
+    [
       'a max_stalled_rounds of 1',
       () => ({ ...seedDocument(), format_version: 3, settings: { max_stalled_rounds: 1 } }),
       {
