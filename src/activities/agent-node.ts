@@ -122,6 +122,7 @@ async function launchAgent(deps: ActivityDeps, start: AgentStart, launchAs: Resu
       model,
       workdir: scene.loop.workdir,
       runDir: supervision.runDir,
+      privateHomeDir: agentHomePath(deps.home, scene.loop.id, run.node_name),
       mcpUrl: deps.mcpUrl,
       tokenEnv: TOKEN_ENV,
       asRoot: process.getuid?.() === 0,

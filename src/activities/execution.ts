@@ -8,7 +8,7 @@ import type { Verdict } from '../graph/verdicts';
 import { updateNodeRun } from '../store/node-runs-repository';
 import type { Confinement } from '../process/confinement';
 import type { GroupRunResult } from '../process/process-group';
-import { openRunDirectory, removeRunDirectory } from '../process/run-directory';
+import { agentHomePath, openRunDirectory, removeRunDirectory } from '../process/run-directory';
 import { PROJECT_ROOT } from '../project';
 import { adoptSupervised, type ProcessRecord, type SupervisionOptions } from '../process/supervision';
 import type { ActivityDeps } from './deps';
@@ -116,7 +116,8 @@ function confinementOf(deps: ActivityDeps, execution: Execution, runDir: string)
   const { workdir } = execution.scene.loop;
   // Its `canopy` shim and `canopy node mcp` run canopy's installation with this node, wherever they are.
   const readOnly = [PROJECT_ROOT, path.dirname(process.execPath)];
-  return { bwrap: policy.bwrap, home: deps.home, runDir, writable: [workdir, ...repositoryDirs(workdir)], readOnly };
+  const agentHome = execution.run.kind === 'agent' ? [agentHomePath(deps.home, execution.scene.loop.id, execution.run.node_name)] : [];
+  return { bwrap: policy.bwrap, home: deps.home, runDir, writable: [workdir, ...repositoryDirs(workdir), ...agentHome], readOnly };
 }
 
 /** How long an attempt Temporal gave up on may take to learn whether a later one follows; past that it kills. */

@@ -22,7 +22,7 @@ export function prepareLaunch(
   const invocation = platform.adapter.invocation(run, platform.settings);
   for (const [name, content] of Object.entries(invocation.files)) writeRunFile(run.runDir, name, content);
   const agentEnv = agentEnvironment(platform, { ...invocation.env, ...env.extra }, env.run);
-  if (invocation.home) Object.assign(agentEnv, makePrivateHome(invocation.home, run.runDir, agentEnv));
+  if (invocation.home) Object.assign(agentEnv, makePrivateHome(invocation.home, run.privateHomeDir, agentEnv));
   return { command: invocation.command, args: invocation.args, env: agentEnv, stdinFile: invocation.stdinFile };
 }
 

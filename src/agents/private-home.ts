@@ -1,5 +1,5 @@
-// A CLI's home, made again for one run inside its run directory: every entry of the CLI's config
-// directory linked to the user's own, except its settings file, which holds the user's settings with
+// A CLI's home, made again for each run of a node in a directory of the node's own: every entry of the CLI's
+// config directory linked to the user's own, except its settings file, which holds the user's settings with
 // canopy's added. The CLI reads it as its user settings, which no CLI checks for ownership, so
 // canopy's MCP server reaches it whoever runs the worker and wherever canopy's home is.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
@@ -23,16 +23,12 @@ export interface PrivateHome {
   settings(user: Record<string, unknown>): Record<string, unknown>;
 }
 
-/** The run's home directory inside `runDir`. */
-const HOME_DIR = 'home';
-
 /**
- * Makes the run's home from the one `env` (the agent's environment) points the CLI at, and returns
+ * Makes the run's home at `home` from the one `env` (the agent's environment) points the CLI at, and returns
  * the variable that points it at the copy instead.
  */
-export function makePrivateHome(spec: PrivateHome, runDir: string, env: NodeJS.ProcessEnv): Record<string, string> {
+export function makePrivateHome(spec: PrivateHome, home: string, env: NodeJS.ProcessEnv): Record<string, string> {
   const userHome = env[spec.variable] || env.HOME || os.homedir();
-  const home = path.join(runDir, HOME_DIR);
   const userConfig = path.join(userHome, spec.configDir);
   const config = path.join(home, spec.configDir);
   const settings = spec.settings(readSettings(path.join(userConfig, spec.settingsFile)));

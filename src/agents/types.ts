@@ -12,6 +12,11 @@ export interface AgentRun {
   workdir: string;
   /** The run's private directory (mode 0700); files the adapter asks for are written here and removed with it. */
   runDir: string;
+  /**
+   * Where a CLI that needs a home made for canopy's settings (`AgentInvocation.home`) gets it: the same directory for
+   * every run of one node, since the CLI's system prompt names it and a provider's prompt cache holds only what repeats.
+   */
+  privateHomeDir: string;
   /** The worker's run-token MCP endpoint. */
   mcpUrl: string;
   /** The environment variable holding the run token; configs name it rather than copy the secret. */

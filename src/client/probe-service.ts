@@ -1,6 +1,7 @@
 // A real probe of agent platforms: run each CLI once, headless, with a tiny prompt, and say whether it
 // answered, is not installed, is misconfigured (with the CLI's own error line) or timed out.
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import { loadPlatforms, locateCommand, platformBinary, platformModel, type Platform } from '../agents';
 import { lastJsonDocument } from '../agents/json-lines';
 import { CanopyError } from '../domain/errors';
@@ -46,6 +47,7 @@ async function probePlatform(home: string, platform: Platform, timeoutMs: number
         model: platformModel(platform, null),
         workdir: runDir,
         runDir,
+        privateHomeDir: path.join(runDir, 'home'),
         mcpUrl: NO_CALLBACK_URL,
         tokenEnv: 'CANOPY_RUN_TOKEN',
         asRoot: process.getuid?.() === 0,

@@ -1,6 +1,7 @@
 // The private directory of one node run, <home>/runs/<node run id>/ (mode 0700): what the run's
 // process reads that must not travel in argv or the environment (large inputs, per-run MCP
 // configs) and what it leaves behind. Nothing in it is readable by other local users.
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { getSystemErrorMap } from 'node:util';
@@ -19,6 +20,15 @@ export class RunDirectoryError extends Error {
 
 export function runDirectoryPath(home: string, nodeRunId: string): string {
   return path.join(runsPath(home), nodeRunId);
+}
+
+/**
+ * Where runs of one node in one loop keep a CLI home made for canopy's settings, <home>/agent-homes/<loop id>/<hash
+ * of the node's name>: one path for all of them, as the CLI's system prompt names it.
+ */
+export function agentHomePath(home: string, loopId: string, nodeName: string): string {
+  const node = createHash('sha256').update(nodeName).digest('hex').slice(0, 16);
+  return path.join(home, 'agent-homes', loopId, node);
 }
 
 /** Creates the run's directory (and `<home>/runs`) owner-only; returns its path. */

@@ -30,6 +30,7 @@ function runCodex(
         model: null,
         workdir: dir,
         runDir: dir,
+        privateHomeDir: path.join(dir, 'home'),
         mcpUrl,
         tokenEnv: 'CANOPY_RUN_TOKEN',
         asRoot: false,

@@ -21,6 +21,7 @@ const RUN: AgentRun = {
   model: null,
   workdir: '/work/dir',
   runDir: '/runs/r1',
+  privateHomeDir: '/agent-homes/loop/node',
   mcpUrl: 'http://127.0.0.1:4321/mcp',
   tokenEnv: 'CANOPY_RUN_TOKEN',
   asRoot: true,
