@@ -318,7 +318,7 @@ async function webSection({ ctx, env, workdirs }: Bench): Promise<void> {
   console.log(`    yardstick, node -e 0:                 ${formatSpread(spread(figures.yardstickMs), 'ms', 0)}`);
 }
 
-/** Round 2 of a fix loop, cold against resumed: a token count, with the cold one as its yardstick. */
+/** Round 2 of a fix loop, cold against resumed: token counts, all input and the uncached part, with the cold ones as the yardstick. */
 async function resumeFigures({ env }: Bench): Promise<void> {
   const missing = missingClis();
   if (missing) return void console.log(`(n) resume: skipped, ${missing}`);
@@ -327,11 +327,14 @@ async function resumeFigures({ env }: Bench): Promise<void> {
     `(n) input tokens of round 2 of a two-round fix loop, real CLIs against the stand-in model, ${RESUME_ROUNDS} loops each way:`,
   );
   for (const [cli, { cold, resumed }] of Object.entries(figures)) {
-    const ratios = resumed.map((tokens, index) => tokens / cold[index]);
-    console.log(
-      `    ${cli.padEnd(8)} resumed ${formatSpread(spread(resumed), 'tokens', 0)}; cold ${formatSpread(spread(cold), 'tokens', 0)}; ` +
-        `resumed over cold ${formatSpread(spread(ratios), 'x', 2)}`,
-    );
+    for (const part of ['input', 'uncached'] as const) {
+      const [ofResumed, ofCold] = [resumed, cold].map((rounds) => rounds.map((round) => round[part]));
+      const ratios = ofResumed.map((tokens, index) => tokens / ofCold[index]);
+      console.log(
+        `    ${cli.padEnd(8)} ${part.padEnd(8)} resumed ${formatSpread(spread(ofResumed), 'tokens', 0)}; ` +
+          `cold ${formatSpread(spread(ofCold), 'tokens', 0)}; resumed over cold ${formatSpread(spread(ratios), 'x', 2)}`,
+      );
+    }
   }
 }
 

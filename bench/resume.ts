@@ -1,6 +1,7 @@
 // What resuming changes in what a model is sent: the input tokens of round 2 of a two-round fix loop, with the
 // node starting its CLI cold and with it resuming round 1's session, for each real agent CLI against the
-// stand-in model, which counts input tokens from what each request sent.
+// stand-in model, which counts input tokens from what each request sent and reads the part an earlier request
+// sent too from its prompt cache, as the providers do.
 import { spawn } from 'node:child_process';
 import { startLoopRun, waitForLoopRun } from '../src/client/runs-service';
 import { CANOPY_BIN } from '../src/project';
@@ -8,9 +9,15 @@ import { implementLoop, openRealCliSetup, REAL_CLIS, reportsPass, type RealCli, 
 import { childEnv } from '../test/helpers/engine';
 import { runsOf } from '../test/helpers/loops';
 
+/** Round 2's input tokens, all of them and those not read from the provider's prompt cache. */
+export interface RoundTwoInput {
+  input: number;
+  uncached: number;
+}
+
 export interface ResumeTokens {
-  cold: number[];
-  resumed: number[];
+  cold: RoundTwoInput[];
+  resumed: RoundTwoInput[];
 }
 
 /** Round 2's input tokens per CLI, `rounds` fix loops each way, on the dev server at `address`. */
@@ -36,7 +43,7 @@ export async function resumeTokenRounds(address: string, rounds: number): Promis
   }
 }
 
-async function roundTwoInputTokens(setup: RealCliSetup, cli: RealCli, resume: boolean): Promise<number> {
+async function roundTwoInputTokens(setup: RealCliSetup, cli: RealCli, resume: boolean): Promise<RoundTwoInput> {
   setup.api.script(reportsPass(cli));
   const { loopId } = await implementLoop(setup, cli, { fixLoop: true, resume });
   await startLoopRun(setup.ctx, loopId);
@@ -46,5 +53,5 @@ async function roundTwoInputTokens(setup: RealCliSetup, cli: RealCli, resume: bo
     throw new Error(
       `${cli} fix loop (resume: ${resume}) ended ${result.status}: ${result.reason ?? ''} ${second?.cold_start_reason ?? ''}`,
     );
-  return second.input_tokens;
+  return { input: second.input_tokens, uncached: second.input_tokens - (second.cached_input_tokens ?? 0) };
 }

@@ -16,7 +16,7 @@ import { agentVerdict, type Verdict } from '../graph/verdicts';
 import { hashRunToken, newRunToken } from '../run-token';
 import { getNodeRun, sessionTokensElsewhere, updateNodeRun } from '../store/node-runs-repository';
 import type { GroupRunResult } from '../process/process-group';
-import { runDirectoryPath } from '../process/run-directory';
+import { agentHomePath, runDirectoryPath } from '../process/run-directory';
 import { readKeptBlocker, readKeptReport } from '../process/run-reports';
 import { startSupervised, type SupervisionOptions } from '../process/supervision';
 import { traceAgentProcess } from '../telemetry/spans';
@@ -199,6 +199,7 @@ async function recordUsage(deps: ActivityDeps, runId: string, reading: AgentRead
   await updateNodeRun(deps.db, runId, {
     ...(reading.model ? { executed_model: reading.model } : {}),
     input_tokens: reading.usage?.input_tokens ?? null,
+    cached_input_tokens: reading.usage?.cached_input_tokens ?? null,
     output_tokens: reading.usage?.output_tokens ?? null,
     cost_usd: reading.usage?.cost_usd ?? null,
   });
@@ -212,7 +213,12 @@ async function ownUsage(deps: ActivityDeps, runId: string, reading: AgentReading
   const { usage } = reading;
   return {
     ...reading,
-    usage: { ...usage, input_tokens: less(usage.input_tokens, before.input), output_tokens: less(usage.output_tokens, before.output) },
+    usage: {
+      ...usage,
+      input_tokens: less(usage.input_tokens, before.input),
+      cached_input_tokens: less(usage.cached_input_tokens, before.cached),
+      output_tokens: less(usage.output_tokens, before.output),
+    },
   };
 }
 

@@ -43,6 +43,7 @@ export const claude: AgentAdapter = {
       finalMessage: typeof result.result === 'string' ? result.result : null,
       usage: {
         input_tokens: input.length ? input.reduce((a, b) => a + b, 0) : null,
+        cached_input_tokens: numberOrNull(usage.cache_read_input_tokens),
         output_tokens: numberOrNull(usage.output_tokens),
         cost_usd: numberOrNull(result.total_cost_usd),
       },

@@ -61,7 +61,14 @@ export const codex: AgentAdapter = {
     const last = messages.at(-1)?.item as { text?: string } | undefined;
     return {
       finalMessage: last?.text ?? null,
-      usage: turns.length ? { input_tokens: sum('input_tokens'), output_tokens: sum('output_tokens'), cost_usd: null } : null,
+      usage: turns.length
+        ? {
+            input_tokens: sum('input_tokens'),
+            cached_input_tokens: sum('cached_input_tokens'),
+            output_tokens: sum('output_tokens'),
+            cost_usd: null,
+          }
+        : null,
       model: null,
     };
   },

@@ -53,7 +53,9 @@ export const gemini: AgentAdapter = {
     const sum = (key: string) => Object.values(models).reduce((total, m) => total + (numberOrNull(m.tokens?.[key]) ?? 0), 0);
     return {
       finalMessage: result.response,
-      usage: Object.keys(models).length ? { input_tokens: sum('prompt'), output_tokens: sum('candidates'), cost_usd: null } : null,
+      usage: Object.keys(models).length
+        ? { input_tokens: sum('prompt'), cached_input_tokens: sum('cached'), output_tokens: sum('candidates'), cost_usd: null }
+        : null,
       model: Object.keys(models)[0] ?? null,
     };
   },

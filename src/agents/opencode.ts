@@ -40,14 +40,17 @@ export const opencode: AgentAdapter = {
     const parts = events.map((e) => (e.part ?? {}) as Record<string, unknown>);
     const texts = parts.filter((p) => p.type === 'text' && typeof p.text === 'string');
     const steps = parts.filter((p) => p.type === 'step-finish');
-    const tokens = (key: 'input' | 'output') =>
-      steps.reduce((total, step) => total + (numberOrNull((step.tokens as Record<string, unknown> | undefined)?.[key]) ?? 0), 0);
+    const tokens = (read: (counts: StepTokens) => unknown) =>
+      steps.reduce((total, step) => total + (numberOrNull(read((step.tokens ?? {}) as StepTokens)) ?? 0), 0);
+    // Its `input` leaves out what the provider's cache read and wrote, which were sent all the same.
+    const cached = tokens((counts) => counts.cache?.read);
     return {
       finalMessage: (texts.at(-1)?.text as string | undefined) ?? null,
       usage: steps.length
         ? {
-            input_tokens: tokens('input'),
-            output_tokens: tokens('output'),
+            input_tokens: tokens((counts) => counts.input) + cached + tokens((counts) => counts.cache?.write),
+            cached_input_tokens: cached,
+            output_tokens: tokens((counts) => counts.output),
             cost_usd: steps.reduce((t, s) => t + (numberOrNull(s.cost) ?? 0), 0),
           }
         : null,
@@ -71,6 +74,13 @@ export const opencode: AgentAdapter = {
 
 /** What `opencode run --session` prints for a session it does not have. */
 const OPENCODE_NO_SESSION = /[^\n]*Session not found[^\n]*/i;
+
+/** A step's token counts in `opencode run --format json`'s `step-finish` parts. */
+interface StepTokens {
+  input?: unknown;
+  output?: unknown;
+  cache?: { read?: unknown; write?: unknown };
+}
 
 interface OpencodeError {
   name?: unknown;

@@ -56,7 +56,10 @@ export interface AgentInvocation {
 }
 
 export interface AgentUsage {
+  /** Every input token the model was sent, those read from the provider's prompt cache included. */
   input_tokens: number | null;
+  /** The part of `input_tokens` read from the provider's prompt cache, which it bills for less. */
+  cached_input_tokens: number | null;
   output_tokens: number | null;
   cost_usd: number | null;
 }

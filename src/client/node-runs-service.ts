@@ -40,6 +40,8 @@ export interface AgentUsageLine {
   platform: string;
   model: string | null;
   input_tokens: number | null;
+  /** Of `input_tokens`, those the provider read from its prompt cache. */
+  cached_input_tokens: number | null;
   output_tokens: number | null;
   cost_usd: number | null;
   /** The CLI's session, which a later run of the node may continue. */
@@ -56,6 +58,7 @@ export function agentUsageOf(run: NodeRun): AgentUsageLine | null {
     platform: run.executed_platform,
     model: run.executed_model,
     input_tokens: run.input_tokens,
+    cached_input_tokens: run.cached_input_tokens,
     output_tokens: run.output_tokens,
     cost_usd: run.cost_usd,
     session_id: run.session_id,

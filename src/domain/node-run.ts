@@ -103,6 +103,11 @@ export const NodeRun = z.object({
   executed_platform: z.string().nullable().describe('The agent platform that ran, for agent nodes'),
   executed_model: z.string().nullable().describe('The model asked for, or the one the CLI reported using'),
   input_tokens: z.number().int().nullable().describe('Tokens in, as the CLI reported them (cache reads included)'),
+  cached_input_tokens: z
+    .number()
+    .int()
+    .nullable()
+    .describe('Of the tokens in, those the provider read from its prompt cache (billed for less); null when the CLI did not say'),
   output_tokens: z.number().int().nullable(),
   cost_usd: z.number().nullable().describe('Cost in USD, when the CLI reports it'),
   executed_host: z

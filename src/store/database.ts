@@ -134,6 +134,7 @@ export interface NodeRunsTable {
   executed_platform: string | null;
   executed_model: string | null;
   input_tokens: number | null;
+  cached_input_tokens: number | null;
   output_tokens: number | null;
   cost_usd: number | null;
   recovery: string | null;

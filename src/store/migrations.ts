@@ -416,6 +416,13 @@ const agentSessions: Migration = {
   },
 };
 
+/** The part of a run's input tokens its provider read from a prompt cache, which it bills for less. */
+const cachedInputTokens: Migration = {
+  async up(db: Kysely<any>): Promise<void> {
+    await db.schema.alterTable('node_runs').addColumn('cached_input_tokens', 'integer').execute();
+  },
+};
+
 /** Every migration by name; the order prefix is the order they run in. */
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -440,6 +447,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '019_notifications': notifications,
   '020_agent_sessions': agentSessions,
   '021_ensemble_kinds': ensembleKinds,
+  '022_cached_input_tokens': cachedInputTokens,
 };
 
 /** The migrations a store up to date has run, in order. */

@@ -113,17 +113,18 @@ export async function sessionTokensElsewhere(
   db: DatabaseOrTransaction,
   sessionId: string,
   runId: string,
-): Promise<{ input: number; output: number }> {
+): Promise<{ input: number; cached: number; output: number }> {
   const row = await db
     .selectFrom('node_runs')
     .select((eb) => [
       eb.fn.sum<number | string | null>('input_tokens').as('input'),
+      eb.fn.sum<number | string | null>('cached_input_tokens').as('cached'),
       eb.fn.sum<number | string | null>('output_tokens').as('output'),
     ])
     .where('session_id', '=', sessionId)
     .where('id', '<>', runId)
     .executeTakeFirstOrThrow();
-  return { input: Number(row.input ?? 0), output: Number(row.output ?? 0) };
+  return { input: Number(row.input ?? 0), cached: Number(row.cached ?? 0), output: Number(row.output ?? 0) };
 }
 
 /** The loop's hook runs started at or after `since` (a loop run's start: its runs never overlap), oldest first. */
@@ -198,6 +199,7 @@ function nodeRunFromRow(row: NodeRunRow): NodeRun {
     executed_platform: row.executed_platform,
     executed_model: row.executed_model,
     input_tokens: row.input_tokens,
+    cached_input_tokens: row.cached_input_tokens,
     output_tokens: row.output_tokens,
     cost_usd: row.cost_usd === null ? null : Number(row.cost_usd),
     executed_host: row.executed_host,
@@ -253,6 +255,7 @@ function nodeRunChangesToRow(changes: NodeRunChanges): NodeRunRowUpdate {
     executed_platform: changes.executed_platform,
     executed_model: changes.executed_model,
     input_tokens: changes.input_tokens,
+    cached_input_tokens: changes.cached_input_tokens,
     output_tokens: changes.output_tokens,
     cost_usd: changes.cost_usd,
     recovery: changes.recovery,

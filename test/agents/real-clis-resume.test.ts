@@ -18,7 +18,7 @@ import {
   type RealCliSetup,
 } from '../helpers/agent-clis';
 import { childEnv } from '../helpers/engine';
-import { runsOf } from '../helpers/loops';
+import { check, loopWithSpecs, runsOf, scratchDir } from '../helpers/loops';
 import { runCanopy } from '../helpers/processes';
 import { isModelRequest, newestUserTurn, type LoggedRequest } from '../helpers/model-api';
 
@@ -79,8 +79,15 @@ describe('real agent CLIs resume their session on a loop-back', { skip }, () => 
       assert.ok((second.input_tokens ?? 0) >= roundTwo.inputTokens!, `round 2 recorded ${second.input_tokens} input tokens`);
       const roundTwoCounted = turnsNaming(requests, FEEDBACK_MARK).reduce((sum, request) => sum + request.inputTokens!, 0);
       assert.ok((second.input_tokens ?? 0) <= roundTwoCounted, `and not round 1's again (round 2 sent ${roundTwoCounted})`);
+      // The part of it the stand-in read from its prompt cache, which each CLI reports in its own field.
+      const roundTwoCached = turnsNaming(requests, FEEDBACK_MARK).map((request) => request.cachedInputTokens!);
+      const [mostCached, allCached] = [Math.max(...roundTwoCached), roundTwoCached.reduce((sum, tokens) => sum + tokens, 0)];
+      assert.ok(mostCached > 0, 'round 2 read the turns it repeated from the prompt cache');
+      const recordedCached = second.cached_input_tokens ?? 0;
+      assert.ok(recordedCached >= mostCached && recordedCached <= allCached, `round 2 recorded ${recordedCached} of them cached`);
       const shown = await runCanopy(childEnv(setup.config), 'loop', 'run-get', second.id);
       assert.match(shown.stdout, new RegExp(`^session ${first.session_id}, resumed$`, 'm'), shown.stderr);
+      assert.match(shown.stdout, new RegExp(` ${second.input_tokens} tokens in \\(${recordedCached} cached\\), `));
       const listed = await runCanopy(childEnv(setup.config), 'loop', 'runs', loopId);
       assert.match(listed.stdout, new RegExp(`${second.id} +implement +2 +pass .* ${cli}/[^ ]+, resumed `), listed.stderr);
     });
@@ -119,4 +126,42 @@ describe('real agent CLIs resume their session on a loop-back', { skip }, () => 
       );
     });
   }
+
+  it("ensemble members continue their own passed sessions on the bounce-back; a member's resume: false starts cold", async () => {
+    const setup = serving.setup();
+    setup.api.script(reportsPass('claude'));
+    const tests = `test -f .tested && exit 0; touch .tested; echo "${FEEDBACK_MARK}"; exit 1`;
+    const loopId = await loopWithSpecs(
+      setup.ctx,
+      scratchDir(),
+      {
+        nodes: [check('prepare', 1, 'true'), check('tests', 2, tests)],
+        edges: [{ source: 'tests', target: 'prepare', condition: 'fail', type: 'loopback' }],
+        ensembles: [
+          {
+            name: 'reviewers',
+            prompt_template: `${FULL_PROMPT_MARK} {{spec_name}}.\n{{previous_feedback}}`,
+            entry_from_node: 'prepare',
+            entry_condition: 'pass',
+            on_pass_to: 'tests',
+            timeout_minutes: 2,
+            members: [{ platform: 'claude' }, { platform: 'codex', resume: false }],
+          },
+        ],
+      },
+      [{ name: 'the spec' }],
+    );
+    await startLoopRun(setup.ctx, loopId);
+    const result = await waitForLoopRun(setup.ctx, loopId);
+    const runs = await runsOf(setup.ctx, loopId);
+    const ofMember = (name: string) => runs.filter((run) => run.node_name === `reviewers/${name}`);
+    assert.equal(result.status, 'completed', told(runs));
+    const [[claudeFirst, claudeSecond], [codexFirst, codexSecond]] = [ofMember('member-1'), ofMember('member-2')];
+    assert.ok(claudeSecond && codexSecond, `both members ran twice: ${told(runs)}`);
+    assert.deepEqual([claudeSecond.resumed, claudeSecond.session_id], [true, claudeFirst.session_id], told(runs));
+    assert.doesNotMatch(claudeSecond.input, new RegExp(FULL_PROMPT_MARK), 'the resumed member is told the resume prompt');
+    assert.deepEqual([codexSecond.resumed, codexSecond.cold_start_reason], [false, null], told(runs));
+    assert.notEqual(codexSecond.session_id, codexFirst.session_id, 'the member with resume: false began a session of its own');
+    assert.match(codexSecond.input, new RegExp(FULL_PROMPT_MARK), 'and was given the full prompt');
+  });
 });

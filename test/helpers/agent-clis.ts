@@ -182,7 +182,7 @@ export function useRealCliWorker(base?: string): { setup: () => RealCliSetup } {
 
 /** In round 1's prompt only: a request that carries it in round 2 resent round 1's turns. */
 export const FULL_PROMPT_MARK = 'Implement the feature of';
-/** In the tests' output only, so in round 2's resume prompt ({{previous_feedback}}) and nowhere in round 1. */
+/** In the tests' output only, so in round 2's prompt ({{previous_feedback}}, and a resume prompt's default) and nowhere in round 1. */
 export const FEEDBACK_MARK = 'expected 42, got 41';
 
 /** A model that reports pass through canopy's tool for each prompt, then answers. */
@@ -200,7 +200,8 @@ export async function implementLoop(setup: RealCliSetup, cli: RealCli, { fixLoop
     position: 1,
     config: {
       platform: cli,
-      prompt_template: `${FULL_PROMPT_MARK} {{spec_name}}.`,
+      // As a fix loop's implementer is told: the task, and in a later round what the tests said.
+      prompt_template: `${FULL_PROMPT_MARK} {{spec_name}}.\n{{previous_feedback}}`,
       require_report: true,
       resume,
       timeout_minutes: 2,

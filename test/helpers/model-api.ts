@@ -5,10 +5,12 @@
 // the conversation names it), answer a usage limit, be overloaded, or hang. Once it called the tool for the
 // newest prompt it answers the final text, so a resumed session, whose request carries the earlier turns too,
 // is answered for its newest one. Requests without tools (titles, probes) get a short text
-// answer. Usage is reported as the APIs do, the input counted from what the request sent. Every request is
-// logged, with the usage it was answered with, for the tests and for finding out what a CLI sends.
+// answer. Usage is reported as the APIs do, the input counted from what the request sent, the part an earlier
+// request sent too read from a prompt cache as the vendors keep one. Every request is logged, with the usage it
+// was answered with, for the tests and for finding out what a CLI sends.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { PromptCache, type CachedInput, type Vendor } from './prompt-cache';
 
 export type ModelAction =
   | { kind: 'tool'; tool: string; args: Record<string, unknown> }
@@ -37,6 +39,8 @@ export interface LoggedRequest {
   body: unknown;
   /** The input tokens the answer reported (null for a request no model answered). */
   inputTokens: number | null;
+  /** Of those, the tokens read from the prompt cache (null until a model answered). */
+  cachedInputTokens: number | null;
 }
 
 export interface ModelApi {
@@ -60,15 +64,16 @@ export function inputTokensOf(body: unknown): number {
   return Math.ceil(JSON.stringify(body ?? '').length / CHARS_PER_TOKEN);
 }
 
-type Vendor = 'anthropic' | 'responses' | 'chat' | 'gemini';
 /** A tool call's `call` numbers it among the stand-in's calls: the APIs give every call an id of its own. */
 type Turn = { kind: 'text'; text: string } | { kind: 'tool'; name: string; args: Record<string, unknown>; call: number };
 type Json = Record<string, any>;
-type Usage = { input: number; output: number };
+/** `input` counts every input token, the cached ones too. */
+type Usage = { input: number; output: number; cached: CachedInput };
 
 export async function startModelApi(): Promise<ModelApi> {
   let current: ModelScript = { action: { kind: 'text' }, final: 'done' };
   const requests: LoggedRequest[] = [];
+  const cache = new PromptCache();
   const hanging = new Set<http.ServerResponse>();
   let held = 0;
   const server = http.createServer((request, response) => {
@@ -84,16 +89,25 @@ export async function startModelApi(): Promise<ModelApi> {
       }
       const url = new URL(request.url ?? '/', 'http://localhost');
       const inputTokens = vendorOf(url.pathname) ? inputTokensOf(body) : null;
-      requests.push({ method: request.method ?? '', path: url.pathname + url.search, headers: request.headers, body, inputTokens });
+      const logged: LoggedRequest = {
+        method: request.method ?? '',
+        path: url.pathname + url.search,
+        headers: request.headers,
+        body,
+        inputTokens,
+        cachedInputTokens: null,
+      };
+      requests.push(logged);
       const script = current;
       const { heldUntil } = script;
+      const reply = () => answer({ url, body: body ?? {}, response, logged }, script, { hanging, cache });
       if (heldUntil && callsTool(url, body ?? {}, script)) {
         held++;
         void heldUntil.then(() => {
           held--;
-          answer(url, body ?? {}, response, script, hanging);
+          reply();
         });
-      } else answer(url, body ?? {}, response, script, hanging);
+      } else reply();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -129,7 +143,20 @@ function callsTool(url: URL, body: Json, script: ModelScript): boolean {
 /** Tool calls answered so far, by every stand-in of the process: each call's id is unique, as the APIs' are. */
 let toolCalls = 0;
 
-function answer(url: URL, body: Json, response: http.ServerResponse, script: ModelScript, hanging: Set<http.ServerResponse>): void {
+interface Exchange {
+  url: URL;
+  body: Json;
+  response: http.ServerResponse;
+  logged: LoggedRequest;
+}
+
+/** What the stand-in keeps across requests: the answers it holds open, and its prompt cache. */
+interface Held {
+  hanging: Set<http.ServerResponse>;
+  cache: PromptCache;
+}
+
+function answer({ url, body, response, logged }: Exchange, script: ModelScript, { hanging, cache }: Held): void {
   const vendor = vendorOf(url.pathname);
   if (!vendor) {
     // Model listings and other side calls: an empty but well-formed answer.
@@ -158,7 +185,9 @@ function answer(url: URL, body: Json, response: http.ServerResponse, script: Mod
   }
   const stream = vendor === 'gemini' ? url.pathname.includes('streamGenerateContent') : body.stream === true;
   const model = String(body.model ?? url.pathname.match(/models\/([^:]+)/)?.[1] ?? 'stand-in');
-  const usage = { input: inputTokensOf(body), output: OUTPUT_TOKENS };
+  const cached = cache.read(vendor, body);
+  logged.cachedInputTokens = cached.read;
+  const usage = { input: inputTokensOf(body), output: OUTPUT_TOKENS, cached };
   if (!stream) return void json(response, 200, whole(vendor, turn, model, usage));
   response.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
   for (const [event, data] of events(vendor, turn, model, usage)) {
@@ -337,7 +366,7 @@ function whole(vendor: Vendor, turn: Turn, model: string, usage: Usage): unknown
       content,
       stop_reason: turn.kind === 'text' ? 'end_turn' : 'tool_use',
       stop_sequence: null,
-      usage: { input_tokens: usage.input, output_tokens: usage.output },
+      usage: { ...anthropicInput(usage), output_tokens: usage.output },
     };
   }
   if (vendor === 'gemini') return geminiChunk(turn, model, usage);
@@ -358,10 +387,28 @@ function whole(vendor: Vendor, turn: Turn, model: string, usage: Usage): unknown
       created: Math.floor(Date.now() / 1000),
       model,
       choices: [{ index: 0, message, finish_reason: turn.kind === 'text' ? 'stop' : 'tool_calls' }],
-      usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output },
+      usage: chatUsage(usage),
     };
   }
   return responsesObject(turn, model, 'completed', usage);
+}
+
+/** Anthropic counts the input read from and written to its cache apart from `input_tokens`. */
+function anthropicInput(usage: Usage): Json {
+  return {
+    input_tokens: usage.input - usage.cached.read - usage.cached.written,
+    cache_creation_input_tokens: usage.cached.written,
+    cache_read_input_tokens: usage.cached.read,
+  };
+}
+
+function chatUsage(usage: Usage): Json {
+  return {
+    prompt_tokens: usage.input,
+    prompt_tokens_details: { cached_tokens: usage.cached.read },
+    completion_tokens: usage.output,
+    total_tokens: usage.input + usage.output,
+  };
 }
 
 function events(vendor: Vendor, turn: Turn, model: string, usage: Usage): Array<[string | null, unknown]> {
@@ -382,7 +429,7 @@ function anthropicEvents(turn: Turn, model: string, usage: Usage): Array<[string
       content: [],
       stop_reason: null,
       stop_sequence: null,
-      usage: { input_tokens: usage.input, output_tokens: 1 },
+      usage: { ...anthropicInput(usage), output_tokens: 1 },
     },
   };
   const block =
@@ -442,7 +489,7 @@ function responsesObject(turn: Turn, model: string, status: string, usage: Usage
       status === 'completed'
         ? {
             input_tokens: usage.input,
-            input_tokens_details: { cached_tokens: 0 },
+            input_tokens_details: { cached_tokens: usage.cached.read },
             output_tokens: usage.output,
             output_tokens_details: { reasoning_tokens: 0 },
             total_tokens: usage.input + usage.output,
@@ -490,14 +537,7 @@ function chatEvents(turn: Turn, model: string, usage: Usage): Array<[null, unkno
         };
   return [
     [null, chunk(delta, null)],
-    [
-      null,
-      chunk({}, turn.kind === 'text' ? 'stop' : 'tool_calls', {
-        prompt_tokens: usage.input,
-        completion_tokens: usage.output,
-        total_tokens: usage.input + usage.output,
-      }),
-    ],
+    [null, chunk({}, turn.kind === 'text' ? 'stop' : 'tool_calls', chatUsage(usage))],
   ];
 }
 
@@ -505,7 +545,12 @@ function geminiChunk(turn: Turn, model: string, usage: Usage): Json {
   const part = turn.kind === 'text' ? { text: turn.text } : { functionCall: { name: turn.name, args: turn.args } };
   return {
     candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }],
-    usageMetadata: { promptTokenCount: usage.input, candidatesTokenCount: usage.output, totalTokenCount: usage.input + usage.output },
+    usageMetadata: {
+      promptTokenCount: usage.input,
+      cachedContentTokenCount: usage.cached.read,
+      candidatesTokenCount: usage.output,
+      totalTokenCount: usage.input + usage.output,
+    },
     modelVersion: model,
   };
 }

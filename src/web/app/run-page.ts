@@ -32,7 +32,12 @@ export function RunPageView(props: { runId: string }): JSX.Element {
       run.failure_kind && fact('failure', `${run.failure_kind}: ${run.reason ?? ''}`),
       !run.failure_kind && run.reason && fact('reason', run.reason),
       run.executed_platform && fact('agent', `${run.executed_platform}${run.executed_model ? ` · ${run.executed_model}` : ''}`),
-      run.executed_platform && fact('tokens', `${tokens(run.input_tokens)} in · ${tokens(run.output_tokens)} out · ${usd(run.cost_usd)}`),
+      run.executed_platform &&
+        fact(
+          'tokens',
+          `${tokens(run.input_tokens)} in${run.cached_input_tokens ? ` (${tokens(run.cached_input_tokens)} cached)` : ''} · ` +
+            `${tokens(run.output_tokens)} out · ${usd(run.cost_usd)}`,
+        ),
       fact('HEAD', `${run.head_before ?? '–'} → ${run.head_after ?? '–'}`),
     ),
     h(ChangesView, { runId: run.id }),

@@ -40,7 +40,8 @@ export function registerLoopRunHistory(loop: Command): void {
             ...(run.executed_platform
               ? [
                   `agent ${run.executed_platform}${run.executed_model ? `/${run.executed_model}` : ''}: ` +
-                    `${run.input_tokens ?? '-'} tokens in, ${run.output_tokens ?? '-'} out${run.cost_usd != null ? `, $${run.cost_usd.toFixed(4)}` : ''}`,
+                    `${run.input_tokens ?? '-'} tokens in${run.cached_input_tokens ? ` (${run.cached_input_tokens} cached)` : ''}, ` +
+                    `${run.output_tokens ?? '-'} out${run.cost_usd != null ? `, $${run.cost_usd.toFixed(4)}` : ''}`,
                 ]
               : []),
             ...(run.session_id || run.cold_start_reason ? [sessionLine(run)] : []),
