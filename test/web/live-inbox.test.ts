@@ -1,7 +1,8 @@
-// The web app live, in a real browser over a loop the dev server runs: the loop page's graph follows
-// the node states without a reload (within 1 s of the store recording them), a dropped event stream
-// comes back by itself when the server does, the inbox (one tap from the overview) shows the approval's message, refuses a
-// rejection with a blank comment with the message the CLI gives, and approving lets the loop go on to its end.
+// The web app live, in a real browser over a loop the dev server runs: the loop page's graph follows the
+// node states without a reload (within 1 s of the store recording them), an approval that waits shows
+// waiting with the way to the inbox, a dropped event stream comes back by itself when the server does,
+// the inbox (one tap from the overview) shows the approval's message, refuses a rejection with a blank
+// comment with the message the CLI gives, and approving lets the loop go on to its end.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'puppeteer-core';
@@ -64,7 +65,10 @@ describe('the web app live, and its inbox', { skip: hasChromium ? false : NO_CHR
       await startLoopRun(ctx, loopId);
       await page.waitForSelector('[data-vertex="implement"][data-state="running"]');
       await page.waitForSelector('[data-loop-status="waiting"] ', { timeout: 60_000 });
-      await page.waitForSelector('[data-vertex="review"][data-state="running"]');
+      // The approval waits for a person: its vertex says so and opens the inbox, as does the line above the graph.
+      await page.waitForSelector('[data-vertex="review"][data-state="waiting"]');
+      assert.equal(await page.$eval('a:has(> [data-vertex="review"])', (link) => link.getAttribute('href')), '#/inbox');
+      assert.match((await textOf(page, '[data-waiting="review"]'))!, /review waits for a person/);
       const implemented = (await runsOf(ctx, loopId)).find((run) => run.node_name === 'implement')!;
       const seen = (await page.evaluate('window.__seen')) as Record<string, number>;
       const delay = seen['implement:pass'] - Date.parse(implemented.ended_at!);

@@ -1,6 +1,7 @@
 // A loop's graph as SVG, laid out by dagre: flow edges top to bottom, loop-back edges left out of the
 // layout and drawn apart as dashed arcs on the right, an ensemble as one box listing its members, each
-// vertex and member coloured by its state. A vertex links to its latest node run.
+// vertex and member coloured by its state. A vertex links to its latest node run, an approval waiting for a
+// person to the inbox.
 import dagre from '@dagrejs/dagre';
 import { h, type JSX } from 'preact';
 import type { Vertex } from './types';
@@ -121,5 +122,6 @@ function vertexBox({ vertex, x, y, width, height }: Box): JSX.Element {
       ),
     ),
   );
-  return vertex.last_run_id ? h('a', { key: vertex.name, href: `#/runs/${vertex.last_run_id}` }, box) : h('g', { key: vertex.name }, box);
+  const opens = vertex.state === 'waiting' ? '#/inbox' : vertex.last_run_id && `#/runs/${vertex.last_run_id}`;
+  return opens ? h('a', { key: vertex.name, href: opens }, box) : h('g', { key: vertex.name }, box);
 }
