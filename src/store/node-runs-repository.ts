@@ -431,6 +431,12 @@ export async function nodeRunMarks(db: DatabaseOrTransaction): Promise<Map<strin
   return new Map(rows.map((row) => [row.loop_id, `${String(row.runs)}|${String(row.started)}|${String(row.ended)}`]));
 }
 
+/** The output recorded so far of every node run still running, by its id: the live feed compares them to say whose output moved. */
+export async function runningOutputs(db: DatabaseOrTransaction): Promise<Map<string, string>> {
+  const rows = await db.selectFrom('node_runs').select(['id', 'stdout']).where('status', '=', 'running').execute();
+  return new Map(rows.map((row) => [row.id, row.stdout]));
+}
+
 /** One agent run's usage, for adding up by loop, spec and day. */
 export interface AgentRunUsage {
   loop_id: string;
