@@ -5,16 +5,11 @@ import type { NodeRun } from '../domain/node-run';
 import { agentUsageByLoop, latestNodeRunOfEachLoop } from '../store/node-runs-repository';
 import type { ClientContext } from './context';
 import { listInbox } from './approvals-service';
+import { loopIdentity, type LoopIdentity } from './loop-identity';
 import { listLoops } from './loops-service';
 import type { UsageTotals } from './usage-service';
 
-export interface LoopOverview {
-  loop_id: string;
-  name: string;
-  workdir: string;
-  host: string | null;
-  status: Loop['status'];
-  archived: boolean;
+export interface LoopOverview extends LoopIdentity {
   /** The newest node run: the one running or waiting while the loop runs, else the last one that ended. */
   latest_node: { node: string; round: number; status: string } | null;
   spend: UsageTotals;
@@ -50,12 +45,7 @@ function overviewOf(
 ): LoopOverview {
   const times = [loop.updated_at, latest?.started_at, latest?.ended_at].filter((time): time is string => Boolean(time));
   return {
-    loop_id: loop.id,
-    name: loop.name,
-    workdir: loop.workdir,
-    host: loop.host,
-    status: loop.status,
-    archived: loop.archived,
+    ...loopIdentity(loop),
     latest_node: latest ? { node: latest.node_name, round: latest.round, status: latest.status } : null,
     spend,
     last_activity: times.sort().at(-1)!,
