@@ -24,7 +24,8 @@ export const EVENTS_PATH = '/api/events';
 /** Ends the session (its file in the home) and clears the cookie; a state change like any other. */
 export const SIGN_OUT_PATH = '/api/sign-out';
 
-export function webRoutes(ctx: ClientContext): WebRoutes {
+/** `publicOrigin`: where a reverse proxy serves the app (null when none), whose pages may change things too. */
+export function webRoutes(ctx: ClientContext, publicOrigin: string | null = null): WebRoutes {
   const files = readAppFiles();
   const sessions = new Sessions(ctx.config.home);
   const live = new LiveFeed(ctx);
@@ -55,7 +56,7 @@ export function webRoutes(ctx: ClientContext): WebRoutes {
           );
         return html(response, 401, SIGN_IN_PAGE);
       }
-      const refusal = stateChangeRefusal(request);
+      const refusal = stateChangeRefusal(request, publicOrigin);
       if (refusal) return sendRefusal(response, 403, 'forbidden', refusal);
       if (url.pathname === APP_SCRIPT) return send(response, 200, 'text/javascript; charset=utf-8', files.script);
       if (url.pathname === EVENTS_PATH) return live.listen(request, response);
