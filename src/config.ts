@@ -24,6 +24,11 @@ export interface CanopyConfig {
   mcpPort: number;
   /** Port `canopy web` serves the web app on (CANOPY_WEB_PORT), when not given one with --port. */
   webPort: string;
+  /**
+   * The origin a reverse proxy serves the web app at (CANOPY_PUBLIC_ORIGIN, or --public-origin), e.g.
+   * https://canopy.example.com: requests naming it are accepted beside loopback ones, and sign-in links use it; null when none.
+   */
+  publicOrigin: string | null;
   /** Port of the worker's run-token MCP endpoint for its own agents; 0 picks a free one. */
   workerMcpPort: number;
   /** How long an activity may stay silent before Temporal assumes its worker died. */
@@ -51,6 +56,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): CanopyConfig {
       null,
     mcpPort: Number(env.CANOPY_MCP_PORT || 7380),
     webPort: env.CANOPY_WEB_PORT || '7381',
+    publicOrigin: publicOriginOf(env.CANOPY_PUBLIC_ORIGIN || null, 'CANOPY_PUBLIC_ORIGIN'),
     workerMcpPort: Number(env.CANOPY_WORKER_MCP_PORT || 0),
     heartbeatTimeoutSeconds: Number(env.CANOPY_HEARTBEAT_TIMEOUT_SECONDS || 30),
     metricsAddress: listenAddressOf(env.CANOPY_METRICS_ADDRESS || null, 'CANOPY_METRICS_ADDRESS', 'serve metrics on', '127.0.0.1:9464'),
@@ -69,6 +75,35 @@ export function withMetrics(config: CanopyConfig, option: string | undefined): C
   return option === undefined
     ? config
     : { ...config, metricsAddress: listenAddressOf(option, '--metrics', 'serve metrics on', '127.0.0.1:9464') };
+}
+
+/** The config with `--public-origin <origin>` over CANOPY_PUBLIC_ORIGIN, when given. */
+export function withPublicOrigin(config: CanopyConfig, option: string | undefined): CanopyConfig {
+  return option === undefined ? config : { ...config, publicOrigin: publicOriginOf(option, '--public-origin') };
+}
+
+/**
+ * An origin as a browser sends it (scheme, host, a port unless the scheme's own; null stays null); anything
+ * else, a path included, is refused naming where it came from: the app is served at the root of its origin.
+ */
+export function publicOriginOf(value: string | null, given: string): string | null {
+  if (value === null) return null;
+  const url = URL.canParse(value) ? new URL(value) : null;
+  const problem = !url
+    ? 'is not a URL'
+    : !['http:', 'https:'].includes(url.protocol)
+      ? `has the scheme ${url.protocol.slice(0, -1)}`
+      : url.username || url.password
+        ? 'holds a user name or password'
+        : url.pathname !== '/' || url.search || url.hash || /[?#]$/.test(value)
+          ? 'has a path, query or fragment'
+          : null;
+  if (!problem) return url!.origin;
+  throw new CanopyError(
+    'invalid_input',
+    `${given} '${value}' ${problem}: give the origin the browser opens, https:// or http:// with the host and at most a port, ` +
+      'e.g. https://canopy.example.com (the app is served at the root of it).',
+  );
 }
 
 /** Loopback, next to the embedded Temporal UI's 8233. */

@@ -23,17 +23,20 @@ const OUTPUT_TAIL_LINES = 8;
 /** Enough node runs to cover a latest run of a large graph across a few rounds. */
 const RECENT_RUNS = 200;
 
+/** The workflow's states, and `waiting`: an approval node waiting for a person (its node run is open, waiting). */
+export type PictureState = VertexState | 'waiting';
+
 export interface MemberPicture {
   node: string;
   /** platform/model, as the quorum document names the member. */
   label: string;
-  state: VertexState;
+  state: PictureState;
 }
 
 export interface VertexPicture {
   name: string;
   kind: VertexKind;
-  state: VertexState;
+  state: PictureState;
   round: number;
   /** When the running execution started. */
   running_since: string | null;
@@ -93,7 +96,11 @@ export async function loopPicture(ctx: ClientContext, loopId: string, known?: Li
         })
       : [];
     const memberRunning = members.some((m) => m.state === 'running');
-    const state = liveEntry(live.state?.vertexStates, vertex.name) ?? (memberRunning ? 'running' : runState(ownRun));
+    // The workflow's own view has the approval it stands at `running`; the store says it waits for a person.
+    const state: PictureState =
+      ownRun?.status === 'waiting'
+        ? 'waiting'
+        : (liveEntry(live.state?.vertexStates, vertex.name) ?? (memberRunning ? 'running' : runState(ownRun)));
     const runningRun = stored
       ? memberNames(stored.id)
           .map((n) => latest.get(n.name))

@@ -18,6 +18,7 @@ import { requireLoop } from './design-service';
 import { lastNotifyFailure, type NotifyFailure } from './notifications-service';
 import { autorunProgress } from './autorun-service';
 import { heldByAnotherLoop } from './workdir-claim-service';
+import { loopIdentity, type LoopIdentity } from './loop-identity';
 import { loopPicture, type LoopPicture } from './loop-picture-service';
 import { readLiveState, readResumePoint } from './runs-service';
 import { describeLoopSchedule, type LoopScheduleReport } from './schedule-service';
@@ -34,14 +35,7 @@ interface SpecLine {
   budget_tokens: number | null;
 }
 
-export interface LoopStatusReport {
-  loop_id: string;
-  name: string;
-  workdir: string;
-  /** The host the workdir is on, whose workers run the nodes; null when any worker does. */
-  host: string | null;
-  status: Loop['status'];
-  archived: boolean;
+export interface LoopStatusReport extends LoopIdentity {
   specs: SpecLine[];
   last_run: {
     workflow_id: string;
@@ -119,12 +113,7 @@ export async function loopStatus(ctx: ClientContext, loopId: string): Promise<Lo
   const autorun = askAutorun ? await autorunProgress(ctx, loop.id).catch(() => null) : null;
   const firing = schedule?.last_firing;
   return {
-    loop_id: loop.id,
-    name: loop.name,
-    workdir: loop.workdir,
-    host: loop.host,
-    status: loop.status,
-    archived: loop.archived,
+    ...loopIdentity(loop),
     specs: specs.map(specLine),
     last_run: run
       ? {

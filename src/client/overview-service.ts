@@ -1,19 +1,15 @@
 // Every loop at a glance, as the web app's overview lists them: its status, the node it runs or waits
 // at and in which round, what its agents spent, when it last did anything; and how many approvals wait.
 import type { Loop } from '../domain/loop';
-import { listNodeRuns } from '../store/node-runs-repository';
+import type { NodeRun } from '../domain/node-run';
+import { agentUsageByLoop, latestNodeRunOfEachLoop } from '../store/node-runs-repository';
 import type { ClientContext } from './context';
 import { listInbox } from './approvals-service';
+import { loopIdentity, type LoopIdentity } from './loop-identity';
 import { listLoops } from './loops-service';
-import { loopUsage, type UsageTotals } from './usage-service';
+import type { UsageTotals } from './usage-service';
 
-export interface LoopOverview {
-  loop_id: string;
-  name: string;
-  workdir: string;
-  host: string | null;
-  status: Loop['status'];
-  archived: boolean;
+export interface LoopOverview extends LoopIdentity {
   /** The newest node run: the one running or waiting while the loop runs, else the last one that ended. */
   latest_node: { node: string; round: number; status: string } | null;
   spend: UsageTotals;
@@ -26,23 +22,32 @@ export interface Overview {
   inbox_count: number;
 }
 
+/** A fixed number of store queries, however many loops there are: the latest runs and the spend of all loops are read at once. */
 export async function loopsOverview(ctx: ClientContext, options: { include_archived?: boolean } = {}): Promise<Overview> {
-  const [loops, inbox] = await Promise.all([listLoops(ctx, { include_archived: options.include_archived ?? false }), listInbox(ctx)]);
-  return { loops: await Promise.all(loops.map((loop) => overviewOf(ctx, loop))), inbox_count: inbox.length };
+  const [loops, inbox, latestRuns, usage] = await Promise.all([
+    listLoops(ctx, { include_archived: options.include_archived ?? false }),
+    listInbox(ctx),
+    latestNodeRunOfEachLoop(ctx.db),
+    agentUsageByLoop(ctx.db),
+  ]);
+  return {
+    loops: loops.map((loop) => overviewOf(loop, latestRuns.get(loop.id), usage.get(loop.id) ?? NO_USAGE)),
+    inbox_count: inbox.length,
+  };
 }
 
-async function overviewOf(ctx: ClientContext, loop: Loop): Promise<LoopOverview> {
-  const [[latest], usage] = await Promise.all([listNodeRuns(ctx.db, { loopId: loop.id, limit: 1 }), loopUsage(ctx, loop.id)]);
+const NO_USAGE: UsageTotals = { agent_runs: 0, input_tokens: 0, output_tokens: 0, cost_usd: 0 };
+
+function overviewOf(
+  loop: Loop,
+  latest: Pick<NodeRun, 'node_name' | 'round' | 'status' | 'started_at' | 'ended_at'> | undefined,
+  spend: UsageTotals,
+): LoopOverview {
   const times = [loop.updated_at, latest?.started_at, latest?.ended_at].filter((time): time is string => Boolean(time));
   return {
-    loop_id: loop.id,
-    name: loop.name,
-    workdir: loop.workdir,
-    host: loop.host,
-    status: loop.status,
-    archived: loop.archived,
+    ...loopIdentity(loop),
     latest_node: latest ? { node: latest.node_name, round: latest.round, status: latest.status } : null,
-    spend: usage.total,
+    spend,
     last_activity: times.sort().at(-1)!,
   };
 }

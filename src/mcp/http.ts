@@ -30,6 +30,8 @@ export interface McpHttpOptions {
   portSetting?: string;
   /** What answers every path but /mcp (the web app); without it they get 404. */
   web?: LoopbackRoutes;
+  /** Where a reverse proxy serves this server, whose host and origin are accepted beside loopback ones. */
+  publicOrigin?: string | null;
 }
 
 /** Serves a request that passed the Host and Origin checks. */
@@ -43,6 +45,8 @@ export interface LoopbackServerOptions {
   /** Names the server in its errors. */
   label: string;
   routes: LoopbackRoutes;
+  /** Where a reverse proxy serves this server, whose host and origin are accepted beside loopback ones. */
+  publicOrigin?: string | null;
 }
 
 export interface LoopbackServer {
@@ -65,6 +69,7 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
     port: options.port,
     portSetting: options.portSetting ?? 'CANOPY_MCP_PORT',
     label: 'MCP',
+    publicOrigin: options.publicOrigin,
     routes: (request, response) => {
       if (new URL(request.url ?? '/', 'http://localhost').pathname === MCP_PATH) return serveMcp(options, request, response);
       if (options.web) return options.web(request, response);
@@ -78,7 +83,7 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
 /** An HTTP server on the loopback address whose every request passes the Host and Origin checks before `routes` sees it. */
 export async function startLoopbackServer(options: LoopbackServerOptions): Promise<LoopbackServer> {
   const server = http.createServer(REQUEST_ARRIVAL, (request, response) => {
-    const refusal = hostOrOriginRefusal(request.headers, request.socket.localPort!);
+    const refusal = hostOrOriginRefusal(request.headers, request.socket.localPort!, options.publicOrigin ?? null);
     if (refusal) return sendJson(response, 403, { error: 'forbidden', message: refusal });
     options.routes(request, response).catch((error: unknown) => {
       console.error(`canopy ${options.label.toLowerCase()}: request failed:`, error);

@@ -5,9 +5,15 @@ import type { IncomingHttpHeaders } from 'node:http';
 
 const LOOPBACK_HOSTNAMES = ['127.0.0.1', 'localhost', '[::1]'];
 
-/** Why the request may not reach the endpoint listening on `port`, or null when it may. */
-export function hostOrOriginRefusal(headers: IncomingHttpHeaders, port: number): string | null {
-  const allowedHosts = LOOPBACK_HOSTNAMES.map((hostname) => `${hostname}:${port}`);
+/**
+ * Why the request may not reach the endpoint listening on `port`, or null when it may. `publicOrigin` is where a
+ * reverse proxy serves it (null when none): a request naming that host, and that origin, is accepted too.
+ */
+export function hostOrOriginRefusal(headers: IncomingHttpHeaders, port: number, publicOrigin: string | null = null): string | null {
+  const allowedHosts = [
+    ...LOOPBACK_HOSTNAMES.map((hostname) => `${hostname}:${port}`),
+    ...(publicOrigin ? [new URL(publicOrigin).host] : []),
+  ];
   const host = headers.host?.toLowerCase();
   if (!host || !allowedHosts.includes(host)) {
     return (
@@ -16,10 +22,10 @@ export function hostOrOriginRefusal(headers: IncomingHttpHeaders, port: number):
     );
   }
   const origin = headers.origin;
-  if (origin !== undefined && !isLoopbackOrigin(origin)) {
+  if (origin !== undefined && !isLoopbackOrigin(origin) && origin.toLowerCase() !== publicOrigin) {
     return (
       `Origin '${origin}' is refused: only requests without an Origin header (MCP clients, agents) or from a loopback origin ` +
-      `(http://${LOOPBACK_HOSTNAMES.join(', http://')}, any port) may use this endpoint; web pages elsewhere may not.`
+      `(http://${LOOPBACK_HOSTNAMES.join(', http://')}, any port)${publicOrigin ? ` or ${publicOrigin}` : ''} may use this endpoint; web pages elsewhere may not.`
     );
   }
   return null;

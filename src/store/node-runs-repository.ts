@@ -1,7 +1,8 @@
 // Node runs: one record per execution of a node, holding its full input and output.
 import type { HumanFeedback, NodeRun } from '../domain';
 import { fromFlag, mapPresent, now, toFlag } from './columns';
-import type { DatabaseOrTransaction, NodeRunRow, NodeRunRowUpdate } from './database';
+import type { ExpressionBuilder } from 'kysely';
+import type { Database, DatabaseOrTransaction, NodeRunRow, NodeRunRowUpdate } from './database';
 import { newId } from './ids';
 
 /** Columns a run has beside its domain fields; neither leaves the store through NodeRun. */
@@ -345,26 +346,68 @@ export interface AgentUsage {
 export async function agentUsageBySpec(db: DatabaseOrTransaction, loopId: string): Promise<AgentUsage[]> {
   const rows = await db
     .selectFrom('node_runs')
-    .select((eb) => [
-      'spec_id',
-      eb.fn.countAll().as('agent_runs'),
-      eb.fn.coalesce(eb.fn.sum('input_tokens'), eb.lit(0)).as('input_tokens'),
-      eb.fn.coalesce(eb.fn.sum('output_tokens'), eb.lit(0)).as('output_tokens'),
-      eb.fn.coalesce(eb.fn.sum('cost_usd'), eb.lit(0)).as('cost_usd'),
-    ])
+    .select((eb) => ['spec_id', ...usageSums(eb)])
     .where('loop_id', '=', loopId)
     .where('executed_platform', 'is not', null)
     .groupBy('spec_id')
     .orderBy('spec_id')
     .execute();
-  // PostgreSQL returns counts and sums of integers as strings.
-  return rows.map((row) => ({
-    spec_id: row.spec_id,
-    agent_runs: Number(row.agent_runs),
-    input_tokens: Number(row.input_tokens),
-    output_tokens: Number(row.output_tokens),
-    cost_usd: Number(row.cost_usd),
-  }));
+  return rows.map((row) => ({ spec_id: row.spec_id, ...usageFromSums(row) }));
+}
+
+/** What each loop's agent runs used over its whole history, by loop id, in one query; a loop no agent ran for is absent. */
+export async function agentUsageByLoop(db: DatabaseOrTransaction): Promise<Map<string, Omit<AgentUsage, 'spec_id'>>> {
+  const rows = await db
+    .selectFrom('node_runs')
+    .select((eb) => ['loop_id', ...usageSums(eb)])
+    .where('executed_platform', 'is not', null)
+    .groupBy('loop_id')
+    .execute();
+  return new Map(rows.map((row) => [row.loop_id, usageFromSums(row)]));
+}
+
+const usageSums = (eb: ExpressionBuilder<Database, 'node_runs'>) =>
+  [
+    eb.fn.countAll().as('agent_runs'),
+    eb.fn.coalesce(eb.fn.sum('input_tokens'), eb.lit(0)).as('input_tokens'),
+    eb.fn.coalesce(eb.fn.sum('output_tokens'), eb.lit(0)).as('output_tokens'),
+    eb.fn.coalesce(eb.fn.sum('cost_usd'), eb.lit(0)).as('cost_usd'),
+  ] as const;
+
+/** PostgreSQL returns counts and sums of integers as strings. */
+const usageFromSums = (
+  row: Record<'agent_runs' | 'input_tokens' | 'output_tokens' | 'cost_usd', unknown>,
+): Omit<AgentUsage, 'spec_id'> => ({
+  agent_runs: Number(row.agent_runs),
+  input_tokens: Number(row.input_tokens),
+  output_tokens: Number(row.output_tokens),
+  cost_usd: Number(row.cost_usd),
+});
+
+/** Each loop's newest node run (newest as listNodeRuns orders them), by loop id, in one query whatever the number of loops. */
+export async function latestNodeRunOfEachLoop(
+  db: DatabaseOrTransaction,
+): Promise<Map<string, Pick<NodeRun, 'loop_id' | 'node_name' | 'round' | 'status' | 'started_at' | 'ended_at'>>> {
+  const rows = await db
+    .selectFrom('node_runs')
+    .select(['loop_id', 'node_name', 'round', 'status', 'started_at', 'ended_at'])
+    // One look-up per loop down the (loop_id, started_at) index, rather than a pass over every run.
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('loops')
+        .select((loops) =>
+          loops
+            .selectFrom('node_runs as newest')
+            .select('newest.id')
+            .whereRef('newest.loop_id', '=', 'loops.id')
+            .orderBy('newest.started_at', 'desc')
+            .orderBy('newest.id', 'desc')
+            .limit(1)
+            .as('id'),
+        ),
+    )
+    .execute();
+  return new Map(rows.map((row) => [row.loop_id, row]));
 }
 
 /** What agent runs have used: tokens, dollars, and how many runs reported tokens but no cost. */
@@ -432,6 +475,12 @@ export async function nodeRunMarks(db: DatabaseOrTransaction): Promise<Map<strin
     .groupBy('loop_id')
     .execute();
   return new Map(rows.map((row) => [row.loop_id, `${String(row.runs)}|${String(row.started)}|${String(row.ended)}`]));
+}
+
+/** The output recorded so far of every node run still running, by its id: the live feed compares them to say whose output moved. */
+export async function runningOutputs(db: DatabaseOrTransaction): Promise<Map<string, string>> {
+  const rows = await db.selectFrom('node_runs').select(['id', 'stdout']).where('status', '=', 'running').execute();
+  return new Map(rows.map((row) => [row.id, row.stdout]));
 }
 
 /** One agent run's usage, for adding up by loop, spec and day. */

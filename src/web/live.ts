@@ -1,7 +1,8 @@
-// The app's live events: one watcher per server reads which loops moved (from the store, twice a
-// second, only while a page listens) and tells every open page at once, so ten tabs cost what one does.
+// The app's live events: one watcher per server reads which loops moved and whose running output grew
+// (from the store, twice a second, only while a page listens) and tells every open page at once, so ten
+// tabs cost what one does.
 import type http from 'node:http';
-import { loopActivityMarks } from '../client/activity-service';
+import { loopActivityMarks, runningOutputMarks } from '../client/activity-service';
 import type { ClientContext } from '../client/context';
 import { startEventStream } from './responses';
 
@@ -15,12 +16,13 @@ const RECONNECT_MS = 1_000;
 export class LiveFeed {
   private readonly listeners = new Set<http.ServerResponse>();
   private marks = new Map<string, string>();
+  private outputs = new Map<string, string>();
   private timer: NodeJS.Timeout | undefined;
   private sinceKeepAlive = 0;
 
   constructor(private readonly ctx: ClientContext) {}
 
-  /** Streams `loops` events (the ids of the loops that moved) to the page until it goes. */
+  /** Streams `loops` events (the ids of the loops that moved) and `output` events (the ids of the running node runs whose output moved) to the page until it goes. */
   listen(request: http.IncomingMessage, response: http.ServerResponse): void {
     startEventStream(response);
     response.write(`retry: ${RECONNECT_MS}\n\n`);
@@ -46,15 +48,19 @@ export class LiveFeed {
 
   private async watch(): Promise<void> {
     this.timer = setTimeout(() => void this.watch(), WATCH_INTERVAL_MS);
-    const marks = await loopActivityMarks(this.ctx).catch((error: unknown) => {
+    const [marks, outputs] = await Promise.all([loopActivityMarks(this.ctx), runningOutputMarks(this.ctx)]).catch((error: unknown) => {
       console.error('canopy web: reading what changed failed:', error);
-      return this.marks;
+      return [this.marks, this.outputs];
     });
-    const moved = [...marks].filter(([loopId, mark]) => this.marks.get(loopId) !== mark).map(([loopId]) => loopId);
+    const moved = changedKeys(this.marks, marks);
+    // A run that ended leaves `outputs`; its end is a move of its loop.
+    const printed = changedKeys(this.outputs, outputs);
     this.marks = marks;
+    this.outputs = outputs;
     this.sinceKeepAlive += WATCH_INTERVAL_MS;
     if (moved.length > 0) this.broadcast(`event: loops\ndata: ${JSON.stringify(moved)}\n\n`);
-    else if (this.sinceKeepAlive >= KEEP_ALIVE_MS) this.broadcast(': keep-alive\n\n');
+    if (printed.length > 0) this.broadcast(`event: output\ndata: ${JSON.stringify(printed)}\n\n`);
+    if (moved.length + printed.length === 0 && this.sinceKeepAlive >= KEEP_ALIVE_MS) this.broadcast(': keep-alive\n\n');
   }
 
   private broadcast(text: string): void {
@@ -62,3 +68,7 @@ export class LiveFeed {
     for (const response of this.listeners) response.write(text);
   }
 }
+
+/** The keys of `now` whose value differs from `before`'s. */
+const changedKeys = (before: Map<string, string>, now: Map<string, string>): string[] =>
+  [...now].filter(([key, mark]) => before.get(key) !== mark).map(([key]) => key);

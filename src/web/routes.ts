@@ -21,8 +21,11 @@ export interface WebRoutes {
 }
 
 export const EVENTS_PATH = '/api/events';
+/** Ends the session (its file in the home) and clears the cookie; a state change like any other. */
+export const SIGN_OUT_PATH = '/api/sign-out';
 
-export function webRoutes(ctx: ClientContext): WebRoutes {
+/** `publicOrigin`: where a reverse proxy serves the app (null when none), whose pages may change things too. */
+export function webRoutes(ctx: ClientContext, publicOrigin: string | null = null): WebRoutes {
   const files = readAppFiles();
   const sessions = new Sessions(ctx.config.home);
   const live = new LiveFeed(ctx);
@@ -53,10 +56,15 @@ export function webRoutes(ctx: ClientContext): WebRoutes {
           );
         return html(response, 401, SIGN_IN_PAGE);
       }
-      const refusal = stateChangeRefusal(request);
+      const refusal = stateChangeRefusal(request, publicOrigin);
       if (refusal) return sendRefusal(response, 403, 'forbidden', refusal);
       if (url.pathname === APP_SCRIPT) return send(response, 200, 'text/javascript; charset=utf-8', files.script);
       if (url.pathname === EVENTS_PATH) return live.listen(request, response);
+      if (url.pathname === SIGN_OUT_PATH) {
+        if (request.method !== 'POST')
+          return sendJson(response, 405, { error: 'method_not_allowed', message: `${SIGN_OUT_PATH} answers POST.` }, { Allow: 'POST' });
+        return sendJson(response, 200, { signed_out: true }, { 'Set-Cookie': sessions.end(request.headers, port) });
+      }
       if (url.pathname.startsWith('/api/')) {
         const body = request.method === 'POST' ? await readJson(request) : undefined;
         if (body instanceof Error) return sendRefusal(response, 400, 'invalid_input', body.message);

@@ -26,8 +26,8 @@ export class Sessions {
 
   /** Whether the request to the server on `port` carries an open session. */
   holds(headers: IncomingHttpHeaders, port: number, now = Date.now()): boolean {
-    const token = cookieValue(headers.cookie, cookieName(port));
-    if (!token || !/^[A-Za-z0-9_-]{43}$/.test(token)) return false;
+    const token = sessionToken(headers, port);
+    if (!token) return false;
     let ends: number;
     try {
       ends = Number(readFileSync(this.fileOf(token), 'utf8'));
@@ -39,6 +39,13 @@ export class Sessions {
     return false;
   }
 
+  /** Ends the request's session, so its cookie opens nothing any more; returns the Set-Cookie header that clears the cookie. */
+  end(headers: IncomingHttpHeaders, port: number): string {
+    const token = sessionToken(headers, port);
+    if (token) rmSync(this.fileOf(token), { force: true });
+    return `${cookieName(port)}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0`;
+  }
+
   private fileOf(token: string): string {
     return path.join(this.directory, createHash('sha256').update(token).digest('hex'));
   }
@@ -46,6 +53,11 @@ export class Sessions {
 
 /** Cookies are shared by every port of a host, so the name carries the port: `canopy up` and `canopy web` side by side keep theirs. */
 const cookieName = (port: number) => `canopy_session_${port}`;
+
+function sessionToken(headers: IncomingHttpHeaders, port: number): string | undefined {
+  const token = cookieValue(headers.cookie, cookieName(port));
+  return token && /^[A-Za-z0-9_-]{43}$/.test(token) ? token : undefined;
+}
 
 function cookieValue(header: string | undefined, name: string): string | undefined {
   for (const pair of (header ?? '').split(';')) {

@@ -60,6 +60,8 @@ describe('approval nodes', () => {
         node: 'review',
         deadline: null,
       });
+      const states = Object.fromEntries(info.picture.vertices.map((vertex) => [vertex.name, vertex.state]));
+      assert.deepEqual(states, { implement: 'pass', review: 'waiting', commit: 'pending' }, 'the approval shows as waiting, not running');
 
       await assertRefusedUnchanged(
         h.ctx,

@@ -8,8 +8,9 @@ export const CHROMIUM = process.env.CANOPY_TEST_CHROMIUM || '/usr/bin/chromium';
 export const hasChromium = existsSync(CHROMIUM);
 export const NO_CHROMIUM = `chromium is not installed at ${CHROMIUM} (.ci/run installs it; CANOPY_TEST_CHROMIUM names another)`;
 
-export function launchBrowser(): Promise<Browser> {
-  return puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+/** `args`: more of chromium's switches, e.g. one that resolves a made-up name to loopback. */
+export function launchBrowser(args: string[] = []): Promise<Browser> {
+  return puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', ...args] });
 }
 
 /** A page that fails the test on a script error and collects Content-Security-Policy violations. */

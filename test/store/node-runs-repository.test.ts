@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { beforeEach, it } from 'node:test';
 import {
+  agentUsageByLoop,
   agentUsageBySpec,
   deleteNode,
   endedNodeRunIds,
@@ -15,6 +16,7 @@ import {
   insertSpec,
   isUniqueViolation,
   latestDirtyPathsRecord,
+  latestNodeRunOfEachLoop,
   listNodeRuns,
   sessionTokensElsewhere,
   newId,
@@ -226,6 +228,50 @@ describeOnEachDialect('node-runs repository', (store) => {
         { spec_id: other, agent_runs: 1, input_tokens: 7, output_tokens: 3, cost_usd: 0.25 },
       ],
     );
+  });
+
+  it('sums what agent runs used per loop, all loops in one query, leaving out runs of no agent and loops no agent ran for', async () => {
+    const other = (await insertTestLoop(store.db, 'other-loop')).id;
+    const idle = (await insertTestLoop(store.db, 'idle-loop')).id;
+    const agentRun = (loop: string, input_tokens: number, output_tokens: number, cost_usd: number | null) =>
+      insertNodeRun(store.db, run({ loop_id: loop, kind: 'agent', executed_platform: 'claude', input_tokens, output_tokens, cost_usd }));
+    await agentRun(loopId, 100, 10, 0.5);
+    await agentRun(loopId, 200, 20, null);
+    await agentRun(other, 7, 3, 0.25);
+    await insertNodeRun(store.db, run({ input_tokens: 999 }));
+    await insertNodeRun(store.db, run({ loop_id: idle, input_tokens: 999 }));
+    const usage = await agentUsageByLoop(store.db);
+    assert.deepEqual(Object.fromEntries(usage), {
+      [loopId]: { agent_runs: 2, input_tokens: 300, output_tokens: 30, cost_usd: 0.5 },
+      [other]: { agent_runs: 1, input_tokens: 7, output_tokens: 3, cost_usd: 0.25 },
+    });
+  });
+
+  it("finds each loop's newest node run in one query, newest by start and then by id as the list orders them", async () => {
+    const at = (second: number) => `2026-01-01T00:00:${String(second).padStart(2, '0')}.000Z`;
+    const other = (await insertTestLoop(store.db, 'other-loop')).id;
+    await insertTestLoop(store.db, 'idle-loop');
+    await insertNodeRun(store.db, run({ started_at: at(1), ended_at: at(2), status: 'pass' }));
+    await insertNodeRun(store.db, run({ started_at: at(5), node_name: 'test', round: 2 }));
+    await insertNodeRun(store.db, run({ started_at: at(3), node_name: 'lint' }));
+    // Two runs of the other loop that started at once: the list shows the one of the greater id first.
+    const twins = [
+      await insertNodeRun(store.db, run({ loop_id: other, started_at: at(4), node_name: 'a' })),
+      await insertNodeRun(store.db, run({ loop_id: other, started_at: at(4), node_name: 'b' })),
+    ];
+    const latest = await latestNodeRunOfEachLoop(store.db);
+    assert.deepEqual([...latest.keys()].sort(), [loopId, other].sort(), 'a loop with no run is absent');
+    assert.deepEqual(latest.get(loopId), {
+      loop_id: loopId,
+      node_name: 'test',
+      round: 2,
+      status: 'running',
+      started_at: at(5),
+      ended_at: null,
+    });
+    const [listed] = await listNodeRuns(store.db, { loopId: other, limit: 1 });
+    assert.ok(twins.some((twin) => twin.id === listed.id));
+    assert.equal(latest.get(other)?.node_name, listed.node_name);
   });
 
   it('keeps the dirty paths a run recorded and finds the latest record of them since a time', async () => {

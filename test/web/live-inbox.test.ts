@@ -1,7 +1,9 @@
-// The web app live, in a real browser over a loop the dev server runs: the loop page's graph follows
-// the node states without a reload (within 1 s of the store recording them), a dropped event stream
-// comes back by itself when the server does, the inbox (one tap from the overview) shows the approval's message, refuses a
-// rejection with a blank comment with the message the CLI gives, and approving lets the loop go on to its end.
+// The web app live, in a real browser over loops the dev server runs: the loop page's graph follows the
+// node states without a reload (within 1 s of the store recording them), an approval that waits shows
+// waiting with the way to the inbox, a dropped event stream comes back by itself when the server does,
+// the inbox (one tap from the overview) shows the approval's message, refuses a rejection with a blank
+// comment with the message the CLI gives, and approving lets the loop go on to its end; a running node
+// run's page follows its output as it lands and its end.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'puppeteer-core';
@@ -11,6 +13,7 @@ import { childEnv, useEngineHarness } from '../helpers/engine';
 import { tempGitRepo } from '../helpers/git';
 import { approval, check, linked, loopWithSpecs, runsOf } from '../helpers/loops';
 import { runCanopy } from '../helpers/processes';
+import { waitUntil } from '../helpers/wait';
 import { startWebApp, type WebApp } from '../helpers/web-app';
 
 /** When the page first showed each vertex in each state, by the page's clock (the machine's), and the live stream's states in turn. */
@@ -64,7 +67,10 @@ describe('the web app live, and its inbox', { skip: hasChromium ? false : NO_CHR
       await startLoopRun(ctx, loopId);
       await page.waitForSelector('[data-vertex="implement"][data-state="running"]');
       await page.waitForSelector('[data-loop-status="waiting"] ', { timeout: 60_000 });
-      await page.waitForSelector('[data-vertex="review"][data-state="running"]');
+      // The approval waits for a person: its vertex says so and opens the inbox, as does the line above the graph.
+      await page.waitForSelector('[data-vertex="review"][data-state="waiting"]');
+      assert.equal(await page.$eval('a:has(> [data-vertex="review"])', (link) => link.getAttribute('href')), '#/inbox');
+      assert.match((await textOf(page, '[data-waiting="review"]'))!, /review waits for a person/);
       const implemented = (await runsOf(ctx, loopId)).find((run) => run.node_name === 'implement')!;
       const seen = (await page.evaluate('window.__seen')) as Record<string, number>;
       const delay = seen['implement:pass'] - Date.parse(implemented.ended_at!);
@@ -107,6 +113,37 @@ describe('the web app live, and its inbox', { skip: hasChromium ? false : NO_CHR
     await page.waitForSelector('[data-loop-status="completed"]');
     const review = (await runsOf(ctx, loopId)).find((run) => run.node_name === 'review')!;
     assert.match(review.decided_by ?? '', /\(web\)$/);
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  });
+
+  it("follows a running node run's page: its output as it lands, then its end, without a reload", { timeout: 120_000 }, async () => {
+    const { ctx } = engine;
+    const loopId = await loopWithSpecs(
+      ctx,
+      tempGitRepo(),
+      linked(check('slow', 1, 'echo first-line; sleep 4; echo second-line; sleep 4; echo last-line')),
+      [{ name: 'slowly' }],
+    );
+    const page = await web.signedInPage(browser);
+    await engine.withWorker(async () => {
+      await startLoopRun(ctx, loopId);
+      const run = await waitUntil('the node run to start', async () => (await runsOf(ctx, loopId)).find((r) => r.node_name === 'slow'));
+      await page.goto(`${web.origin}/#/runs/${run.id}`);
+      await page.waitForSelector('[data-run-status="running"]');
+      await page.evaluate('window.__samePage = true');
+      assert.match((await textOf(page, '.facts'))!, /still running/);
+      // The second line lands seconds after the page opened, while the run still runs.
+      await page.waitForFunction(
+        `document.querySelector('[data-text="stdout"]')?.textContent.includes('second-line') && document.querySelector('[data-run-status="running"]')`,
+        { timeout: 30_000 },
+      );
+      await page.waitForSelector('[data-run-status="pass"]', { timeout: 30_000 });
+      await waitForLoopRun(ctx, loopId);
+    });
+    assert.match((await textOf(page, '[data-text="stdout"]'))!, /first-line\nsecond-line\nlast-line/);
+    assert.doesNotMatch((await textOf(page, '.facts'))!, /still running/);
+    assert.equal(await page.evaluate('window.__samePage'), true, 'the page was not reloaded');
     assert.deepEqual(page.problems, []);
     await page.close();
   });

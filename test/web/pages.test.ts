@@ -1,7 +1,8 @@
 // The web app's pages in a real browser over a loop the dev server ran: the overview lists it, the
 // loop page lays out its graph (the ensemble one box with its members, the loop-back edge apart) and
-// pages through its node runs past the newest 200, the spend page charts the agents' spend, and a node run's page shows its diff and an agent's
-// output holding markup as text, with no script of it run.
+// pages through its node runs past the newest 200, pans and zooms it on a phone, the spend page charts
+// the agents' spend, and a node run's page shows its diff and an agent's output holding markup as text,
+// with no script of it run.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'puppeteer-core';
@@ -162,6 +163,76 @@ describe('the web app pages', { skip: hasChromium ? false : NO_CHROMIUM }, () =>
       return { left: svg.left, right: svg.right, page: document.documentElement.scrollWidth };
     })()`)) as { left: number; right: number; page: number };
     assert.ok(graph.left >= 0 && graph.right <= 390 && graph.page <= 390, JSON.stringify(graph));
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  });
+
+  it('pans the graph by a drag and a finger, zooms it by its buttons, the wheel and a pinch, and still opens a vertex on a tap', async () => {
+    const page = await web.signedInPage(browser, { width: 390, height: 844 });
+    await page.goto(`${web.origin}/#/loops/${loopId}`);
+    await page.waitForSelector('svg.graph [data-vertex]');
+    const viewBox = async () =>
+      String(await page.evaluate(`document.querySelector('svg.graph').getAttribute('viewBox')`))
+        .split(' ')
+        .map(Number);
+    const zoom = async () => Number(await page.evaluate(`document.querySelector('.zoom').dataset.zoom`));
+    const whole = await viewBox();
+    const svg = (await page.evaluate(`(() => {
+      const rect = document.querySelector('svg.graph').getBoundingClientRect();
+      return { x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 };
+    })()`)) as { x: number; y: number };
+    assert.equal(await zoom(), 1);
+
+    // A drag from the middle of the graph (on a vertex or not) moves the view against it, and opens nothing.
+    await page.mouse.move(svg.x, svg.y);
+    await page.mouse.down();
+    await page.mouse.move(svg.x - 60, svg.y - 40, { steps: 6 });
+    await page.mouse.up();
+    const dragged = await viewBox();
+    assert.ok(dragged[0] > whole[0] && dragged[1] > whole[1], `dragged left and up: ${whole.join(' ')} -> ${dragged.join(' ')}`);
+    assert.deepEqual(dragged.slice(2), whole.slice(2), 'a drag keeps the scale');
+    assert.equal(new URL(page.url()).hash, `#/loops/${loopId}`);
+
+    await page.click('[data-zoom-by="in"]');
+    await page.waitForFunction(`document.querySelector('.zoom').dataset.zoom === '1.50'`);
+    assert.ok(Math.abs((await viewBox())[2] - whole[2] / 1.5) < 0.01, 'the view is a 1.5th of the whole');
+    await page.click('[data-zoom-by="out"]');
+    await page.waitForFunction(`document.querySelector('.zoom').dataset.zoom === '1.00'`);
+    await page.click('[data-zoom-by="fit"]');
+    assert.deepEqual(await viewBox(), whole);
+
+    await page.mouse.move(svg.x, svg.y);
+    await page.mouse.wheel({ deltaY: -200 });
+    await page.waitForFunction(`Number(document.querySelector('.zoom').dataset.zoom) > 1.2`);
+    await page.click('[data-zoom-by="fit"]');
+
+    // Two fingers spreading apart zoom in; one finger pans.
+    const cdp = await page.createCDPSession();
+    const touch = (type: 'touchStart' | 'touchMove' | 'touchEnd', points: { x: number; y: number }[]) =>
+      cdp.send('Input.dispatchTouchEvent', { type, touchPoints: points.map((point, id) => ({ ...point, id })) });
+    await touch('touchStart', [
+      { x: svg.x - 20, y: svg.y },
+      { x: svg.x + 20, y: svg.y },
+    ]);
+    for (let step = 1; step <= 5; step++)
+      await touch('touchMove', [
+        { x: svg.x - 20 - step * 10, y: svg.y },
+        { x: svg.x + 20 + step * 10, y: svg.y },
+      ]);
+    await touch('touchEnd', []);
+    await page.waitForFunction(`Number(document.querySelector('.zoom').dataset.zoom) > 1.5`);
+    const pinched = await viewBox();
+    await touch('touchStart', [{ x: svg.x, y: svg.y }]);
+    for (let step = 1; step <= 5; step++) await touch('touchMove', [{ x: svg.x + step * 10, y: svg.y + step * 6 }]);
+    await touch('touchEnd', []);
+    const panned = await viewBox();
+    assert.ok(panned[0] < pinched[0] && panned[1] < pinched[1], `a finger pans: ${pinched.join(' ')} -> ${panned.join(' ')}`);
+    assert.deepEqual(panned.slice(2), pinched.slice(2));
+
+    // A tap on a vertex is a click: it opens the vertex's latest node run.
+    await page.click('[data-zoom-by="fit"]');
+    await page.click('[data-vertex="tests"] rect');
+    await page.waitForFunction(`location.hash.startsWith('#/runs/')`);
     assert.deepEqual(page.problems, []);
     await page.close();
   });

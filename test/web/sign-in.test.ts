@@ -1,8 +1,12 @@
 // Signing in to the web app `canopy up` serves beside MCP, in a real browser: the one-time link sets
 // an HttpOnly, SameSite=Strict session cookie and lands on a URL without the token; without a session
 // nothing but the sign-in page is served; a state-changing request from another origin is refused;
-// `canopy web --print-link` gives a fresh link to the running server, and `canopy web` serves the app too.
+// `canopy web --print-link` gives a fresh link to the running server, signing out ends the session for good,
+// and `canopy web` serves the app too.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'puppeteer-core';
 import { freePort } from '../../src/temporal/free-port';
@@ -13,12 +17,13 @@ import { runCanopy, spawnCanopy, waitForOutput, type CanopyProcess } from '../he
 
 describe('signing in to the web app', { skip: hasChromium ? false : NO_CHROMIUM }, () => {
   let up: CanopyProcess;
+  let home: string;
   let env: NodeJS.ProcessEnv;
   let origin: string;
   let browser: Browser;
 
   before(async () => {
-    ({ env } = await upEnv());
+    ({ home, env } = await upEnv());
     origin = `http://127.0.0.1:${env.CANOPY_MCP_PORT}`;
     up = spawnCanopy(['up'], env);
     await waitForOutput(up, /canopy is up/, 120_000);
@@ -103,6 +108,38 @@ describe('signing in to the web app', { skip: hasChromium ? false : NO_CHROMIUM 
     });
     assert.equal(ownAnswer.status, 404);
     assert.match(ownAnswer.body.message, /No loop with id 'no-such-loop'/);
+    await page.close();
+  });
+
+  it('signs out: the session ends on the server, the cookie goes, the sign-in page shows, and the old cookie opens nothing', async () => {
+    const page = await openPage(browser);
+    await page.goto((await runCanopy(env, 'web', '--print-link')).stdout.trim());
+    await page.waitForSelector('.sign-out');
+    const cookie = await sessionCookie(page, origin);
+    const sessionFile = path.join(home, 'web-sessions', createHash('sha256').update(cookie.split('=')[1]).digest('hex'));
+    assert.ok(existsSync(sessionFile), 'the session is kept in the home');
+    const signOut = (method: string, headers: Record<string, string>) =>
+      plainRequest(`${origin}/api/sign-out`, { method, headers: { Cookie: cookie, ...headers } });
+
+    // Refused like any other state change from elsewhere, and it must be a POST: the session stays.
+    const foreign = await signOut('POST', { Origin: 'https://evil.example' });
+    assert.equal(foreign.status, 403);
+    assert.match(foreign.body, /Origin 'https:\/\/evil.example' is refused/);
+    const read = await signOut('GET', {});
+    assert.equal(read.status, 405);
+    assert.match(read.body, /answers POST/);
+    assert.equal(read.headers['set-cookie'], undefined);
+    assert.ok(existsSync(sessionFile), 'a refused sign-out leaves the session');
+    assert.equal((await plainRequest(`${origin}/api/overview`, { headers: { Cookie: cookie } })).status, 200);
+
+    await Promise.all([page.waitForNavigation(), page.click('.sign-out')]);
+    await page.waitForSelector('main.sign-in');
+    assert.equal(existsSync(sessionFile), false, 'the session is gone from the home');
+    assert.equal((await page.browserContext().cookies()).filter((c) => c.name === `canopy_session_${env.CANOPY_MCP_PORT}`).length, 0);
+    const replayed = await plainRequest(`${origin}/api/overview`, { headers: { Cookie: cookie } });
+    assert.equal(replayed.status, 401);
+    assert.match(replayed.body, /Sign in first/);
+    assert.deepEqual(page.problems, []);
     await page.close();
   });
 

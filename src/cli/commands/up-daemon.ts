@@ -34,21 +34,26 @@ export async function runUp(config: CanopyConfig, stop: AbortSignal): Promise<vo
     progress: (line) => console.log(line),
     stop,
   });
-  const web = webRoutes(daemon.ctx);
-  const mcp = await startMcpHttpServer({ ctx: daemon.ctx, port: config.mcpPort, operatorToken: token, web: web.serve }).catch(
-    async (error: unknown) => {
-      await daemon.stop();
-      throw error;
-    },
-  );
-  const forgetWebOrigin = recordServedOrigin(config.home, webOrigin(config.mcpPort));
+  const web = webRoutes(daemon.ctx, config.publicOrigin);
+  const mcp = await startMcpHttpServer({
+    ctx: daemon.ctx,
+    port: config.mcpPort,
+    operatorToken: token,
+    web: web.serve,
+    publicOrigin: config.publicOrigin,
+  }).catch(async (error: unknown) => {
+    await daemon.stop();
+    throw error;
+  });
+  const servedAt = config.publicOrigin ?? webOrigin(config.mcpPort);
+  const forgetWebOrigin = recordServedOrigin(config.home, servedAt);
   console.log(`Temporal: ${daemon.endpoint.description}`);
   if (daemon.endpoint.server) console.log(`Temporal UI: http://127.0.0.1:${config.uiPort}`);
   console.log(
     `Worker polling task queue '${config.taskQueue}' and host ${config.hostId}'s '${hostTaskQueue(config.taskQueue, config.hostId)}' in namespace '${config.namespace}'`,
   );
   console.log(`MCP: ${mcp.url} (send "Authorization: Bearer <token>", the token is in ${operatorTokenPath(config.home)})`);
-  console.log(`Web: ${newSignInLink(config.home, webOrigin(config.mcpPort))}`);
+  console.log(`Web: ${newSignInLink(config.home, servedAt)}`);
   console.log('  (a one-time sign-in link; canopy web --print-link prints another)');
   console.log(`Agents report to ${daemon.agentEndpoint.url} (run tokens only).`);
   if (daemon.codec) {

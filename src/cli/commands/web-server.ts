@@ -7,11 +7,18 @@ export async function serveWeb(config: CanopyConfig, port: number, stop: AbortSi
   const { webRoutes, recordServedOrigin, webOrigin, newSignInLink } = require('../../web') as typeof import('../../web');
   const ctx = await openContext(config);
   try {
-    const web = webRoutes(ctx);
-    const server = await startLoopbackServer({ port, portSetting: '--port or CANOPY_WEB_PORT', label: 'Web', routes: web.serve });
-    const forget = recordServedOrigin(config.home, webOrigin(server.port));
+    const web = webRoutes(ctx, config.publicOrigin);
+    const server = await startLoopbackServer({
+      port,
+      portSetting: '--port or CANOPY_WEB_PORT',
+      label: 'Web',
+      routes: web.serve,
+      publicOrigin: config.publicOrigin,
+    });
+    const origin = config.publicOrigin ?? webOrigin(server.port);
+    const forget = recordServedOrigin(config.home, origin);
     try {
-      console.log(`Web: ${newSignInLink(config.home, webOrigin(server.port))}`);
+      console.log(`Web: ${newSignInLink(config.home, origin)}`);
       console.log('  (a one-time sign-in link; canopy web --print-link prints another)');
       console.log('canopy web is up. Press Ctrl-C to stop.');
       await new Promise((resolve) => (stop.aborted ? resolve(undefined) : stop.addEventListener('abort', resolve, { once: true })));

@@ -7,7 +7,12 @@ import { action } from '../output';
 interface WebOptions {
   port?: string;
   printLink?: boolean;
+  publicOrigin?: string;
 }
+
+export const PUBLIC_ORIGIN_FLAG = '--public-origin <origin>';
+export const PUBLIC_ORIGIN_HELP =
+  'where a reverse proxy serves the web app, e.g. https://canopy.example.com: accepted beside loopback, and the sign-in link uses it (default: CANOPY_PUBLIC_ORIGIN, else none)';
 
 export function registerWeb(program: Command): void {
   program
@@ -15,11 +20,12 @@ export function registerWeb(program: Command): void {
     .description('Serve the web app (no worker): overview, loops, node runs, the inbox; it prints a one-time sign-in link')
     .option('--port <port>', 'port on 127.0.0.1 to serve on (default: CANOPY_WEB_PORT, else 7381; 0 picks a free one)')
     .option('--print-link', 'print a fresh sign-in link to the app this home serves (canopy up or canopy web), and exit')
+    .option(PUBLIC_ORIGIN_FLAG, PUBLIC_ORIGIN_HELP)
     .action(
       action(async (options: WebOptions) => {
-        const { loadConfig } = require('../../config') as typeof import('../../config');
-        const config = loadConfig();
-        if (options.printLink) return printLink(config.home, options.port);
+        const { loadConfig, withPublicOrigin } = require('../../config') as typeof import('../../config');
+        const config = withPublicOrigin(loadConfig(), options.publicOrigin);
+        if (options.printLink) return printLink(config.home, options.port, options.publicOrigin === undefined ? null : config.publicOrigin);
         const { serveWeb } = require('./web-server') as typeof import('./web-server');
         const { untilStopped } = require('../stop-signal') as typeof import('../stop-signal');
         await untilStopped((stop) =>
@@ -29,10 +35,11 @@ export function registerWeb(program: Command): void {
     );
 }
 
-function printLink(home: string, port: string | undefined): void {
+/** A link to the app at `publicOrigin` when given, else on `port`, else where the home's app is served. */
+function printLink(home: string, port: string | undefined, publicOrigin: string | null): void {
   const { newSignInLink } = require('../../web/sign-in-links') as typeof import('../../web/sign-in-links');
   const { servedOrigin, webOrigin } = require('../../web/server') as typeof import('../../web/server');
-  const origin = port === undefined ? servedOrigin(home) : webOrigin(portOf(port, '--port'));
+  const origin = publicOrigin ?? (port === undefined ? servedOrigin(home) : webOrigin(portOf(port, '--port')));
   if (!origin)
     throw new CanopyError(
       'refused',

@@ -7,7 +7,14 @@ import type { LoopPicture, VertexPicture } from '../../client/loop-picture-servi
 import { terminalSafe } from '../output.js';
 import { vertexTitle } from './lines.js';
 
-export const STATE_COLOR: Record<string, string> = { running: 'yellow', pass: 'green', fail: 'red', stale: 'gray', pending: 'gray' };
+export const STATE_COLOR: Record<string, string> = {
+  running: 'yellow',
+  waiting: 'magenta',
+  pass: 'green',
+  fail: 'red',
+  stale: 'gray',
+  pending: 'gray',
+};
 
 function elapsed(since: string | null, now: number): string {
   if (!since) return '';

@@ -1,8 +1,10 @@
 // A loop's graph as SVG, laid out by dagre: flow edges top to bottom, loop-back edges left out of the
 // layout and drawn apart as dashed arcs on the right, an ensemble as one box listing its members, each
-// vertex and member coloured by its state. A vertex links to its latest node run.
+// vertex and member coloured by its state. A vertex links to its latest node run, an approval waiting for a
+// person to the inbox. It pans and zooms (pan-zoom.ts), which a phone's narrow graph needs.
 import dagre from '@dagrejs/dagre';
 import { h, type JSX } from 'preact';
+import { usePanZoom, ZOOM_STEP, type PanZoom } from './pan-zoom';
 import type { Vertex } from './types';
 
 const WIDTH = 180;
@@ -52,6 +54,8 @@ export function layOut(vertices: Vertex[]): {
 
 export function GraphView(props: { vertices: Vertex[] }): JSX.Element {
   const { boxes, flows, width, height } = layOut(props.vertices);
+  const panZoom = usePanZoom({ width, height });
+  const { view } = panZoom;
   const loopbacks = props.vertices.flatMap((vertex) =>
     vertex.edges
       .filter((edge) => edge.loopback && boxes.has(edge.target))
@@ -60,9 +64,18 @@ export function GraphView(props: { vertices: Vertex[] }): JSX.Element {
   return h(
     'div',
     { class: 'graph-frame' },
+    h(ZoomButtons, { panZoom }),
     h(
       'svg',
-      { class: 'graph', viewBox: `0 0 ${width} ${height}`, width: '100%', style: { maxWidth: `${width * 1.4}px` }, role: 'img' },
+      {
+        class: 'graph',
+        ref: panZoom.svgRef,
+        viewBox: `${view.x} ${view.y} ${view.width} ${view.height}`,
+        width: '100%',
+        style: { maxWidth: `${width * 1.4}px` },
+        role: 'img',
+        ...panZoom.handlers,
+      },
       h(
         'defs',
         null,
@@ -99,6 +112,17 @@ export function GraphView(props: { vertices: Vertex[] }): JSX.Element {
   );
 }
 
+function ZoomButtons(props: { panZoom: PanZoom }): JSX.Element {
+  const { panZoom } = props;
+  return h(
+    'div',
+    { class: 'zoom', 'data-zoom': panZoom.zoom.toFixed(2) },
+    h('button', { 'data-zoom-by': 'in', title: 'Zoom in', onClick: () => panZoom.zoomBy(ZOOM_STEP) }, '+'),
+    h('button', { 'data-zoom-by': 'out', title: 'Zoom out', onClick: () => panZoom.zoomBy(1 / ZOOM_STEP) }, '\u2212'),
+    h('button', { 'data-zoom-by': 'fit', title: 'Show the whole graph', onClick: panZoom.fit }, 'fit'),
+  );
+}
+
 function vertexBox({ vertex, x, y, width, height }: Box): JSX.Element {
   const box = h(
     'g',
@@ -121,5 +145,6 @@ function vertexBox({ vertex, x, y, width, height }: Box): JSX.Element {
       ),
     ),
   );
-  return vertex.last_run_id ? h('a', { key: vertex.name, href: `#/runs/${vertex.last_run_id}` }, box) : h('g', { key: vertex.name }, box);
+  const opens = vertex.state === 'waiting' ? '#/inbox' : vertex.last_run_id && `#/runs/${vertex.last_run_id}`;
+  return opens ? h('a', { key: vertex.name, href: opens }, box) : h('g', { key: vertex.name }, box);
 }

@@ -20,6 +20,16 @@ export function LoopPageView(props: { loopId: string }): JSX.Element {
     h('h1', null, loop.name, ' ', h('span', { class: `status status-${loop.status}`, 'data-loop-status': loop.status }, loop.status)),
     h('p', { class: 'where' }, `${loop.workdir} · ${loop.host ?? 'any host'}`, picture.spec && ` · spec ${picture.spec.name}`),
     picture.live_unavailable && h('p', { class: 'note' }, picture.live_unavailable),
+    picture.vertices
+      .filter((vertex) => vertex.state === 'waiting')
+      .map((vertex) =>
+        h(
+          'p',
+          { key: vertex.name, class: 'waiting-approval', 'data-waiting': vertex.name },
+          `${vertex.name} waits for a person: `,
+          h('a', { href: '#/inbox' }, 'read its message and decide in the inbox'),
+        ),
+      ),
     h(LoopActions, { loopId: loop.id }),
     h(GraphView, { vertices: picture.vertices }),
     h(

@@ -2,6 +2,7 @@
 import './app.css';
 import { h, render, type JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
+import { postJson } from './api';
 import { InboxPage } from './inbox';
 import { LoopPageView } from './loop-page';
 import { OverviewPage } from './overview';
@@ -33,9 +34,17 @@ function App(): JSX.Element {
       h('a', { href: '#/', class: 'home' }, 'canopy'),
       h('a', { href: '#/inbox' }, 'Inbox'),
       h('a', { href: '#/spend' }, 'Spend'),
+      h('button', { class: 'sign-out', onClick: () => void signOut() }, 'Sign out'),
     ),
     page(route),
   );
 }
+
+/** Ends the session on the server; the page then loads again without it, which is the sign-in page. */
+const signOut = () =>
+  postJson('/api/sign-out').then(
+    () => location.assign('/'),
+    (error: Error) => window.alert(error.message),
+  );
 
 render(h(App, {}), document.getElementById('app')!);
