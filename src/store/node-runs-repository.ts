@@ -477,7 +477,10 @@ export async function nodeRunMarks(db: DatabaseOrTransaction): Promise<Map<strin
   return new Map(rows.map((row) => [row.loop_id, `${String(row.runs)}|${String(row.started)}|${String(row.ended)}`]));
 }
 
-/** The output recorded so far of every node run still running, by its id: the live feed compares them to say whose output moved. */
+/**
+ * The output recorded so far of every node run still running (a tail of at most a few KB), by its id: the live feed
+ * compares them to say whose output moved, which a length would miss once the tail is full.
+ */
 export async function runningOutputs(db: DatabaseOrTransaction): Promise<Map<string, string>> {
   const rows = await db.selectFrom('node_runs').select(['id', 'stdout']).where('status', '=', 'running').execute();
   return new Map(rows.map((row) => [row.id, row.stdout]));
