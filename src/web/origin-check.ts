@@ -18,6 +18,11 @@ export function stateChangeRefusal(request: IncomingMessage, publicOrigin: strin
   );
 }
 
+/** Whether the request came through an https public origin (a TLS proxy): its cookie is then only ever sent over TLS. */
+export function viaSecureOrigin(request: IncomingMessage, publicOrigin: string | null): boolean {
+  return publicOrigin !== null && publicOrigin.startsWith('https:') && request.headers.host?.toLowerCase() === new URL(publicOrigin).host;
+}
+
 function ownOrigins(host: string | undefined, publicOrigin: string | null): string[] {
   if (publicOrigin && host?.toLowerCase() === new URL(publicOrigin).host) return [publicOrigin];
   return [`http://${host ?? '<host>'}`, `https://${host ?? '<host>'}`];

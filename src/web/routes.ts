@@ -6,7 +6,7 @@ import type { ClientContext } from '../client/context';
 import { answerApi } from './api';
 import { LiveFeed } from './live';
 import { APP_SCRIPT, APP_SHELL, APP_STYLES, readAppFiles, SIGN_IN_PAGE } from './assets';
-import { stateChangeRefusal } from './origin-check';
+import { stateChangeRefusal, viaSecureOrigin } from './origin-check';
 import { redirect, send, sendJson, sendRefusal } from './responses';
 import { Sessions } from './sessions';
 import { redeemSignInToken, SIGN_IN_PATH } from './sign-in-links';
@@ -43,7 +43,7 @@ export function webRoutes(ctx: ClientContext, publicOrigin: string | null = null
             403,
             SIGN_IN_PAGE.replace('<h1>canopy</h1>', '<h1>canopy</h1><p class="refused">That link is used up or expired.</p>'),
           );
-        return redirect(response, '/', { 'Set-Cookie': sessions.start(port) });
+        return redirect(response, '/', { 'Set-Cookie': sessions.start(port, viaSecureOrigin(request, publicOrigin)) });
       }
       if (url.pathname === APP_STYLES) return send(response, 200, 'text/css; charset=utf-8', files.styles);
       if (!sessions.holds(request.headers, port)) {
@@ -63,7 +63,12 @@ export function webRoutes(ctx: ClientContext, publicOrigin: string | null = null
       if (url.pathname === SIGN_OUT_PATH) {
         if (request.method !== 'POST')
           return sendJson(response, 405, { error: 'method_not_allowed', message: `${SIGN_OUT_PATH} answers POST.` }, { Allow: 'POST' });
-        return sendJson(response, 200, { signed_out: true }, { 'Set-Cookie': sessions.end(request.headers, port) });
+        return sendJson(
+          response,
+          200,
+          { signed_out: true },
+          { 'Set-Cookie': sessions.end(request.headers, port, viaSecureOrigin(request, publicOrigin)) },
+        );
       }
       if (url.pathname.startsWith('/api/')) {
         const body = request.method === 'POST' ? await readJson(request) : undefined;

@@ -17,11 +17,14 @@ export class Sessions {
     ensurePrivateDirectory(this.directory);
   }
 
-  /** Opens a session and returns the Set-Cookie header that hands it to the browser of the server on `port`. */
-  start(port: number, now = Date.now()): string {
+  /**
+   * Opens a session and returns the Set-Cookie header that hands it to the browser of the server on `port`;
+   * `secure` when the browser reached it over TLS, which the cookie is then kept to.
+   */
+  start(port: number, secure: boolean, now = Date.now()): string {
     const token = randomBytes(32).toString('base64url');
     writePrivateFile(this.fileOf(token), String(now + SESSION_LIFETIME_MS));
-    return `${cookieName(port)}=${token}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${SESSION_LIFETIME_MS / 1000}`;
+    return `${cookieName(port)}=${token}; ${cookieAttributes(secure)}; Max-Age=${SESSION_LIFETIME_MS / 1000}`;
   }
 
   /** Whether the request to the server on `port` carries an open session. */
@@ -40,16 +43,18 @@ export class Sessions {
   }
 
   /** Ends the request's session, so its cookie opens nothing any more; returns the Set-Cookie header that clears the cookie. */
-  end(headers: IncomingHttpHeaders, port: number): string {
+  end(headers: IncomingHttpHeaders, port: number, secure: boolean): string {
     const token = sessionToken(headers, port);
     if (token) rmSync(this.fileOf(token), { force: true });
-    return `${cookieName(port)}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0`;
+    return `${cookieName(port)}=; ${cookieAttributes(secure)}; Max-Age=0`;
   }
 
   private fileOf(token: string): string {
     return path.join(this.directory, createHash('sha256').update(token).digest('hex'));
   }
 }
+
+const cookieAttributes = (secure: boolean) => `HttpOnly; SameSite=Strict; Path=/${secure ? '; Secure' : ''}`;
 
 /** Cookies are shared by every port of a host, so the name carries the port: `canopy up` and `canopy web` side by side keep theirs. */
 const cookieName = (port: number) => `canopy_session_${port}`;

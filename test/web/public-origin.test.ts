@@ -81,6 +81,7 @@ describe('the web app at a public origin', { skip: hasChromium ? false : NO_CHRO
 
       const signIn = await asProxy(`/sign-in?token=${token}`, {});
       assert.equal(signIn.status, 303);
+      assert.match(String(signIn.headers['set-cookie']), /; Secure/, 'a session opened over TLS keeps its cookie to TLS');
       const cookie = String(signIn.headers['set-cookie']).split(';')[0];
       assert.equal((await asProxy('/api/overview', { Cookie: cookie })).status, 200);
       const own = await asProxy('/api/loops/no-such-loop/run', { Cookie: cookie, Origin: `https://${PUBLIC_NAME}` }, 'POST');

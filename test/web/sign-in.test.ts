@@ -50,6 +50,7 @@ describe('signing in to the web app', { skip: hasChromium ? false : NO_CHROMIUM 
     assert.ok(cookie, 'the session cookie is set');
     assert.equal(cookie.httpOnly, true);
     assert.equal(cookie.sameSite, 'Strict');
+    assert.equal(cookie.secure, false, 'plain http on loopback: a Secure cookie would never be sent back');
     assert.equal(await page.evaluate('document.cookie'), '', 'scripts cannot read the session');
     assert.deepEqual(page.problems, []);
 
