@@ -2,7 +2,7 @@
 // through the loop run's decide update, whose validator refuses what is not waiting or already decided.
 import { z } from 'zod';
 import { decideUpdate, type ApprovalDecision } from '../contract';
-import { Id, NodeName } from '../domain/common';
+import { Id, NodeName, PersonName } from '../domain/common';
 import { CanopyError, parseOrThrow } from '../domain/errors';
 import { redact } from '../graph/redact';
 import { APPROVAL_DECISIONS } from '../node-kinds/approval';
@@ -37,7 +37,7 @@ export const DecideApprovalRequest = z
       .max(COMMENT_LIMIT, `must be at most ${COMMENT_LIMIT} characters`)
       .optional()
       .describe('Why; required to reject, and then the output the next node is told'),
-    by: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').describe('Who decides'),
+    by: PersonName.describe('Who decides'),
   })
   .superRefine((request, issues) => {
     if (request.decision === 'reject' && request.comment === undefined)

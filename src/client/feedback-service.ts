@@ -2,7 +2,7 @@
 // for the next agent run, which is given it once. A loop with no open run takes none.
 import { z } from 'zod';
 import { FEEDBACK_LIMIT, feedbackUpdate } from '../contract';
-import { Id } from '../domain/common';
+import { Id, PersonName } from '../domain/common';
 import { CanopyError, parseOrThrow } from '../domain/errors';
 import { hasOpenRun, reconcileLoop } from './closed-runs-service';
 import type { ClientContext } from './context';
@@ -17,7 +17,7 @@ export const LoopFeedbackRequest = z.strictObject({
     .min(1, 'must not be empty')
     .max(FEEDBACK_LIMIT, `must be at most ${FEEDBACK_LIMIT} characters`)
     .describe('The remark, for the next agent run: its prompt gets it as {{human_feedback}}, or under a heading at its end'),
-  by: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').describe('Who sends it'),
+  by: PersonName.describe('Who sends it'),
 });
 export type LoopFeedbackRequest = z.input<typeof LoopFeedbackRequest>;
 

@@ -60,6 +60,9 @@ export const MaxStalledRounds = z
 
 export const Timestamp = z.string().describe('ISO-8601 time');
 
+/** Who a decision or a remark is from, as a person names themselves. */
+export const PersonName = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
+
 /**
  * Text that reaches a process (a command, a prompt, spec content): a NUL byte can travel in neither
  * argv nor the environment, so it is refused where the text enters rather than at every spawn.
