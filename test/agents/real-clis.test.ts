@@ -178,6 +178,7 @@ describe('real agent CLIs through a `canopy worker`', { skip }, () => {
         platform: cli,
         model: run.executed_model,
         input_tokens: run.input_tokens,
+        cached_input_tokens: run.cached_input_tokens,
         output_tokens: run.output_tokens,
         cost_usd: run.cost_usd,
         session_id: run.session_id,

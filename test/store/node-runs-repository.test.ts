@@ -85,6 +85,7 @@ describeOnEachDialect('node-runs repository', (store) => {
       executed_platform: null,
       executed_model: null,
       input_tokens: null,
+      cached_input_tokens: null,
       output_tokens: null,
       cost_usd: null,
       executed_host: null,
@@ -300,10 +301,13 @@ describeOnEachDialect('node-runs repository', (store) => {
   });
 
   it('sums the tokens the other runs of a CLI session recorded', async () => {
-    const first = await insertNodeRun(store.db, run({ session_id: 'thread-1', input_tokens: 100, output_tokens: 10 }));
-    await insertNodeRun(store.db, run({ session_id: 'thread-1', input_tokens: 250, output_tokens: 20 }));
-    await insertNodeRun(store.db, run({ session_id: 'thread-2', input_tokens: 999, output_tokens: 99 }));
-    assert.deepEqual(await sessionTokensElsewhere(store.db, 'thread-1', first.id), { input: 250, output: 20 });
-    assert.deepEqual(await sessionTokensElsewhere(store.db, 'thread-3', first.id), { input: 0, output: 0 });
+    const first = await insertNodeRun(
+      store.db,
+      run({ session_id: 'thread-1', input_tokens: 100, cached_input_tokens: 60, output_tokens: 10 }),
+    );
+    await insertNodeRun(store.db, run({ session_id: 'thread-1', input_tokens: 250, cached_input_tokens: 200, output_tokens: 20 }));
+    await insertNodeRun(store.db, run({ session_id: 'thread-2', input_tokens: 999, cached_input_tokens: 9, output_tokens: 99 }));
+    assert.deepEqual(await sessionTokensElsewhere(store.db, 'thread-1', first.id), { input: 250, cached: 200, output: 20 });
+    assert.deepEqual(await sessionTokensElsewhere(store.db, 'thread-3', first.id), { input: 0, cached: 0, output: 0 });
   });
 });
