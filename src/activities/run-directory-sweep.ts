@@ -1,13 +1,16 @@
 // Run directories left behind: a run removes its own directory once its outcome is known, and when
-// the disk refused that, a worker of the same home removes it as it starts.
+// the disk refused that, a worker of the same home removes it as it starts. It removes the agent homes
+// of deleted loops too, which nothing else does: a loop may be deleted from another host.
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/database';
+import { existingLoopIds } from '../store/loops-repository';
 import { endedNodeRunIds } from '../store/node-runs-repository';
-import { removeRunDirectory, RunDirectoryError, runDirectoryIds } from '../process/run-directory';
+import { agentHomeLoopIds, removeAgentHomes, removeRunDirectory, RunDirectoryError, runDirectoryIds } from '../process/run-directory';
 
 /**
- * Removes the directories of node runs that have ended; a running one's process still writes to
- * its directory, or a retry will adopt it from there. Returns why any could not be removed.
+ * Removes the directories of node runs that have ended (a running one's process still writes to
+ * its directory, or a retry will adopt it from there) and the agent homes of loops the store no
+ * longer has. Returns why any could not be removed.
  */
 export async function sweepRunDirectories(db: Kysely<Database>, home: string): Promise<string[]> {
   const refused: string[] = [];
@@ -25,5 +28,8 @@ export async function sweepRunDirectories(db: Kysely<Database>, home: string): P
     unlessRefused(() => runDirectoryIds(home), []),
   );
   for (const id of ended) unlessRefused(() => removeRunDirectory(home, id), undefined);
+  const withHomes = unlessRefused(() => agentHomeLoopIds(home), []);
+  const kept = new Set(await existingLoopIds(db, withHomes));
+  for (const loopId of withHomes.filter((id) => !kept.has(id))) unlessRefused(() => removeAgentHomes(home, loopId), undefined);
   return refused;
 }

@@ -28,8 +28,25 @@ export function runDirectoryPath(home: string, nodeRunId: string): string {
  */
 export function agentHomePath(home: string, loopId: string, nodeName: string): string {
   const node = createHash('sha256').update(nodeName).digest('hex').slice(0, 16);
-  return path.join(home, 'agent-homes', loopId, node);
+  return path.join(agentHomesPath(home), loopId, node);
 }
+
+/** The loops that have agent homes in `home`. */
+export function agentHomeLoopIds(home: string): string[] {
+  const homes = agentHomesPath(home);
+  if (!existsSync(homes)) return [];
+  return refusedAs('list the agent homes in', homes, () => readdirSync(homes, { withFileTypes: true }))
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+}
+
+/** Removes the agent homes of a loop the store no longer has. */
+export function removeAgentHomes(home: string, loopId: string): void {
+  const dir = path.join(agentHomesPath(home), loopId);
+  refusedAs('remove the agent homes', dir, () => rmSync(dir, { recursive: true, force: true }));
+}
+
+const agentHomesPath = (home: string) => path.join(home, 'agent-homes');
 
 /** Creates the run's directory (and `<home>/runs`) owner-only; returns its path. */
 export function openRunDirectory(home: string, nodeRunId: string): string {

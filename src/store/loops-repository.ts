@@ -2,7 +2,7 @@
 import type { Loop, LoopHooks, LoopStatus } from '../domain';
 import { fromFlag, fromJson, mapPresent, now, toFlag, toJson } from './columns';
 import type { DatabaseOrTransaction, LoopRow, LoopRowUpdate } from './database';
-import { newId } from './ids';
+import { inIdBatches, newId } from './ids';
 
 export type NewLoop = Pick<Loop, 'name' | 'workdir' | 'description' | 'settings'> & Partial<Pick<Loop, 'host' | 'hooks'>>;
 export type LoopChanges = Partial<Pick<Loop, 'name' | 'workdir' | 'host' | 'description' | 'settings' | 'hooks' | 'archived' | 'status'>>;
@@ -30,6 +30,13 @@ export async function insertLoop(db: DatabaseOrTransaction, loop: NewLoop): Prom
 export async function getLoop(db: DatabaseOrTransaction, id: string): Promise<Loop | undefined> {
   const row = await db.selectFrom('loops').selectAll().where('id', '=', id).executeTakeFirst();
   return row && loopFromRow(row);
+}
+
+/** Which of `ids` are loops of the store. */
+export async function existingLoopIds(db: DatabaseOrTransaction, ids: readonly string[]): Promise<string[]> {
+  return inIdBatches(ids, async (batch) =>
+    (await db.selectFrom('loops').select('id').where('id', 'in', batch).execute()).map((row) => row.id),
+  );
 }
 
 export async function listLoops(

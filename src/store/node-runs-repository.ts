@@ -3,7 +3,7 @@ import type { HumanFeedback, NodeRun } from '../domain';
 import { fromFlag, mapPresent, now, toFlag } from './columns';
 import type { ExpressionBuilder } from 'kysely';
 import type { Database, DatabaseOrTransaction, NodeRunRow, NodeRunRowUpdate } from './database';
-import { newId } from './ids';
+import { inIdBatches, newId } from './ids';
 
 /** Columns a run has beside its domain fields; neither leaves the store through NodeRun. */
 export interface NodeRunKeys {
@@ -33,7 +33,6 @@ export interface NodeRunFilter {
 const DEFAULT_LIST_LIMIT = 20;
 /** A page of 200, and the one run past it that says whether another page follows. */
 const MAX_LIST_LIMIT = 201;
-const ID_BATCH = 500;
 
 export async function insertNodeRun(db: DatabaseOrTransaction, run: NewNodeRun): Promise<NodeRun> {
   const row = await db
@@ -277,18 +276,10 @@ function nodeRunChangesToRow(changes: NodeRunChanges): NodeRunRowUpdate {
 
 /** Which of `ids` name node runs that have ended (any status but running). */
 export async function endedNodeRunIds(db: DatabaseOrTransaction, ids: readonly string[]): Promise<string[]> {
-  const ended: string[] = [];
-  // A bounded list per query: both dialects cap the parameters of one statement.
-  for (let start = 0; start < ids.length; start += ID_BATCH) {
-    const rows = await db
-      .selectFrom('node_runs')
-      .select('id')
-      .where('id', 'in', ids.slice(start, start + ID_BATCH))
-      .where('status', '<>', 'running')
-      .execute();
-    ended.push(...rows.map((row) => row.id));
-  }
-  return ended;
+  return inIdBatches(ids, async (batch) => {
+    const rows = await db.selectFrom('node_runs').select('id').where('id', 'in', batch).where('status', '<>', 'running').execute();
+    return rows.map((row) => row.id);
+  });
 }
 
 /** The loop's node runs still running, oldest first: what a change to its specs would race with. */
