@@ -1,5 +1,6 @@
-// What resuming changes in what a model is sent: the input tokens of round 2 of a two-round fix loop, with the
-// node starting its CLI cold and with it resuming round 1's session, for each real agent CLI against the
+// What resuming changes in what a model is sent: the input tokens of round 2 of a two-round fix loop whose task
+// names a file of notes (which the model reads unless its conversation holds them), with the node starting its CLI
+// cold and with it resuming round 1's session, for each real agent CLI against the
 // stand-in model, which counts input tokens from what each request sent and reads the part an earlier request
 // sent too from its prompt cache, as the providers do.
 import { spawn } from 'node:child_process';
@@ -44,8 +45,8 @@ export async function resumeTokenRounds(address: string, rounds: number): Promis
 }
 
 async function roundTwoInputTokens(setup: RealCliSetup, cli: RealCli, resume: boolean): Promise<RoundTwoInput> {
-  setup.api.script(reportsPass(cli));
-  const { loopId } = await implementLoop(setup, cli, { fixLoop: true, resume });
+  const { loopId, notes } = await implementLoop(setup, cli, { fixLoop: true, resume, notes: true });
+  setup.api.script(reportsPass(cli, notes));
   await startLoopRun(setup.ctx, loopId);
   const result = await waitForLoopRun(setup.ctx, loopId);
   const second = (await runsOf(setup.ctx, loopId)).filter((run) => run.node_name === 'implement')[1];

@@ -11,6 +11,7 @@ import {
   FEEDBACK_MARK,
   FULL_PROMPT_MARK,
   implementLoop,
+  NOTES_MARK,
   missingClis,
   REAL_CLIS,
   reportsPass,
@@ -52,8 +53,8 @@ describe('real agent CLIs resume their session on a loop-back', { skip }, () => 
   for (const cli of REAL_CLIS) {
     it(`${cli}: round 2 of a fix loop continues round 1's session, told only the resume prompt`, async () => {
       const setup = serving.setup();
-      setup.api.script(reportsPass(cli));
-      const { loopId } = await implementLoop(setup, cli, { fixLoop: true, resume: true });
+      const { loopId, notes } = await implementLoop(setup, cli, { fixLoop: true, resume: true, notes: true });
+      setup.api.script(reportsPass(cli, notes));
       const from = setup.api.requests.length;
       const { result, runs } = await runToEnd(setup, loopId);
       assert.equal(result.status, 'completed', told(runs));
@@ -71,6 +72,15 @@ describe('real agent CLIs resume their session on a loop-back', { skip }, () => 
       assert.ok(roundTwo, 'the stand-in was asked in round 2');
       assert.ok(JSON.stringify(roundTwo.body).includes(FULL_PROMPT_MARK), "round 2's request carries round 1's turns");
       assert.ok(JSON.stringify(roundTwo.body).includes(`${cli} implemented it`), "and round 1's report through the tool");
+      // The model reads the notes the task names in round 1; resumed, its conversation holds them, so it does not again.
+      const reads = (round: LoggedRequest[]) =>
+        round.filter((request) => request.calledTool && !request.calledTool.endsWith('complete_node'));
+      assert.equal(
+        reads(turnsNaming(requests, FULL_PROMPT_MARK).filter((request) => !turnsNaming([request], FEEDBACK_MARK).length)).length,
+        1,
+      );
+      assert.ok(JSON.stringify(roundTwo.body).includes(NOTES_MARK), 'round 2 carries the notes round 1 read');
+      assert.deepEqual(reads(turnsNaming(requests, FEEDBACK_MARK)), [], 'and does not read them again');
       const newest = newestUserTurn(roundTwo) ?? '';
       assert.match(newest, new RegExp(FEEDBACK_MARK), 'its new user turn is the resume prompt');
       assert.doesNotMatch(newest, new RegExp(FULL_PROMPT_MARK));

@@ -185,15 +185,46 @@ export const FULL_PROMPT_MARK = 'Implement the feature of';
 /** In the tests' output only, so in round 2's prompt ({{previous_feedback}}, and a resume prompt's default) and nowhere in round 1. */
 export const FEEDBACK_MARK = 'expected 42, got 41';
 
-/** A model that reports pass through canopy's tool for each prompt, then answers. */
-export const reportsPass = (cli: RealCli): ModelScript => ({
+/** In the notes file only: a conversation that holds it has read the notes. */
+export const NOTES_MARK = 'Notes for whoever implements the feature';
+
+/** How each CLI's model reads a file: its own read tool, or codex's shell. */
+const READ_FILE: Record<RealCli, (file: string) => { tool: string; args: Record<string, unknown> }> = {
+  claude: (file) => ({ tool: 'Read', args: { file_path: file } }),
+  codex: (file) => ({ tool: 'exec_command', args: { cmd: `cat ${file}` } }),
+  opencode: (file) => ({ tool: 'read', args: { filePath: file } }),
+  gemini: (file) => ({ tool: 'read_file', args: { file_path: file } }),
+};
+
+/**
+ * A model that reports pass through canopy's tool for each prompt, then answers; given `notes`, a file the task
+ * names, it first reads that unless its conversation already holds it.
+ */
+export const reportsPass = (cli: RealCli, notes?: string): ModelScript => ({
   action: { kind: 'tool', tool: 'loop_complete_node', args: { status: 'pass', output: `${cli} implemented it` } },
   final: 'Implemented.',
+  ...(notes ? { reads: { ...READ_FILE[cli](notes), holds: NOTES_MARK } } : {}),
 });
 
-/** An implement node of `cli` that resumes or not; in a fix loop, with tests that fail once, then pass (two rounds). */
-export async function implementLoop(setup: RealCliSetup, cli: RealCli, { fixLoop, resume }: { fixLoop: boolean; resume: boolean }) {
+/** NOTES.md in `workdir`: about 6,000 tokens of notes a task names, as a real task names the files it is about. */
+function writeNotes(workdir: string): string {
+  const file = path.join(workdir, 'NOTES.md');
+  const lines = Array.from({ length: 400 }, (_, index) => `- Step ${index + 1}: keep the feature's behaviour as the spec says.`);
+  writeFileSync(file, `# ${NOTES_MARK}\n\n${lines.join('\n')}\n`);
+  return file;
+}
+
+/**
+ * An implement node of `cli` that resumes or not; in a fix loop, with tests that fail once, then pass (two rounds).
+ * With `notes`, its task names NOTES.md in the workdir (`notes` then says where).
+ */
+export async function implementLoop(
+  setup: RealCliSetup,
+  cli: RealCli,
+  { fixLoop, resume, notes = false }: { fixLoop: boolean; resume: boolean; notes?: boolean },
+) {
   const workdir = scratchDir();
+  const notesFile = notes ? writeNotes(workdir) : undefined;
   const implement = {
     name: 'implement',
     kind: 'agent',
@@ -201,7 +232,7 @@ export async function implementLoop(setup: RealCliSetup, cli: RealCli, { fixLoop
     config: {
       platform: cli,
       // As a fix loop's implementer is told: the task, and in a later round what the tests said.
-      prompt_template: `${FULL_PROMPT_MARK} {{spec_name}}.\n{{previous_feedback}}`,
+      prompt_template: `${FULL_PROMPT_MARK} {{spec_name}}${notes ? ' that NOTES.md describes' : ''}.\n{{previous_feedback}}`,
       require_report: true,
       resume,
       timeout_minutes: 2,
@@ -218,5 +249,5 @@ export async function implementLoop(setup: RealCliSetup, cli: RealCli, { fixLoop
       : [],
   };
   const loopId = await loopWithSpecs(setup.ctx, workdir, shape, [{ name: 'the spec' }]);
-  return { loopId, workdir };
+  return { loopId, workdir, notes: notesFile };
 }

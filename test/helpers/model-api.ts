@@ -1,6 +1,7 @@
 // A stand-in model API on loopback, so the real agent CLIs run end to end without a model: Anthropic
 // Messages, OpenAI Responses and Chat Completions, and Gemini generateContent, streaming as the vendors do.
-// Each test scripts what "the model" does when the CLI offers it tools in answer to a new user turn: call a
+// Each test scripts what "the model" does when the CLI offers it tools in answer to a new user turn: first read a
+// file the task names, with the CLI's own tool, unless the conversation already holds it; then call a
 // tool (matched by the end of its name, since every CLI prefixes MCP tools its own way; in strict mode only when
 // the conversation names it), answer a usage limit, be overloaded, or hang. Once it called the tool for the
 // newest prompt it answers the final text, so a resumed session, whose request carries the earlier turns too,
@@ -30,6 +31,11 @@ export interface ModelScript {
   strict?: boolean;
   /** The tool call is answered only once this settles, so a test can act while the CLI waits for its model. */
   heldUntil?: Promise<void>;
+  /**
+   * A file the task needs, read with a tool of the CLI's before the model acts, unless the conversation already holds
+   * `holds` (a mark in its content), as a model reads only what it was not shown yet.
+   */
+  reads?: { tool: string; args: Record<string, unknown>; holds: string };
 }
 
 export interface LoggedRequest {
@@ -41,6 +47,8 @@ export interface LoggedRequest {
   inputTokens: number | null;
   /** Of those, the tokens read from the prompt cache (null until a model answered). */
   cachedInputTokens: number | null;
+  /** The tool the answer called, as the CLI offered it; null for an answer in words, or none yet. */
+  calledTool: string | null;
 }
 
 export interface ModelApi {
@@ -96,6 +104,7 @@ export async function startModelApi(): Promise<ModelApi> {
         body,
         inputTokens,
         cachedInputTokens: null,
+        calledTool: null,
       };
       requests.push(logged);
       const script = current;
@@ -137,7 +146,12 @@ function vendorOf(path: string): Vendor | null {
 /** Whether the answer to this request is the script's tool call. */
 function callsTool(url: URL, body: Json, script: ModelScript): boolean {
   const vendor = vendorOf(url.pathname);
-  return vendor !== null && script.action.kind === 'tool' && toolNames(vendor, body).length > 0 && !toolCalledForNewestPrompt(vendor, body);
+  return (
+    vendor !== null &&
+    script.action.kind === 'tool' &&
+    toolNames(vendor, body).length > 0 &&
+    !toolCalledForNewestPrompt(vendor, body, script)
+  );
 }
 
 /** Tool calls answered so far, by every stand-in of the process: each call's id is unique, as the APIs' are. */
@@ -156,7 +170,8 @@ interface Held {
   cache: PromptCache;
 }
 
-function answer({ url, body, response, logged }: Exchange, script: ModelScript, { hanging, cache }: Held): void {
+function answer(exchange: Exchange, script: ModelScript, { hanging, cache }: Held): void {
+  const { url, body, response } = exchange;
   const vendor = vendorOf(url.pathname);
   if (!vendor) {
     // Model listings and other side calls: an empty but well-formed answer.
@@ -167,8 +182,10 @@ function answer({ url, body, response, logged }: Exchange, script: ModelScript, 
   }
   const tools = toolNames(vendor, body);
   const offered = tools.length > 0;
-  const answered = toolCalledForNewestPrompt(vendor, body);
-  const { action } = script;
+  const answered = toolCalledForNewestPrompt(vendor, body, script);
+  const { action, reads } = script;
+  if (offered && !answered && reads && !conversationNames(body, reads.holds))
+    return reply(exchange, vendor, toolTurn(tools, reads.tool, reads.args), cache);
   if (offered && !answered && action.kind === 'hang') {
     hanging.add(response);
     response.on('close', () => hanging.delete(response));
@@ -177,16 +194,25 @@ function answer({ url, body, response, logged }: Exchange, script: ModelScript, 
   if (offered && !answered && action.kind === 'quota') return quota(vendor, action.resetAt, response);
   if (offered && !answered && action.kind === 'overloaded') return overloaded(vendor, response);
   let turn: Turn = { kind: 'text', text: offered ? script.final : 'ok' };
-  if (offered && !answered && action.kind === 'tool' && (!script.strict || conversationNames(body, action.tool))) {
-    const name = tools.find((tool) => tool.endsWith(action.tool));
-    turn = name
-      ? { kind: 'tool', name, args: action.args, call: ++toolCalls }
-      : { kind: 'text', text: `no tool ending in ${action.tool}: ${tools.join(' ')}` };
-  }
+  if (offered && !answered && action.kind === 'tool' && (!script.strict || conversationNames(body, action.tool)))
+    turn = toolTurn(tools, action.tool, action.args);
+  reply(exchange, vendor, turn, cache);
+}
+
+/** A call of the offered tool whose name ends in `tool`, or words saying none does. */
+function toolTurn(tools: string[], tool: string, args: Record<string, unknown>): Turn {
+  // The exact name first: `read` also ends `todoread`.
+  const name = tools.find((offered) => offered === tool) ?? tools.find((offered) => offered.endsWith(tool));
+  return name ? { kind: 'tool', name, args, call: ++toolCalls } : { kind: 'text', text: `no tool ending in ${tool}: ${tools.join(' ')}` };
+}
+
+/** Answers with `turn` and the usage the request came to, streamed when it asked for a stream. */
+function reply({ url, body, response, logged }: Exchange, vendor: Vendor, turn: Turn, cache: PromptCache): void {
   const stream = vendor === 'gemini' ? url.pathname.includes('streamGenerateContent') : body.stream === true;
   const model = String(body.model ?? url.pathname.match(/models\/([^:]+)/)?.[1] ?? 'stand-in');
   const cached = cache.read(vendor, body);
   logged.cachedInputTokens = cached.read;
+  logged.calledTool = turn.kind === 'tool' ? turn.name : null;
   const usage = { input: inputTokensOf(body), output: OUTPUT_TOKENS, cached };
   if (!stream) return void json(response, 200, whole(vendor, turn, model, usage));
   response.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
@@ -216,16 +242,17 @@ function conversationNames(body: Json, tool: string): boolean {
 }
 
 /**
- * Whether the tool was called for the conversation's newest prompt (and the CLI, asking again, has its result): the
- * model calls it once for each prompt a person gave, so it was when the conversation holds as many calls as prompts.
- * Counted, not placed: a CLI may send a turn's results in one message with the next prompt (claude merges a resumed
- * session's messages by role), or a result twice (gemini's resumed history).
+ * Whether the script's tool was called for the conversation's newest prompt (and the CLI, asking again, has its
+ * result): the model calls it once for each prompt a person gave, so it was when the conversation holds as many calls
+ * of it as prompts. Counted, not placed: a CLI may send a turn's results in one message with the next prompt (claude
+ * merges a resumed session's messages by role), or a result twice (gemini's resumed history).
  */
-function toolCalledForNewestPrompt(vendor: Vendor, body: Json): boolean {
+function toolCalledForNewestPrompt(vendor: Vendor, body: Json, script: ModelScript): boolean {
   const turns = conversation(vendor, body);
   // A prompt is a person's turn the model answered, or the last one; user messages a CLI sends before it are context.
   const prompts = turns.filter((turn, index) => userTurnText(vendor, turn) !== null && turns[index + 1]?.role !== 'user').length;
-  const calls = turns.reduce((count, turn) => count + toolCallsIn(vendor, turn), 0);
+  const tool = script.action.kind === 'tool' ? script.action.tool : null;
+  const calls = turns.reduce((count, turn) => count + toolCallsIn(vendor, turn, tool), 0);
   return calls >= prompts;
 }
 
@@ -234,12 +261,14 @@ function conversation(vendor: Vendor, body: Json): Json[] {
   return Array.isArray(turns) ? (turns as Json[]) : [];
 }
 
-function toolCallsIn(vendor: Vendor, turn: Json): number {
+/** The calls of a tool whose name ends in `tool` (of any tool when null) the turn makes. */
+function toolCallsIn(vendor: Vendor, turn: Json, tool: string | null): number {
   const parts = (content: unknown) => (Array.isArray(content) ? (content as Json[]) : []);
-  if (vendor === 'anthropic') return parts(turn.content).filter((part) => part.type === 'tool_use').length;
-  if (vendor === 'responses') return turn.type === 'function_call' ? 1 : 0;
-  if (vendor === 'chat') return parts(turn.tool_calls).length;
-  return parts(turn.parts).filter((part) => part.functionCall !== undefined).length;
+  const named = (name: unknown) => tool === null || String(name).endsWith(tool);
+  if (vendor === 'anthropic') return parts(turn.content).filter((part) => part.type === 'tool_use' && named(part.name)).length;
+  if (vendor === 'responses') return turn.type === 'function_call' && named(turn.name) ? 1 : 0;
+  if (vendor === 'chat') return parts(turn.tool_calls).filter((call) => named(call.function?.name)).length;
+  return parts(turn.parts).filter((part) => part.functionCall !== undefined && named(part.functionCall.name)).length;
 }
 
 /**
