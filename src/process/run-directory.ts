@@ -33,17 +33,12 @@ export function agentHomePath(home: string, loopId: string, nodeName: string): s
 
 /** The loops that have agent homes in `home`. */
 export function agentHomeLoopIds(home: string): string[] {
-  const homes = agentHomesPath(home);
-  if (!existsSync(homes)) return [];
-  return refusedAs('list the agent homes in', homes, () => readdirSync(homes, { withFileTypes: true }))
-    .filter((entry) => entry.isDirectory())
-    .map((entry) => entry.name);
+  return directoriesIn(agentHomesPath(home), 'the agent homes');
 }
 
 /** Removes the agent homes of a loop the store no longer has. */
 export function removeAgentHomes(home: string, loopId: string): void {
-  const dir = path.join(agentHomesPath(home), loopId);
-  refusedAs('remove the agent homes', dir, () => rmSync(dir, { recursive: true, force: true }));
+  removeDirectory(path.join(agentHomesPath(home), loopId), 'the agent homes');
 }
 
 const agentHomesPath = (home: string) => path.join(home, 'agent-homes');
@@ -71,17 +66,24 @@ export function writeRunFile(dir: string, name: string, content: string): string
 }
 
 export function removeRunDirectory(home: string, nodeRunId: string): void {
-  const dir = runDirectoryPath(home, nodeRunId);
-  refusedAs('remove the run directory', dir, () => rmSync(dir, { recursive: true, force: true }));
+  removeDirectory(runDirectoryPath(home, nodeRunId), 'the run directory');
 }
 
 /** The node run ids that have a directory under `<home>/runs` (none before the first run). */
 export function runDirectoryIds(home: string): string[] {
-  const runs = runsPath(home);
-  if (!existsSync(runs)) return [];
-  return refusedAs('list the run directories in', runs, () => readdirSync(runs, { withFileTypes: true }))
+  return directoriesIn(runsPath(home), 'the run directories');
+}
+
+/** The names of the directories in `dir` (none when it does not exist yet). */
+function directoriesIn(dir: string, what: string): string[] {
+  if (!existsSync(dir)) return [];
+  return refusedAs(`list ${what} in`, dir, () => readdirSync(dir, { withFileTypes: true }))
     .filter((entry) => entry.isDirectory())
     .map((entry) => entry.name);
+}
+
+function removeDirectory(dir: string, what: string): void {
+  refusedAs(`remove ${what}`, dir, () => rmSync(dir, { recursive: true, force: true }));
 }
 
 function tryToRemove(file: string): void {
