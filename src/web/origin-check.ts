@@ -20,10 +20,15 @@ export function stateChangeRefusal(request: IncomingMessage, publicOrigin: strin
 
 /** Whether the request came through an https public origin (a TLS proxy): its cookie is then only ever sent over TLS. */
 export function viaSecureOrigin(request: IncomingMessage, publicOrigin: string | null): boolean {
-  return publicOrigin !== null && publicOrigin.startsWith('https:') && request.headers.host?.toLowerCase() === new URL(publicOrigin).host;
+  return atPublicHost(request.headers.host, publicOrigin) && publicOrigin.startsWith('https:');
 }
 
 function ownOrigins(host: string | undefined, publicOrigin: string | null): string[] {
-  if (publicOrigin && host?.toLowerCase() === new URL(publicOrigin).host) return [publicOrigin];
+  if (atPublicHost(host, publicOrigin)) return [publicOrigin];
   return [`http://${host ?? '<host>'}`, `https://${host ?? '<host>'}`];
+}
+
+/** Whether the request was sent to the public origin's host (through the reverse proxy). */
+function atPublicHost(host: string | undefined, publicOrigin: string | null): publicOrigin is string {
+  return publicOrigin !== null && host?.toLowerCase() === new URL(publicOrigin).host;
 }
