@@ -12,6 +12,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PromptCache, type CachedInput, type Vendor } from './prompt-cache';
+import { tokensOf } from './token-count';
 
 export type ModelAction =
   | { kind: 'tool'; tool: string; args: Record<string, unknown> }
@@ -64,12 +65,10 @@ export interface ModelApi {
 
 /** Output tokens every answer reports. */
 export const OUTPUT_TOKENS = 56;
-/** About four characters a token, as the vendors' tokenizers average on English and code. */
-const CHARS_PER_TOKEN = 4;
 
 /** The input tokens of a request: what it sent the model (system text, tools, the conversation), counted. */
 export function inputTokensOf(body: unknown): number {
-  return Math.ceil(JSON.stringify(body ?? '').length / CHARS_PER_TOKEN);
+  return tokensOf(JSON.stringify(body ?? '').length);
 }
 
 /** A tool call's `call` numbers it among the stand-in's calls: the APIs give every call an id of its own. */

@@ -4,6 +4,7 @@
 // in the order the model reads them) and at least 1,024 tokens long; OpenAI counts it in steps of 128 tokens;
 // Anthropic caches only up to the blocks a request marks with `cache_control`, and says what it wrote.
 import { createHash } from 'node:crypto';
+import { tokensOf } from './token-count';
 
 type Json = Record<string, any>;
 export type Vendor = 'anthropic' | 'responses' | 'chat' | 'gemini';
@@ -17,9 +18,6 @@ export interface CachedInput {
 
 const MIN_CACHED_TOKENS = 1_024;
 const OPENAI_CACHE_STEP = 128;
-
-/** About four characters a token, as `inputTokensOf` counts. */
-const tokensOf = (chars: number) => Math.ceil(chars / 4);
 
 export class PromptCache {
   private readonly prefixes = new Set<string>();
